@@ -1,0 +1,41 @@
+import { BaseCommand, args, flags } from '@adonisjs/core/ace'
+import type { CommandOptions } from '@adonisjs/core/types/ace'
+import { ABILITIES, type Ability } from '#core/auth/abilities'
+
+export default class AppCreate extends BaseCommand {
+  static commandName = 'app:create'
+  static description = 'Create an app (API client) and print its first access token once'
+  static options: CommandOptions = { startApp: true }
+
+  @args.string({ description: 'Name of the app' })
+  declare name: string
+
+  @flags.array({ description: `Ability to grant (${ABILITIES.join(', ')}); repeatable` })
+  declare ability: string[]
+
+  @flags.boolean({ description: 'Print {"Id","Nombre","Token"} as JSON only' })
+  declare json: boolean
+
+  async run() {
+    const abilities = this.ability ?? []
+    const unknown = abilities.filter((ability) => !ABILITIES.includes(ability as Ability))
+    if (unknown.length > 0) {
+      this.logger.error(`Unknown ability: ${unknown.join(', ')}. Known: ${ABILITIES.join(', ')}`)
+      this.exitCode = 1
+      return
+    }
+    if (this.name.trim().length === 0 || this.name.length > 100) {
+      this.logger.error('The name must have 1 to 100 characters')
+      this.exitCode = 1
+      return
+    }
+    const { default: CreateApp } = await import('#apps/services/create_app')
+    const { app, token } = await new CreateApp().execute(this.name.trim(), abilities as Ability[])
+    if (this.json) {
+      process.stdout.write(JSON.stringify({ Id: app.id, Nombre: app.name, Token: token }) + '\n')
+      return
+    }
+    this.logger.success(`App ${app.id} "${app.name}" created`)
+    this.logger.log(`Token (shown once, store it now): ${token}`)
+  }
+}

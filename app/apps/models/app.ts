@@ -1,0 +1,28 @@
+import { DateTime } from 'luxon'
+import { BaseModel, column } from '@adonisjs/lucid/orm'
+import { DbAccessTokensProvider } from '@adonisjs/auth/access_tokens'
+import type { Ability } from '#core/auth/abilities'
+
+/** A calling client of the API, authenticated by opaque bearer tokens. */
+export default class App extends BaseModel {
+  static table = 'apps'
+
+  @column({ isPrimary: true })
+  declare id: number
+
+  @column()
+  declare name: string
+
+  @column({ prepare: (value: string[]) => JSON.stringify(value) })
+  declare abilities: Ability[]
+
+  @column.dateTime({ autoCreate: true })
+  declare createdAt: DateTime
+
+  static accessTokens = DbAccessTokensProvider.forModel(App, {
+    table: 'app_tokens',
+    type: 'app_token',
+    prefix: 'dla_',
+    tokenSecretLength: 40,
+  })
+}

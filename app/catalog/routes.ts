@@ -1,0 +1,4 @@
+/*
+ * Routes of this module (none yet).
+ */
+export {}

@@ -1,0 +1,20 @@
+import { BaseCommand, flags } from '@adonisjs/core/ace'
+import type { CommandOptions } from '@adonisjs/core/types/ace'
+
+export default class JobsWork extends BaseCommand {
+  static commandName = 'jobs:work'
+  static description = 'Run the job workers and cron schedules (no HTTP)'
+  static options: CommandOptions = { startApp: true, staysAlive: true }
+
+  @flags.array({ description: 'Only these queues (comma-separated or repeated)' })
+  declare queues: string[]
+
+  async run() {
+    const { default: JobRunner } = await import('#core/jobs/runner')
+    const runner = await this.app.container.make(JobRunner)
+    const queues = (this.queues ?? []).flatMap((value) => value.split(',')).map((q) => q.trim()).filter(Boolean)
+    const working = await runner.work({ work: queues.length > 0 ? queues : true, schedule: true })
+    this.logger.info(`Working ${working.length} queue(s): ${working.join(', ') || '(none registered)'}`)
+    // SIGINT/SIGTERM terminate the app (bin/boot.ts); the runner stops gracefully then.
+  }
+}

@@ -1,0 +1,76 @@
+import { createServer, type Server } from 'node:http'
+import { BaseCommand } from '@adonisjs/core/ace'
+import type { CommandOptions } from '@adonisjs/core/types/ace'
+
+/**
+ * `npm start`: the newcomer's one-machine service. Migrates, loads reference
+ * data, creates a demo app on first boot (its token printed once), and runs
+ * the web server and the job workers in this process until Ctrl-C / SIGTERM.
+ */
+export default class Start extends BaseCommand {
+  static commandName = 'start'
+  static description = 'Migrate, seed and run web + worker in one process (newcomer setup)'
+  static options: CommandOptions = { startApp: true, staysAlive: true }
+
+  async run() {
+    const { migrate } = await import('#core/bootstrap/migrate')
+    const { referenceDataLoaders } = await import('#core/bootstrap/reference_data')
+    const { settings } = await import('#core/settings')
+    const { default: JobRunner } = await import('#core/jobs/runner')
+
+    const migrated = await migrate()
+    this.logger.info(migrated ? `Applied ${migrated} migration(s)` : 'Database schema is up to date')
+    for (const loader of await referenceDataLoaders()) {
+      const summary = await loader.load()
+      this.logger.info(`Reference data ${loader.name}: ${summary ?? 'ok'}`)
+    }
+    await this.printDemoApp(settings.publicUrl)
+
+    const runner = await this.app.container.make(JobRunner)
+    const queues = await runner.work({ work: true, schedule: true })
+    this.logger.info(`Job workers on ${queues.length} queue(s)`)
+
+    const httpServer = await this.listen(settings.host, settings.port)
+    this.logger.success(`Listening on ${settings.publicUrl} (GET /v3, docs at /docs). Ctrl-C stops.`)
+
+    // On SIGINT/SIGTERM the app terminates (bin/boot.ts): requests finish first.
+    this.app.terminating(async () => {
+      this.logger.info('Stopping: finishing requests and jobs…')
+      await new Promise<void>((resolve) => {
+        httpServer.close(() => resolve())
+        httpServer.closeIdleConnections()
+      })
+    })
+  }
+
+  private async printDemoApp(publicUrl: string) {
+    const { default: App } = await import('#apps/models/app')
+    const existing = await App.query().orderBy('id').first()
+    if (existing) {
+      this.logger.info(`Apps exist already. A new token: npm run ace -- app:token ${existing.id}`)
+      return
+    }
+    const { default: CreateApp } = await import('#apps/services/create_app')
+    const { app, token } = await new CreateApp().execute('Demo', ['consultas:crear'])
+    this.ui
+      .sticker()
+      .add(`Demo app ${app.id} created. Its token is shown only now:`)
+      .add('')
+      .add(token)
+      .add('')
+      .add(`curl -H "Authorization: Bearer ${token}" ${publicUrl}/v3`)
+      .render()
+  }
+
+  private async listen(host: string, port: number): Promise<Server> {
+    const server = await this.app.container.make('server')
+    await server.boot()
+    const httpServer = createServer(server.handle.bind(server))
+    server.setNodeServer(httpServer)
+    await new Promise<void>((resolve, reject) => {
+      httpServer.once('error', reject)
+      httpServer.listen(port, host, () => resolve())
+    })
+    return httpServer
+  }
+}

@@ -1,0 +1,22 @@
+/*
+ * Ace loader for the commands that live in the modules. Command files import
+ * only ace at the top; their work is imported inside run().
+ */
+import { ListLoader } from '@adonisjs/core/ace'
+import type { CommandMetaData } from '@adonisjs/ace/types'
+
+const loader = Promise.all([
+  import('#core/commands/start'),
+  import('#core/commands/jobs_work'),
+  import('#core/commands/jobs_run'),
+  import('#apps/commands/app_create'),
+  import('#apps/commands/app_token'),
+]).then((modules) => new ListLoader(modules.map((module) => module.default)))
+
+export async function getMetaData() {
+  return (await loader).getMetaData()
+}
+
+export async function getCommand(metaData: CommandMetaData) {
+  return (await loader).getCommand(metaData)
+}

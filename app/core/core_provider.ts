@@ -1,0 +1,41 @@
+/*
+ * Core services of every process: the job runner (one pg-boss per process)
+ * and the embedded database's lifetime. Registered first so that its
+ * shutdown runs last.
+ */
+import type { ApplicationService } from '@adonisjs/core/types'
+import JobRunner from '#core/jobs/runner'
+import { detachDatabase } from '#core/database/embedded'
+
+declare module '@adonisjs/core/types' {
+  interface ContainerBindings {
+    jobs: JobRunner
+  }
+}
+
+export default class CoreProvider {
+  constructor(protected app: ApplicationService) {}
+
+  register() {
+    this.app.container.singleton(JobRunner, async (resolver) => {
+      const logger = await resolver.make('logger')
+      const { default: env } = await import('#start/env')
+      return new JobRunner(this.app, logger, () => env.get('DATABASE_URL')!)
+    })
+    this.app.container.alias('jobs', JobRunner)
+  }
+
+  async boot() {
+    const runner = await this.app.container.make(JobRunner)
+    const { moduleJobs } = await import('#core/jobs/registry')
+    runner.register(...(await moduleJobs()))
+    // Jobs stop before the database connections close (terminating hooks run first).
+    this.app.terminating(async () => {
+      await runner.stop()
+    })
+  }
+
+  async shutdown() {
+    await detachDatabase()
+  }
+}

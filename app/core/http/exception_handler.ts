@@ -1,0 +1,85 @@
+/*
+ * Maps every error to a problem document (DESIGN.md §4): validation errors to
+ * 400 with wire-named `Errors`, framework errors to their status, anything
+ * unexpected to a 500 without details. No stack trace ever leaves.
+ */
+import app from '@adonisjs/core/services/app'
+import router from '@adonisjs/core/services/router'
+import { ExceptionHandler, type HttpContext } from '@adonisjs/core/http'
+import { Problem, sendProblem, type ProblemErrors } from './problem.js'
+
+type VineMessage = { field: string; message: string; index?: number }
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
+
+/** Vine field paths to wire keys: `Fotos.2`, `Interesado.Email`, `_` for the entry. */
+export function errorsFromVine(messages: VineMessage[]): ProblemErrors {
+  const errors: ProblemErrors = {}
+  for (const { field, message } of messages) {
+    const key = field && field !== '' ? field : '_'
+    ;(errors[key] ??= []).push(message)
+  }
+  return errors
+}
+
+export default class HttpExceptionHandler extends ExceptionHandler {
+  protected debug = false
+
+  async handle(error: any, ctx: HttpContext) {
+    const problem = this.toProblem(error, ctx)
+    if (problem.status >= 500) ctx.logger.error({ err: error }, 'unhandled error')
+    sendProblem(ctx, problem)
+  }
+
+  async report(error: any, ctx: HttpContext) {
+    // 5xx are logged once in handle(); expected client errors are not noise.
+    if (!(error?.status >= 500)) return
+    return super.report(error, ctx)
+  }
+
+  private toProblem(error: any, ctx: HttpContext): Problem {
+    if (error instanceof Problem) return error
+    switch (error?.code) {
+      case 'E_VALIDATION_ERROR':
+        return Problem.badRequest(errorsFromVine(error.messages ?? []))
+      case 'E_ROUTE_NOT_FOUND':
+        return this.routeNotFound(ctx)
+      case 'E_UNAUTHORIZED_ACCESS':
+        return new Problem(401, {
+          detail: 'Envíe un token válido en el encabezado Authorization: Bearer <token>.',
+          headers: { 'WWW-Authenticate': 'Bearer realm="v3"' },
+        })
+      case 'E_TOO_MANY_REQUESTS': {
+        const headers = error.getDefaultHeaders?.() ?? {}
+        return new Problem(429, {
+          detail: 'Se superó el límite de solicitudes; reintente más tarde.',
+          headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v)])),
+        })
+      }
+      case 'E_REQUEST_ENTITY_TOO_LARGE':
+        return new Problem(413, { detail: 'El cuerpo de la solicitud supera 1 MiB.' })
+      case 'E_ROW_NOT_FOUND':
+        return Problem.notFound()
+    }
+    if (error?.type === 'entity.parse.failed' || error instanceof SyntaxError) {
+      return Problem.badRequest({ _: ['El cuerpo no es JSON válido.'] }, 'El cuerpo no es JSON válido.')
+    }
+    const status = Number(error?.status)
+    if (status >= 400 && status < 500) return new Problem(status, { detail: error.message })
+    if (!app.inProduction && app.inTest === false) ctx.logger.debug({ err: error }, 'error')
+    return new Problem(500, { detail: 'Ocurrió un error inesperado. Informe el TraceId.' })
+  }
+
+  /** 405 with `Allow` when the path exists under another method, else 404. */
+  private routeNotFound(ctx: HttpContext): Problem {
+    const url = ctx.request.url()
+    const allowed = METHODS.filter((method) => router.match(url, method, false))
+    if (allowed.length > 0) {
+      return new Problem(405, {
+        detail: `Métodos admitidos: ${allowed.join(', ')}.`,
+        headers: { Allow: allowed.join(', ') },
+      })
+    }
+    return Problem.notFound(`No existe el recurso ${url}.`)
+  }
+}

@@ -1,0 +1,30 @@
+/*
+ * The API speaks JSON only: a body of any other type is a 415 problem before
+ * the body parser looks at it.
+ */
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
+import { Problem } from '../problem.js'
+
+const JSON_TYPE = /^application\/([a-z.+-]*\+)?json$|^text\/json$/
+
+export default class JsonBodyMiddleware {
+  async handle(ctx: HttpContext, next: NextFn) {
+    const { request } = ctx
+    if (request.url().startsWith('/v3') && hasBody(ctx)) {
+      const type = (request.header('content-type') ?? '').split(';')[0].trim().toLowerCase()
+      if (!JSON_TYPE.test(type)) {
+        throw new Problem(415, {
+          detail: 'Envíe el cuerpo como application/json.',
+          headers: { 'Accept-Post': 'application/json', 'Accept-Patch': 'application/json' },
+        })
+      }
+    }
+    return next()
+  }
+}
+
+function hasBody(ctx: HttpContext) {
+  const length = ctx.request.header('content-length')
+  return (length !== undefined && length !== '0') || ctx.request.header('transfer-encoding') !== undefined
+}

@@ -1,0 +1,25 @@
+/*
+ * One structured log line per request, and the request id on every response
+ * (`X-Request-Id`; problem documents repeat it as `Extensions.TraceId`).
+ */
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
+
+export default class RequestLogMiddleware {
+  async handle(ctx: HttpContext, next: NextFn) {
+    const started = process.hrtime.bigint()
+    const requestId = ctx.request.id()!
+    ctx.response.header('X-Request-Id', requestId)
+    ctx.response.response.once('finish', () => {
+      const duration = Number(process.hrtime.bigint() - started) / 1e6
+      ctx.logger.info({
+        appId: (ctx as any).caller?.id ?? null,
+        method: ctx.request.method(),
+        path: ctx.request.url(),
+        status: ctx.response.response.statusCode,
+        durationMs: Math.round(duration * 100) / 100,
+      })
+    })
+    return next()
+  }
+}

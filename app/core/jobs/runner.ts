@@ -1,0 +1,141 @@
+/*
+ * The job runner: one pg-boss instance per process, in the service's own
+ * PostgreSQL (schema `pgboss`). Web processes only send; `jobs:work` (or
+ * `npm start`) also works queues and runs schedules. Jobs that must follow a
+ * write are sent inside the caller's Lucid transaction.
+ */
+import { PgBoss, fromKnex } from 'pg-boss'
+import type { SendOptions } from 'pg-boss'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type { ApplicationService } from '@adonisjs/core/types'
+import type { Logger } from '@adonisjs/core/logger'
+import { settings } from '#core/settings'
+import type { JobContext, JobDefinition, JobHandler } from './types.js'
+
+export type StartOptions = {
+  /** Work these queues (true: all registered). */
+  work?: boolean | string[]
+  /** Create the cron schedules and run maintenance. */
+  schedule?: boolean
+}
+
+export type EnqueueOptions = Omit<SendOptions, 'db'> & { trx?: TransactionClientContract }
+
+export default class JobRunner {
+  #boss: PgBoss | null = null
+  #starting: Promise<PgBoss> | null = null
+  #definitions = new Map<string, JobDefinition>()
+  #working = new Set<string>()
+
+  constructor(
+    private app: ApplicationService,
+    private logger: Logger,
+    private connectionString: () => string
+  ) {}
+
+  register(...definitions: JobDefinition[]) {
+    for (const definition of definitions) this.#definitions.set(definition.name, definition)
+  }
+
+  definitions() {
+    return [...this.#definitions.values()]
+  }
+
+  get started() {
+    return this.#boss !== null
+  }
+
+  /** Starts pg-boss once; later calls return the same instance. */
+  async boss(options: StartOptions = {}): Promise<PgBoss> {
+    if (this.#boss) return this.#boss
+    this.#starting ??= this.#start(options)
+    return this.#starting
+  }
+
+  async #start(options: StartOptions) {
+    const boss = new PgBoss({
+      connectionString: this.connectionString(),
+      schema: 'pgboss',
+      max: options.work ? 6 : 3,
+      application_name: options.work ? 'jobs-worker' : 'jobs-sender',
+      useListenNotify: true,
+      supervise: Boolean(options.schedule),
+      schedule: Boolean(options.schedule),
+    })
+    boss.on('error', (error) => this.logger.error({ err: error }, 'job runner error'))
+    await boss.start()
+    for (const definition of this.#definitions.values()) await this.#createQueue(boss, definition)
+    this.#boss = boss
+    return boss
+  }
+
+  async #createQueue(boss: PgBoss, definition: JobDefinition) {
+    const { deadLetter, ...queue } = definition.queue ?? {}
+    if (deadLetter) await boss.createQueue(deadLetter, {})
+    const options = { notify: true, ...queue, ...(deadLetter ? { deadLetter } : {}) }
+    await boss.createQueue(definition.name, options)
+    await boss.updateQueue(definition.name, options)
+  }
+
+  /** Starts workers (and schedules) for the registered queues. */
+  async work(options: StartOptions = { work: true, schedule: true }) {
+    const boss = await this.boss(options)
+    const names = Array.isArray(options.work) ? options.work : [...this.#definitions.keys()]
+    for (const name of names) {
+      const definition = this.#definitions.get(name)
+      if (!definition) throw new Error(`Unknown queue "${name}"`)
+      if (this.#working.has(name)) continue
+      this.#working.add(name)
+      await boss.work(
+        name,
+        { batchSize: 1, pollingIntervalSeconds: 2, ...definition.work },
+        async (jobs) => {
+          for (const job of jobs) {
+            await this.execute(definition, job.data, { id: job.id, name, retryCount: (job as any).retryCount ?? 0 })
+          }
+        }
+      )
+      if (options.schedule && definition.schedule) {
+        await boss.schedule(name, definition.schedule, {}, { tz: settings.timezone })
+      }
+    }
+    return names
+  }
+
+  /** Sends a job; inside `trx` it is committed or rolled back with the caller's write. */
+  async send<T extends object>(name: string, data: T, options: EnqueueOptions = {}) {
+    if (!this.#definitions.has(name)) throw new Error(`Unknown queue "${name}"`)
+    const boss = await this.boss()
+    const { trx, ...sendOptions } = options
+    return boss.send(name, data, trx ? { ...sendOptions, db: fromKnex(trx.getWriteClient() as any) } : sendOptions)
+  }
+
+  /** Runs a queue's handler now, in this process, without the queue. */
+  async runNow(name: string, data: object = {}) {
+    const definition = this.#definitions.get(name)
+    if (!definition) throw new Error(`Unknown queue "${name}"`)
+    await this.execute(definition, data, { id: 'manual', name, retryCount: 0 })
+  }
+
+  async execute(definition: JobDefinition, data: any, job: JobContext) {
+    const { default: Handler } = await definition.handler()
+    const handler: JobHandler = await this.app.container.make(Handler)
+    const started = Date.now()
+    try {
+      await handler.handle(data, job)
+      this.logger.info({ queue: job.name, jobId: job.id, durationMs: Date.now() - started }, 'job done')
+    } catch (error) {
+      this.logger.warn({ queue: job.name, jobId: job.id, err: error }, 'job failed')
+      throw error
+    }
+  }
+
+  /** Graceful stop: running handlers finish (up to `timeout` ms). */
+  async stop(timeout = 10_000) {
+    const boss = this.#boss ?? (this.#starting ? await this.#starting.catch(() => null) : null)
+    this.#boss = null
+    this.#starting = null
+    this.#working.clear()
+    await boss?.stop({ graceful: true, timeout })
+  }
+}

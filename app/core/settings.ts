@@ -1,0 +1,20 @@
+/*
+ * Typed, defaulted view of the environment, read once. Modules use this
+ * rather than reading env variables themselves.
+ */
+import env from '#start/env'
+
+const port = env.get('PORT') ?? 3333
+
+export const settings = {
+  host: env.get('HOST') ?? '0.0.0.0',
+  port,
+  /** Absolute base of Location headers, mail links and photo URLs, without a trailing slash. */
+  publicUrl: (env.get('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+  outboundAllowPrivate: env.get('OUTBOUND_ALLOW_PRIVATE') ?? false,
+  resendWindowDays: env.get('RESEND_WINDOW_DAYS') ?? 7,
+  invitationTtlDays: env.get('INVITATION_TTL_DAYS') ?? 14,
+  rateLimitPerMinute: env.get('RATE_LIMIT_PER_MINUTE') ?? 1200,
+  timezone: env.get('TZ') ?? 'America/Argentina/Buenos_Aires',
+  acceptedCurrencies: ['ARS', 'USD'],
+}

@@ -1,0 +1,35 @@
+import env from '#start/env'
+import app from '@adonisjs/core/services/app'
+import { Secret } from '@adonisjs/core/helpers'
+import { defineConfig } from '@adonisjs/core/http'
+import { settings } from '#core/settings'
+
+/**
+ * The app key encrypts cookies and signed values. The newcomer setup has no
+ * .env, so a fixed development key is used outside production.
+ */
+export const appKey = new Secret(
+  env.get('APP_KEY') ??
+    (app.inProduction ? missingKey() : 'dev-only-key-change-me-0123456789abcdef')
+)
+
+function missingKey(): never {
+  throw new Error('APP_KEY is required in production')
+}
+
+export const http = defineConfig({
+  generateRequestId: true,
+  allowMethodSpoofing: false,
+  useAsyncLocalStorage: true,
+  trustProxy: true,
+  etag: false,
+  jsonpCallbackName: 'callback',
+  cookie: {
+    domain: '',
+    path: '/',
+    maxAge: '2h',
+    httpOnly: true,
+    secure: settings.publicUrl.startsWith('https:'),
+    sameSite: 'lax',
+  },
+})

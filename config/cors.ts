@@ -1,0 +1,13 @@
+import { defineConfig } from '@adonisjs/cors'
+
+const corsConfig = defineConfig({
+  enabled: true,
+  origin: true,
+  methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+  headers: true,
+  exposeHeaders: ['etag', 'location', 'retry-after', 'x-request-id', 'www-authenticate'],
+  credentials: false,
+  maxAge: 90,
+})
+
+export default corsConfig

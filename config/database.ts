@@ -1,0 +1,19 @@
+import env from '#start/env'
+import { defineConfig } from '@adonisjs/lucid'
+
+const dbConfig = defineConfig({
+  connection: 'postgres',
+  prettyPrintDebugQueries: false,
+  connections: {
+    postgres: {
+      client: 'pg',
+      connection: env.get('DATABASE_URL'),
+      pool: { min: 0, max: 10 },
+      migrations: { naturalSort: true, paths: ['database/migrations'] },
+      // Models declare their columns next to their module; no generated schema file.
+      schemaGeneration: { enabled: false },
+    },
+  },
+})
+
+export default dbConfig

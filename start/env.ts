@@ -1,0 +1,29 @@
+/*
+ * Environment variables, validated at boot. Every variable is optional:
+ * the defaults serve a newcomer running `npm start` on one machine.
+ */
+import { Env } from '@adonisjs/core/env'
+
+export default await Env.create(new URL('../', import.meta.url), {
+  NODE_ENV: Env.schema.enum.optional(['development', 'production', 'test'] as const),
+  HOST: Env.schema.string.optional({ format: 'host' }),
+  PORT: Env.schema.number.optional(),
+  PUBLIC_URL: Env.schema.string.optional({ format: 'url', tld: false }),
+  APP_KEY: Env.schema.string.optional(),
+  LOG_LEVEL: Env.schema.string.optional(),
+  TZ: Env.schema.string.optional(),
+  DATABASE_URL: Env.schema.string.optional(),
+  DATA_DIR: Env.schema.string.optional(),
+  SMTP_HOST: Env.schema.string.optional(),
+  SMTP_PORT: Env.schema.number.optional(),
+  SMTP_USER: Env.schema.string.optional(),
+  SMTP_PASSWORD: Env.schema.string.optional(),
+  MAIL_FROM: Env.schema.string.optional(),
+  DRIVE_DISK: Env.schema.enum.optional(['fs', 's3'] as const),
+  OUTBOUND_ALLOW_PRIVATE: Env.schema.boolean.optional(),
+  RESEND_WINDOW_DAYS: Env.schema.number.optional(),
+  INVITATION_TTL_DAYS: Env.schema.number.optional(),
+  RATE_LIMIT_PER_MINUTE: Env.schema.number.optional(),
+  LIMITER_STORE: Env.schema.enum.optional(['database', 'memory'] as const),
+  JOBS_IN_WEB: Env.schema.boolean.optional(),
+})
