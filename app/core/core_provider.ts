@@ -26,6 +26,8 @@ export default class CoreProvider {
   }
 
   async boot() {
+    const { useSpanishMessages } = await import('#core/http/validation_messages')
+    useSpanishMessages()
     const runner = await this.app.container.make(JobRunner)
     const { moduleJobs } = await import('#core/jobs/registry')
     runner.register(...(await moduleJobs()))
