@@ -26,6 +26,7 @@ export default class JobRunner {
   #starting: Promise<PgBoss> | null = null
   #definitions = new Map<string, JobDefinition>()
   #working = new Set<string>()
+  #created = new Set<string>()
 
   constructor(
     private app: ApplicationService,
@@ -34,7 +35,10 @@ export default class JobRunner {
   ) {}
 
   register(...definitions: JobDefinition[]) {
-    for (const definition of definitions) this.#definitions.set(definition.name, definition)
+    for (const definition of definitions) {
+      this.#definitions.set(definition.name, definition)
+      this.#created.delete(definition.name)
+    }
   }
 
   definitions() {
@@ -59,22 +63,26 @@ export default class JobRunner {
       max: options.work ? 6 : 3,
       application_name: options.work ? 'jobs-worker' : 'jobs-sender',
       useListenNotify: true,
-      supervise: Boolean(options.schedule),
-      schedule: Boolean(options.schedule),
+      // Every instance may supervise (expired jobs are retried even when the
+      // only live process is a web one); pg-boss coordinates them with locks.
+      supervise: true,
+      schedule: true,
     })
     boss.on('error', (error) => this.logger.error({ err: error }, 'job runner error'))
     await boss.start()
-    for (const definition of this.#definitions.values()) await this.#createQueue(boss, definition)
     this.#boss = boss
     return boss
   }
 
-  async #createQueue(boss: PgBoss, definition: JobDefinition) {
+  /** Creates (or updates) a queue once per process, before its first send or work. */
+  async #ensureQueue(boss: PgBoss, definition: JobDefinition) {
+    if (this.#created.has(definition.name)) return
     const { deadLetter, ...queue } = definition.queue ?? {}
     if (deadLetter) await boss.createQueue(deadLetter, {})
     const options = { notify: true, ...queue, ...(deadLetter ? { deadLetter } : {}) }
     await boss.createQueue(definition.name, options)
     await boss.updateQueue(definition.name, options)
+    this.#created.add(definition.name)
   }
 
   /** Starts workers (and schedules) for the registered queues. */
@@ -86,6 +94,7 @@ export default class JobRunner {
       if (!definition) throw new Error(`Unknown queue "${name}"`)
       if (this.#working.has(name)) continue
       this.#working.add(name)
+      await this.#ensureQueue(boss, definition)
       await boss.work(
         name,
         { batchSize: 1, pollingIntervalSeconds: 2, ...definition.work },
@@ -104,8 +113,10 @@ export default class JobRunner {
 
   /** Sends a job; inside `trx` it is committed or rolled back with the caller's write. */
   async send<T extends object>(name: string, data: T, options: EnqueueOptions = {}) {
-    if (!this.#definitions.has(name)) throw new Error(`Unknown queue "${name}"`)
+    const definition = this.#definitions.get(name)
+    if (!definition) throw new Error(`Unknown queue "${name}"`)
     const boss = await this.boss()
+    await this.#ensureQueue(boss, definition)
     const { trx, ...sendOptions } = options
     return boss.send(name, data, trx ? { ...sendOptions, db: fromKnex(trx.getWriteClient() as any) } : sendOptions)
   }
@@ -136,6 +147,7 @@ export default class JobRunner {
     this.#boss = null
     this.#starting = null
     this.#working.clear()
+    this.#created.clear()
     await boss?.stop({ graceful: true, timeout })
   }
 }

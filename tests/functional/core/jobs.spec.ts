@@ -1,0 +1,62 @@
+import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
+import JobRunner from '#core/jobs/runner'
+
+/** A handler recording what it ran, for the runner's own tests. */
+const ran: Array<{ marker: string; at: number }> = []
+class RecordingHandler {
+  async handle(data: { marker: string }) {
+    ran.push({ marker: data.marker, at: Date.now() })
+  }
+}
+
+async function until(check: () => boolean, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (check()) return true
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  return check()
+}
+
+test.group('Job runner', (group) => {
+  let runner: JobRunner
+  group.setup(async () => {
+    runner = await app.container.make(JobRunner)
+    runner.register({ name: 'test.record', handler: async () => ({ default: RecordingHandler }) })
+    await runner.work({ work: ['test.record'] })
+  })
+
+  test('a job sent in a committed transaction runs within a second', async ({ assert }) => {
+    const marker = `commit-${Date.now()}`
+    const sentAt = Date.now()
+    await db.transaction(async (trx) => {
+      await runner.send('test.record', { marker }, { trx })
+    })
+    assert.isTrue(await until(() => ran.some((r) => r.marker === marker), 1000), 'job did not run within 1 s')
+    assert.isBelow(ran.find((r) => r.marker === marker)!.at - sentAt, 1000)
+  })
+
+  test('a job sent in a rolled-back transaction never runs', async ({ assert }) => {
+    const marker = `rollback-${Date.now()}`
+    const trx = await db.transaction()
+    await runner.send('test.record', { marker }, { trx })
+    await trx.rollback()
+    // A committed job sent afterwards runs; the rolled-back one must not have.
+    const after = `after-${Date.now()}`
+    await runner.send('test.record', { marker: after })
+    assert.isTrue(await until(() => ran.some((r) => r.marker === after), 2000))
+    assert.isFalse(ran.some((r) => r.marker === marker))
+  })
+
+  test('unknown queues are refused', async ({ assert }) => {
+    await assert.rejects(() => runner.send('no.such.queue', {}), /Unknown queue/)
+    await assert.rejects(() => runner.runNow('no.such.queue'), /Unknown queue/)
+  })
+
+  test('runNow runs the handler in this process', async ({ assert }) => {
+    await runner.runNow('test.record', { marker: 'now' })
+    assert.isTrue(ran.some((r) => r.marker === 'now'))
+  })
+})
