@@ -19,6 +19,8 @@ export default defineConfig({
     () => import('@adonisjs/auth/auth_provider'),
     () => import('@adonisjs/limiter/limiter_provider'),
     () => import('@adonisjs/cors/cors_provider'),
+    () => import('@adonisjs/session/session_provider'),
+    () => import('@adonisjs/shield/shield_provider'),
   ],
 
   preloads: [() => import('#start/routes'), () => import('#start/kernel')],

@@ -1,0 +1,33 @@
+import { defineConfig } from '@adonisjs/shield'
+import { settings } from '#core/settings'
+
+/**
+ * Shield runs only on the buyers' HTML routes (app/buyers/routes.ts), never
+ * on `/v3`: API clients carry no cookies. Styles come from the service
+ * itself; photos may live on an S3-compatible bucket, hence `https:`.
+ */
+const shieldConfig = defineConfig({
+  csp: {
+    enabled: true,
+    directives: {
+      defaultSrc: [`'none'`],
+      styleSrc: [`'self'`],
+      imgSrc: [`'self'`, 'https:', 'data:'],
+      formAction: [`'self'`],
+      baseUri: [`'none'`],
+      frameAncestors: [`'none'`],
+    },
+    reportOnly: false,
+  },
+  csrf: {
+    enabled: true,
+    exceptRoutes: [],
+    enableXsrfCookie: false,
+    methods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+  },
+  xFrame: { enabled: true, action: 'DENY' },
+  hsts: { enabled: settings.publicUrl.startsWith('https:'), maxAge: '180 days' },
+  contentTypeSniffing: { enabled: true },
+})
+
+export default shieldConfig
