@@ -1,0 +1,77 @@
+import { DateTime } from 'luxon'
+import { BaseModel, column } from '@adonisjs/lucid/orm'
+import { compose } from '@adonisjs/core/helpers'
+import { AppScoped } from '#core/auth/app_scoped'
+
+export type InvitationState = 'pending' | 'accepted' | 'expired'
+
+/** An app's invitation to register an agency; the token is stored as its SHA-256. */
+export default class Invitation extends compose(BaseModel, AppScoped) {
+  static table = 'invitations'
+
+  @column({ isPrimary: true })
+  declare id: number
+
+  /** Always lower-cased. */
+  @column()
+  declare adminEmail: string
+
+  @column()
+  declare tradeName: string
+
+  @column()
+  declare regionId: number | null
+
+  @column()
+  declare cityId: number | null
+
+  @column()
+  declare address: string | null
+
+  @column()
+  declare phone: string | null
+
+  @column()
+  declare phoneIsWhatsapp: boolean
+
+  @column()
+  declare adminFirstName: string | null
+
+  @column()
+  declare adminLastName: string | null
+
+  @column({ serializeAs: null })
+  declare tokenHash: string
+
+  @column()
+  declare state: InvitationState
+
+  @column.dateTime()
+  declare sentAt: DateTime
+
+  @column.dateTime()
+  declare expiresAt: DateTime
+
+  @column.dateTime()
+  declare remindedAt: DateTime | null
+
+  @column.dateTime()
+  declare acceptedAt: DateTime | null
+
+  @column()
+  declare agencyId: number | null
+
+  /** When the `invitaciones` app event was queued (null: still owed). */
+  @column.dateTime()
+  declare eventQueuedAt: DateTime | null
+
+  @column.dateTime({ autoCreate: true })
+  declare createdAt: DateTime
+
+  @column.dateTime({ autoCreate: true, autoUpdate: true })
+  declare updatedAt: DateTime
+
+  get isOverdue() {
+    return this.state === 'pending' && this.expiresAt <= DateTime.now()
+  }
+}

@@ -1,0 +1,31 @@
+import { DateTime } from 'luxon'
+import { BaseModel, column } from '@adonisjs/lucid/orm'
+
+/** The agency's contracted products: active-listing capacity and quota per exposure. */
+export default class Plan extends BaseModel {
+  static table = 'plans'
+
+  /** What a newly registered agency gets. */
+  static readonly DEFAULT = { capacity: 50, quotaHigh: 5, quotaMedium: 15, quotaLow: 50 }
+
+  @column({ isPrimary: true })
+  declare id: number
+
+  @column()
+  declare agencyId: number
+
+  @column()
+  declare capacity: number
+
+  @column()
+  declare quotaHigh: number
+
+  @column()
+  declare quotaMedium: number
+
+  @column()
+  declare quotaLow: number
+
+  @column.dateTime({ autoCreate: true, autoUpdate: true })
+  declare updatedAt: DateTime
+}

@@ -1,0 +1,148 @@
+/*
+ * What other modules may know about agencies and their operators
+ * (docs/module_services.md). Read-only; every lookup is index-backed.
+ */
+import db from '@adonisjs/lucid/services/db'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import { normalizeEmail } from './emails.js'
+
+export type AgencyView = {
+  id: number
+  adminMail: string
+  tradeName: string
+  suspended: boolean
+  receivesOtherLeads: boolean
+}
+
+export type OperatorView = {
+  id: number
+  email: string
+  firstName: string
+  lastName: string
+  phones: string[]
+  suspended: boolean
+  isAdmin: boolean
+}
+
+export type PlanView = { capacity: number; quotas: { Alta: number; Media: number; Baja: number } }
+
+type OperatorRow = {
+  id: number
+  email: string
+  first_name: string
+  last_name: string
+  work_phone: string | null
+  whatsapp: string | null
+  other_phones: string[]
+  suspended: boolean
+  is_admin: boolean | null
+}
+
+const OPERATOR_COLUMNS = [
+  'operators.id',
+  'operators.email',
+  'operators.first_name',
+  'operators.last_name',
+  'operators.work_phone',
+  'operators.whatsapp',
+  'operators.other_phones',
+  'operators.suspended',
+  'memberships.is_admin',
+]
+
+function toOperatorView(row: OperatorRow): OperatorView {
+  const phones = [row.work_phone, row.whatsapp, ...(row.other_phones ?? [])].filter((p): p is string => !!p)
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    phones: [...new Set(phones)],
+    suspended: row.suspended,
+    isAdmin: row.is_admin === true,
+  }
+}
+
+export default class AgencyDirectory {
+  /** The agency administered by `adminMail`, if it exists for the app. */
+  async forApp(appId: number, adminMail: string, client: QueryClientContract = db.connection()) {
+    const row = await client
+      .from('agencies')
+      .join('app_agencies', 'app_agencies.agency_id', 'agencies.id')
+      .where('app_agencies.app_id', appId)
+      .where('agencies.admin_email', normalizeEmail(adminMail))
+      .select('agencies.id', 'agencies.admin_email', 'agencies.trade_name', 'agencies.suspended')
+      .select('app_agencies.receives_other_leads')
+      .first()
+    if (!row) return null
+    return {
+      id: row.id,
+      adminMail: row.admin_email,
+      tradeName: row.trade_name,
+      suspended: row.suspended,
+      receivesOtherLeads: row.receives_other_leads,
+    } satisfies AgencyView
+  }
+
+  /** A current member of the agency by e-mail (any case). */
+  async member(agencyId: number, email: string, client: QueryClientContract = db.connection()) {
+    const row = await this.#members(client, agencyId).where('operators.email', normalizeEmail(email)).first()
+    return row ? toOperatorView(row) : null
+  }
+
+  async memberById(agencyId: number, operatorId: number, client: QueryClientContract = db.connection()) {
+    const row = await this.#members(client, agencyId).where('operators.id', operatorId).first()
+    return row ? toOperatorView(row) : null
+  }
+
+  async admin(agencyId: number, client: QueryClientContract = db.connection()) {
+    const row = await this.#members(client, agencyId).where('memberships.is_admin', true).first()
+    return row ? toOperatorView(row) : null
+  }
+
+  /** Current members of the agency, administrator first. */
+  async members(agencyId: number, client: QueryClientContract = db.connection()) {
+    const rows = await this.#members(client, agencyId).orderBy('memberships.is_admin', 'desc').orderBy('operators.id')
+    return rows.map(toOperatorView)
+  }
+
+  /** Operators by id (members or not: a detached person keeps their id); one query. */
+  async operators(ids: number[], client: QueryClientContract = db.connection()) {
+    const result = new Map<number, OperatorView>()
+    const unique = [...new Set(ids)]
+    if (unique.length === 0) return result
+    const rows: OperatorRow[] = await client
+      .from('operators')
+      .leftJoin('memberships', 'memberships.operator_id', 'operators.id')
+      .whereIn('operators.id', unique)
+      .select(OPERATOR_COLUMNS)
+    for (const row of rows) result.set(row.id, toOperatorView(row))
+    return result
+  }
+
+  async plan(agencyId: number, client: QueryClientContract = db.connection()): Promise<PlanView> {
+    const row = await client.from('plans').where('agency_id', agencyId).first()
+    return {
+      capacity: row?.capacity ?? 0,
+      quotas: { Alta: row?.quota_high ?? 0, Media: row?.quota_medium ?? 0, Baja: row?.quota_low ?? 0 },
+    }
+  }
+
+  /** Apps whose link lets catalogue (and other listing-less) inquiries reach them. */
+  async appsReceivingOtherLeads(agencyId: number, client: QueryClientContract = db.connection()) {
+    const rows = await client
+      .from('app_agencies')
+      .where('agency_id', agencyId)
+      .where('receives_other_leads', true)
+      .select('app_id')
+    return rows.map((row) => row.app_id as number)
+  }
+
+  #members(client: QueryClientContract, agencyId: number) {
+    return client
+      .from('operators')
+      .join('memberships', 'memberships.operator_id', 'operators.id')
+      .where('memberships.agency_id', agencyId)
+      .select(OPERATOR_COLUMNS)
+  }
+}

@@ -1,0 +1,87 @@
+/*
+ * Agencies for tests of other modules: created directly through the agencies
+ * services (no HTTP, no invitation), with unique defaults.
+ */
+import db from '@adonisjs/lucid/services/db'
+import GrantAgency from '#agencies/services/grant_agency'
+import CreateAgency from '#agencies/services/create_agency'
+import AddCollaborator from '#agencies/services/add_collaborator'
+import AgencyDirectory, { type AgencyView, type OperatorView } from '#agencies/services/agency_directory'
+
+export type AgencyFixture = { agency: AgencyView; admin: OperatorView; collaborators: OperatorView[] }
+
+export type AgencyOptions = {
+  adminMail?: string
+  tradeName?: string
+  /** E-mails, or objects with names and phones. */
+  collaborators?: Array<string | { email: string; firstName?: string; lastName?: string; phones?: string[] }>
+  plan?: { capacity?: number; alta?: number; media?: number; baja?: number }
+  receivesOtherLeads?: boolean
+  adminPhones?: string[]
+}
+
+let counter = 0
+
+/** A unique, valid e-mail for a test. */
+export function uniqueEmail(prefix = 'user') {
+  counter += 1
+  return `${prefix}.${Date.now().toString(36)}${process.pid}${counter}@example.com`
+}
+
+export async function createAgency(app: { id: number }, options: AgencyOptions = {}): Promise<AgencyFixture> {
+  const adminMail = options.adminMail ?? uniqueEmail('admin')
+  const directory = new AgencyDirectory()
+  const agencyId = await db.transaction(async (trx) => {
+    const created = await new CreateAgency().execute(
+      {
+        appId: app.id,
+        adminEmail: adminMail,
+        tradeName: options.tradeName ?? `Agencia ${adminMail.split('@')[0]}`,
+        admin: {
+          firstName: 'Ana',
+          lastName: 'Administradora',
+          phones: options.adminPhones ?? ['+5491155550000', '011 4555-0000'],
+          createdViaApi: true,
+        },
+        mainBranch: { address: 'Av. Siempreviva 742', phone: '011 4555-0000' },
+        plan: {
+          ...(options.plan?.capacity !== undefined && { capacity: options.plan.capacity }),
+          ...(options.plan?.alta !== undefined && { quotaHigh: options.plan.alta }),
+          ...(options.plan?.media !== undefined && { quotaMedium: options.plan.media }),
+          ...(options.plan?.baja !== undefined && { quotaLow: options.plan.baja }),
+        },
+        receivesOtherLeads: options.receivesOtherLeads ?? false,
+      },
+      trx
+    )
+    if (!created.ok) throw new Error(`createAgency: ${adminMail} is already known`)
+    for (const [index, entry] of (options.collaborators ?? []).entries()) {
+      const input = typeof entry === 'string' ? { email: entry } : entry
+      const added = await new AddCollaborator().execute(
+        created.value.agency.id,
+        {
+          email: input.email,
+          firstName: input.firstName ?? 'Colaborador',
+          lastName: input.lastName ?? `Número ${index + 1}`,
+          phones: input.phones ?? [`011 4555-${String(1000 + index)}`],
+        },
+        trx
+      )
+      if (!added.ok) throw new Error(`createAgency: collaborator ${input.email}: ${added.reason}`)
+    }
+    return created.value.agency.id
+  })
+  const agency = (await directory.forApp(app.id, adminMail))!
+  const members = await directory.members(agencyId)
+  return {
+    agency,
+    admin: members.find((member) => member.isAdmin)!,
+    collaborators: members.filter((member) => !member.isAdmin),
+  }
+}
+
+/** Links an existing agency to another app (what `agency:grant` does). */
+export async function grantAgency(app: { id: number }, adminMail: string, receivesOtherLeads = false) {
+  const granted = await new GrantAgency().execute(adminMail, app.id, receivesOtherLeads)
+  if (!granted.ok) throw new Error(`grantAgency: ${granted.reason}`)
+}
