@@ -1,0 +1,214 @@
+import { test } from '@japa/runner'
+import { isAllowedAddress, outbound, OutboundError } from '#core/outbound/http_client'
+import { settings } from '#core/settings'
+import { startReceiver, type Receiver } from '#tests/helpers/receiver'
+
+async function failure(promise: Promise<unknown>): Promise<OutboundError> {
+  try {
+    await promise
+  } catch (error) {
+    if (error instanceof OutboundError) return error
+    throw error
+  }
+  throw new Error('expected the request to fail')
+}
+
+test.group('outbound http client: SSRF guard', (group) => {
+  let receiver: Receiver
+  const initial = settings.outboundAllowPrivate
+  group.setup(async () => {
+    receiver = await startReceiver()
+    return () => receiver.close()
+  })
+  group.each.setup(() => {
+    receiver.reset()
+    settings.outboundAllowPrivate = false
+    return () => {
+      settings.outboundAllowPrivate = initial
+    }
+  })
+
+  test('refuses the literal address {$self} while private targets are not allowed')
+    .with([
+      'http://127.0.0.1:9/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://10.1.2.3/',
+      'http://172.16.0.1/',
+      'http://192.168.1.1/',
+      'http://100.64.0.1/',
+      'http://0.0.0.0/',
+      'http://224.0.0.1/',
+      'http://[::1]/',
+      'http://[::]/',
+      'http://[fc00::1]/',
+      'http://[fe80::1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://[::ffff:10.0.0.1]/',
+    ])
+    .run(async ({ assert }, url) => {
+      const error = await failure(outbound.request(url, { timeoutMs: 2000 }))
+      assert.equal(error.code, 'private_address')
+    })
+
+  test('draws the line at the edges of the private ranges', async ({ assert }) => {
+    for (const address of ['8.8.8.8', '172.15.255.255', '172.32.0.0', '100.63.255.255', '100.128.0.0', '2606:4700::1111']) {
+      assert.isTrue(isAllowedAddress(address), address)
+    }
+    for (const address of ['172.16.0.0', '172.31.255.255', '100.64.0.0', '100.127.255.255', '::ffff:192.168.0.1']) {
+      assert.isFalse(isAllowedAddress(address), address)
+    }
+  })
+
+  test('refuses a host name that resolves to loopback, at connect time', async ({ assert }) => {
+    const error = await failure(outbound.request(`http://localhost:${receiver.port}/`))
+    assert.equal(error.code, 'private_address')
+    assert.lengthOf(receiver.requests, 0)
+  })
+
+  test('reaches the same loopback receiver once private targets are allowed', async ({ assert }) => {
+    settings.outboundAllowPrivate = true
+    const viaName = await outbound.request(`http://localhost:${receiver.port}/a`)
+    const viaIp = await outbound.request(receiver.url('/b'))
+    assert.equal(viaName.status, 200)
+    assert.equal(viaIp.status, 200)
+    assert.deepEqual(
+      receiver.requests.map((request) => request.path),
+      ['/a', '/b']
+    )
+  })
+
+  test('re-checks every redirect hop: a redirect to a private address is refused', async ({ assert }) => {
+    const inner = await startReceiver()
+    try {
+      settings.outboundAllowPrivate = true
+      // The first hop is answered, then private targets are switched off before the redirect is followed.
+      receiver.route('/start', () => {
+        settings.outboundAllowPrivate = false
+        return { status: 302, headers: { location: inner.url('/metadata') } }
+      })
+      const error = await failure(outbound.request(receiver.url('/start'), { maxRedirects: 3 }))
+      assert.equal(error.code, 'private_address')
+      assert.lengthOf(receiver.requests, 1)
+      assert.lengthOf(inner.requests, 0)
+    } finally {
+      await inner.close()
+    }
+  })
+
+  test('refuses URLs that are not absolute http(s) or that carry credentials', async ({ assert }) => {
+    assert.equal((await failure(outbound.request('not a url'))).code, 'bad_url')
+    assert.equal((await failure(outbound.request('ftp://example.com/x'))).code, 'bad_scheme')
+    assert.equal((await failure(outbound.request('file:///etc/passwd'))).code, 'bad_scheme')
+    assert.equal((await failure(outbound.request('http://user:pass@example.com/'))).code, 'bad_url')
+  })
+})
+
+test.group('outbound http client: transport', (group) => {
+  let receiver: Receiver
+  const initial = settings.outboundAllowPrivate
+  group.setup(async () => {
+    receiver = await startReceiver()
+    return () => receiver.close()
+  })
+  group.each.setup(() => {
+    receiver.reset()
+    settings.outboundAllowPrivate = true
+    return () => {
+      settings.outboundAllowPrivate = initial
+    }
+  })
+
+  test('sends method, headers and body, and returns status, headers, body and url', async ({ assert }) => {
+    receiver.script({ status: 201, headers: { 'x-answer': 'yes' }, body: { ok: true } })
+    const response = await outbound.request(receiver.url('/hook?x=1'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Custom': 'abc' },
+      body: '{"a":1}',
+    })
+    assert.equal(response.status, 201)
+    assert.equal(response.headers['x-answer'], 'yes')
+    assert.deepEqual(JSON.parse(response.body.toString()), { ok: true })
+    assert.equal(response.url, receiver.url('/hook?x=1'))
+    assert.isAtLeast(response.durationMs, 0)
+    const [received] = receiver.requests
+    assert.equal(received.method, 'POST')
+    assert.equal(received.path, '/hook?x=1')
+    assert.equal(received.headers['x-custom'], 'abc')
+    assert.equal(received.headers['content-length'], '7')
+    assert.isUndefined(received.headers.cookie)
+    assert.equal(received.body, '{"a":1}')
+  })
+
+  test('returns a redirect as is when redirects are off (the default)', async ({ assert }) => {
+    receiver.route('/moved', { status: 301, headers: { location: '/elsewhere' } })
+    const response = await outbound.request(receiver.url('/moved'))
+    assert.equal(response.status, 301)
+    assert.lengthOf(receiver.requests, 1)
+  })
+
+  test('follows up to maxRedirects redirects and refuses one more', async ({ assert }) => {
+    receiver.route('/r3', { status: 302, headers: { location: '/r2' } })
+    receiver.route('/r2', { status: 307, headers: { location: '/r1' } })
+    receiver.route('/r1', { status: 308, headers: { location: '/final' } })
+    receiver.route('/final', { status: 200, body: 'done' })
+
+    const followed = await outbound.request(receiver.url('/r3'), { maxRedirects: 3 })
+    assert.equal(followed.status, 200)
+    assert.equal(followed.body.toString(), 'done')
+    assert.equal(followed.url, receiver.url('/final'))
+
+    receiver.requests.length = 0
+    const error = await failure(outbound.request(receiver.url('/r3'), { maxRedirects: 2 }))
+    assert.equal(error.code, 'too_many_redirects')
+    assert.deepEqual(
+      receiver.requests.map((request) => request.path),
+      ['/r3', '/r2', '/r1']
+    )
+  })
+
+  test('drops credentials on a cross-origin redirect and keeps them on the same origin', async ({ assert }) => {
+    const other = await startReceiver()
+    try {
+      receiver.route('/same', { status: 302, headers: { location: '/landing' } })
+      receiver.route('/cross', { status: 302, headers: { location: other.url('/landing') } })
+      await outbound.request(receiver.url('/same'), { maxRedirects: 1, headers: { Authorization: 'Bearer x' } })
+      await outbound.request(receiver.url('/cross'), { maxRedirects: 1, headers: { Authorization: 'Bearer x' } })
+      const landing = receiver.requests.find((request) => request.path === '/landing')!
+      assert.equal(landing.headers.authorization, 'Bearer x')
+      assert.isUndefined(other.requests[0].headers.authorization)
+    } finally {
+      await other.close()
+    }
+  })
+
+  test('cuts a streamed body above maxBytes and accepts one of exactly maxBytes', async ({ assert }) => {
+    receiver.route('/exact', { bodyBytes: 100_000 })
+    receiver.route('/over', { bodyBytes: 100_001 })
+    const exact = await outbound.request(receiver.url('/exact'), { maxBytes: 100_000 })
+    assert.equal(exact.body.length, 100_000)
+    const error = await failure(outbound.request(receiver.url('/over'), { maxBytes: 100_000 }))
+    assert.equal(error.code, 'too_large')
+  })
+
+  test('refuses a declared Content-Length above maxBytes before reading it', async ({ assert }) => {
+    receiver.route('/declared', { body: Buffer.alloc(2048), headers: { 'content-length': 2048 } })
+    const error = await failure(outbound.request(receiver.url('/declared'), { maxBytes: 2047 }))
+    assert.equal(error.code, 'too_large')
+    const fits = await outbound.request(receiver.url('/declared'), { maxBytes: 2048 })
+    assert.equal(fits.body.length, 2048)
+  })
+
+  test('gives up with a timeout when the answer does not come in time', async ({ assert }) => {
+    receiver.route('/slow', { delayMs: 1500 })
+    const error = await failure(outbound.request(receiver.url('/slow'), { timeoutMs: 200 }))
+    assert.equal(error.code, 'timeout')
+  })
+
+  test('reports a refused connection as a network error', async ({ assert }) => {
+    const closed = await startReceiver()
+    const url = closed.url('/')
+    await closed.close()
+    const error = await failure(outbound.request(url))
+    assert.equal(error.code, 'network')
+  })
+})
