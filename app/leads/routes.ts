@@ -1,4 +1,20 @@
 /*
- * Routes of this module (none yet).
+ * Inquiries (spec §4.5, DESIGN.md §6) and lead notifications (spec §4.6).
  */
-export {}
+import router from '@adonisjs/core/services/router'
+import { apiRoutes } from '#core/http/api'
+
+const InquiriesController = () => import('#leads/controllers/inquiries_controller')
+const DeliveriesController = () => import('#leads/controllers/deliveries_controller')
+const NotificationsController = () => import('#leads/controllers/notifications_controller')
+
+apiRoutes(() => {
+  router.get('/consultas', [InquiriesController, 'index'])
+  router.get('/consultas/:adminmail', [InquiriesController, 'index'])
+  router.post('/consultas/:adminmail', [InquiriesController, 'store'])
+  router.get('/consultas/:adminmail/:sid', [InquiriesController, 'show'])
+  router.get('/consultas/:adminmail/:sid/entregas', [DeliveriesController, 'index'])
+  router.post('/consultas/:adminmail/:sid/resendwebhook', [InquiriesController, 'resend'])
+  router.get('/notificaciones/:adminmail', [NotificationsController, 'show'])
+  router.put('/notificaciones/:adminmail', [NotificationsController, 'update'])
+})

@@ -1,0 +1,67 @@
+/*
+ * The lead mails: subject (with the agency's name), the HTML body (an Edge
+ * view, which escapes every value) and its plain-text alternative.
+ */
+import edge from 'edge.js'
+import { fileURLToPath } from 'node:url'
+import type Inquiry from '#leads/models/inquiry'
+import { InquiryTransformer, vehicleTitle } from '#leads/transformers/inquiry_transformer'
+
+type MailContext = { inquiry: Inquiry; agency: { adminMail: string; tradeName: string } }
+
+let mounted = false
+function views() {
+  if (!mounted) {
+    edge.mount('leads', fileURLToPath(new URL('../views', import.meta.url)))
+    mounted = true
+  }
+  return edge
+}
+
+/** Subject lines cannot carry line breaks. */
+const oneLine = (value: string) => value.replace(/[\r\n]+/g, ' ').trim()
+
+export function mailSubject({ inquiry, agency }: MailContext) {
+  return oneLine(`Nueva consulta para ${agency.tradeName}: ${vehicleTitle(inquiry) || 'vehículo'}`)
+}
+
+/** What both bodies show, in wire words (the mail is read by the agency). */
+function rows({ inquiry, agency }: MailContext) {
+  const consulta = InquiryTransformer.full(inquiry, agency.adminMail)
+  const buyer = consulta.Interesado
+  const car = consulta.Auto
+  const money = (valor: { Moneda: string; Importe: number } | null) => (valor ? `${valor.Moneda} ${valor.Importe}` : null)
+  const entries: Array<[string, unknown]> = [
+    ['Recibida', consulta.Momento],
+    ['Origen', consulta.OrigenLead],
+    ['Vehículo', vehicleTitle(inquiry)],
+    ['ExternalId', car.ExternalId],
+    ['RefStock', car.RefStock],
+    ['Precio', money(car.Precio)],
+    ['Interés', buyer.Interes],
+    ['Nombre', [buyer.Nombre, buyer.Apellido].filter(Boolean).join(' ')],
+    ['Email', buyer.Email],
+    ['Teléfono', buyer.Telefono],
+    ['Documento', buyer.DocIdentidad],
+    ['Provincia', buyer.Provincia],
+    ['Ciudad', buyer.Ciudad],
+    ['Comentario', buyer.Comentario],
+    ['Operador responsable', consulta.OperadorResponsable],
+  ]
+  return entries
+    .filter(([, value]) => value !== null && value !== undefined && value !== '')
+    .map(([label, value]) => ({ label, value: String(value) }))
+}
+
+export async function renderHtml(context: MailContext) {
+  return views().render('leads::inquiry_mail', {
+    subject: mailSubject(context),
+    tradeName: context.agency.tradeName,
+    rows: rows(context),
+  })
+}
+
+export function renderText(context: MailContext) {
+  const lines = rows(context).map(({ label, value }) => `${label}: ${value}`)
+  return [`Nueva consulta para ${context.agency.tradeName}`, '', ...lines, ''].join('\n')
+}

@@ -1,0 +1,109 @@
+/*
+ * Reading inquiries as an app sees them (DESIGN.md §3): those of listings it
+ * published, plus catalogue inquiries when its link to the agency receives
+ * other leads. Every query states that condition; the list reads through
+ * the index (agency_id, app_id, received_at desc, id desc).
+ */
+import { DateTime } from 'luxon'
+import { inject } from '@adonisjs/core'
+import db from '@adonisjs/lucid/services/db'
+import type { ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
+import AgencyDirectory from '#agencies/services/agency_directory'
+import Inquiry from '#leads/models/inquiry'
+
+export type Audience = { appId: number; agencyId: number; receivesOtherLeads: boolean }
+
+export type ListFilters = {
+  operatorEmail?: string
+  externalId?: string
+  /** Inclusive start and exclusive end of the reception period. */
+  from: DateTime
+  to: DateTime
+  page: number
+  perPage: number
+}
+
+export type InquiryPage = { inquiries: Inquiry[]; total: number; adminMails: Map<number, string> }
+
+type Query = ModelQueryBuilderContract<typeof Inquiry, Inquiry>
+
+/** The app's part of one agency's inquiries. */
+export function visibleTo(query: Query, audience: Audience): Query {
+  query.where('agency_id', audience.agencyId)
+  return audience.receivesOtherLeads
+    ? query.where((visible) => visible.where('app_id', audience.appId).orWhereNull('app_id'))
+    : query.where('app_id', audience.appId)
+}
+
+function filtered(query: Query, filters: ListFilters): Query {
+  query.where('received_at', '>=', filters.from.toJSDate()).where('received_at', '<', filters.to.toJSDate())
+  if (filters.operatorEmail) query.where('operator_email', filters.operatorEmail.toLowerCase())
+  if (filters.externalId) query.whereRaw('lower(external_id) = lower(?)', [filters.externalId])
+  return query
+}
+
+@inject()
+export default class InquiryReader {
+  constructor(private agencies: AgencyDirectory) {}
+
+  find(audience: Audience, sid: string) {
+    return visibleTo(Inquiry.query(), audience).where('sid', sid).first()
+  }
+
+  /** One page of an agency's inquiries, newest first, and the total. */
+  async page(audience: Audience, filters: ListFilters, adminMail: string): Promise<InquiryPage> {
+    const [inquiries, total] = await Promise.all([
+      filtered(visibleTo(Inquiry.query(), audience), filters)
+        .orderBy('received_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(filters.perPage)
+        .offset((filters.page - 1) * filters.perPage),
+      this.#count(filtered(visibleTo(Inquiry.query(), audience), filters)),
+    ])
+    return { inquiries, total, adminMails: new Map([[audience.agencyId, adminMail]]) }
+  }
+
+  /**
+   * One page of the inquiries an operator is responsible for, across the
+   * agencies the app works with (GET /v3/consultas?operador=, no adminmail).
+   */
+  async pageForOperator(appId: number, filters: ListFilters & { operatorEmail: string }): Promise<InquiryPage> {
+    const email = filters.operatorEmail.toLowerCase()
+    const catalogueAgencies = await db
+      .from('inquiries')
+      .where('operator_email', email)
+      .whereNull('app_id')
+      .distinct('agency_id')
+    const openTo: number[] = []
+    for (const { agency_id: agencyId } of catalogueAgencies) {
+      if ((await this.agencies.appsReceivingOtherLeads(agencyId)).includes(appId)) openTo.push(agencyId)
+    }
+    const scoped = () =>
+      filtered(
+        Inquiry.query().where((visible) => {
+          visible.where('app_id', appId)
+          if (openTo.length > 0) visible.orWhere((other) => other.whereNull('app_id').whereIn('agency_id', openTo))
+        }),
+        filters
+      )
+    const [inquiries, total] = await Promise.all([
+      scoped()
+        .orderBy('received_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(filters.perPage)
+        .offset((filters.page - 1) * filters.perPage),
+      this.#count(scoped()),
+    ])
+    const adminMails = new Map<number, string>()
+    for (const agencyId of new Set(inquiries.map((inquiry) => inquiry.agencyId))) {
+      const admin = await this.agencies.admin(agencyId)
+      if (admin) adminMails.set(agencyId, admin.email)
+    }
+    return { inquiries, total, adminMails }
+  }
+
+  async #count(query: Query) {
+    const [row] = await query.clearOrder().count('* as total').pojo<{ total: string }>()
+    return Number(row.total)
+  }
+}

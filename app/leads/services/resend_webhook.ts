@@ -1,0 +1,86 @@
+/*
+ * POST …/{sid}/resendwebhook: queues the inquiry's webhook again (same
+ * `webhook-id`, `"Reenvio": true`) while its resend window is open; the ADF
+ * hook, when active, goes again too with `prospect status="resend"`.
+ */
+import { DateTime } from 'luxon'
+import { inject } from '@adonisjs/core'
+import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { fail, ok, type Result } from '#core/result'
+import { Delivery, DeliveryService } from '#core/outbound/deliveries'
+import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
+import NotificationConfig from '#leads/models/notification_config'
+import type Inquiry from '#leads/models/inquiry'
+import { InquiryTransformer } from '#leads/transformers/inquiry_transformer'
+import { buildAdf } from '#leads/adf/adf_builder'
+import { CHANNELS, type Channel } from './notification_fanout.js'
+import InquiryReader from './inquiry_reader.js'
+
+export type ResendFailure = 'not_found' | 'closed'
+
+@inject()
+export default class ResendWebhook {
+  constructor(
+    private reader: InquiryReader,
+    private agencies: AgencyDirectory,
+    private deliveries: DeliveryService
+  ) {}
+
+  async execute(appId: number, agency: AgencyView, sid: string) {
+    const audience = { appId, agencyId: agency.id, receivesOtherLeads: agency.receivesOtherLeads }
+    const inquiry = await this.reader.find(audience, sid)
+    if (!inquiry) return fail('not_found') as Result<never, ResendFailure>
+    if (!inquiry.resendOpen || inquiry.resendClosesAt <= DateTime.now()) {
+      return fail('closed', { errors: { _: ['La consulta ya no puede reenviarse: su plazo de reenvío terminó.'] } })
+    }
+    const config = await NotificationConfig.forApp({ id: appId }).where('agency_id', agency.id).first()
+    if (!config?.webhookActive || !config.webhookCallback) {
+      return fail('closed', { errors: { _: ['No hay un webhook activo configurado para la agencia.'] } })
+    }
+
+    const payload = InquiryTransformer.webhookPayload(inquiry, agency.adminMail, { resend: true, at: DateTime.now() })
+    const body = JSON.stringify(payload)
+    const operator = inquiry.operatorId ? (await this.agencies.operators([inquiry.operatorId])).get(inquiry.operatorId) : null
+    await db.transaction(async (trx) => {
+      await this.#requeue(trx, inquiry, appId, 'webhook', config.webhookCallback!, { configId: config.id, body })
+      if (config.adfHookActive && config.adfHookCallback) {
+        const xml = buildAdf({ inquiry, agency, operator: operator ?? null, resend: true })
+        await this.#requeue(trx, inquiry, appId, 'adfHook', config.adfHookCallback, { configId: config.id, xml })
+      }
+    })
+    return ok({ callback: config.webhookCallback, payload })
+  }
+
+  /** The channel's delivery of this inquiry for this app goes again (a new one if it never had one). */
+  async #requeue(
+    trx: TransactionClientContract,
+    inquiry: Inquiry,
+    appId: number,
+    channel: Channel,
+    target: string,
+    payload: Record<string, unknown>
+  ) {
+    const existing = await Delivery.query({ client: trx })
+      .where('owner_type', 'inquiry')
+      .where('owner_id', String(inquiry.id))
+      .where('channel', channel)
+      .where('app_id', appId)
+      .orderBy('created_at', 'desc')
+      .first()
+    if (existing) return this.deliveries.resend(existing.id, trx, { payload, target })
+    await this.deliveries.create(
+      {
+        channel,
+        ownerType: 'inquiry',
+        ownerId: inquiry.id,
+        appId,
+        target,
+        payload,
+        queue: CHANNELS[channel].queue,
+        messageId: inquiry.webhookId,
+      },
+      trx
+    )
+  }
+}

@@ -1,0 +1,49 @@
+/*
+ * Code → wire for NotificacionesConfig (spec §2.14). `Secret` is write-only:
+ * responses always carry null there.
+ */
+import { link, path } from '#core/http/links'
+import type NotificationConfig from '#leads/models/notification_config'
+import type { StoredHeader } from '#leads/models/notification_config'
+
+const header = (headers: StoredHeader[], index: number) => {
+  const item = headers[index]
+  return item ? { Name: item.name, Value: item.value } : null
+}
+
+export const NotificationConfigTransformer = {
+  full(config: NotificationConfig | null, adminMail: string) {
+    const self = path('notificaciones', adminMail)
+    return {
+      PublicacionConsultadaWebHook: config?.webhookCallback
+        ? {
+            Callback: config.webhookCallback,
+            Secret: null,
+            Activo: config.webhookActive,
+            HeaderCustom01: header(config.webhookHeaders, 0),
+            HeaderCustom02: header(config.webhookHeaders, 1),
+            HeaderCustom03: header(config.webhookHeaders, 2),
+          }
+        : null,
+      PublicacionConsultadaAdfHook: config?.adfHookCallback
+        ? {
+            Callback: config.adfHookCallback,
+            Activo: config.adfHookActive,
+            HeaderCustom01: header(config.adfHookHeaders, 0),
+          }
+        : null,
+      PublicacionConsultadaAdfMail: config?.adfMailEmail
+        ? { Email: config.adfMailEmail, Activo: config.adfMailActive }
+        : null,
+      PublicacionConsultadaHtmlMail:
+        config && config.htmlMailBcc.length > 0
+          ? { EmailsCCO: config.htmlMailBcc.join(', '), Activo: config.htmlMailActive }
+          : null,
+      _links: { self: link(self), edit: link(self, { method: 'PUT' }) },
+    }
+  },
+
+  ref(adminMail: string) {
+    return { href: path('notificaciones', adminMail), title: `Notificaciones de ${adminMail}` }
+  },
+}

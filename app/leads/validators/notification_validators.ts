@@ -1,0 +1,85 @@
+/*
+ * Wire → code for NotificacionesConfig (spec §2.14). Callback: absolute https
+ * URL (http only with OUTBOUND_ALLOW_PRIVATE), ≤ 1024; Secret 16..256 and
+ * write-only; up to 10 blind-copy addresses.
+ */
+import vine from '@vinejs/vine'
+import type { Infer } from '@vinejs/vine/types'
+import { customHeader } from '#core/outbound/custom_header'
+import { callbackUrl } from './rules.js'
+
+export const NOTIFICATION_LIMITS = { callback: 1024, secretMin: 16, secret: 256, email: 254, bcc: 10 } as const
+
+const callback = () => vine.string().trim().maxLength(NOTIFICATION_LIMITS.callback).use(callbackUrl())
+const active = () => vine.boolean().optional()
+const header = () => customHeader.nullable().optional()
+
+/** The addresses of an `EmailsCCO` list, lower-cased, without repeats. */
+export function splitEmails(value: string): string[] {
+  return [...new Set(value.split(/[,;]/).map((entry) => entry.trim().toLowerCase()).filter(Boolean))]
+}
+
+/** A comma-separated list of e-mails: each valid, at most 10, no repeats. */
+const emailList = vine.createRule(
+  (value: unknown, _options: undefined, field) => {
+    if (typeof value !== 'string') return
+    const emails = splitEmails(value)
+    if (emails.length === 0) return field.report('El campo {{ field }} debe tener al menos una dirección.', 'emailList', field)
+    if (emails.length > NOTIFICATION_LIMITS.bcc) {
+      return field.report(`El campo {{ field }} admite a lo sumo ${NOTIFICATION_LIMITS.bcc} direcciones.`, 'emailList', field)
+    }
+    const email = vine.helpers.isEmail
+    const invalid = emails.filter((entry) => entry.length > NOTIFICATION_LIMITS.email || !email(entry))
+    if (invalid.length > 0) {
+      return field.report(`Direcciones no válidas en {{ field }}: ${invalid.join(', ')}.`, 'emailList', field)
+    }
+  },
+  { name: 'emailList' }
+)
+
+export const notificationConfigValidator = vine.create({
+  PublicacionConsultadaWebHook: vine
+    .object({
+      Callback: callback(),
+      // '' removes the stored secret; null or absent keeps it (responses never carry it).
+      Secret: vine
+        .string()
+        .trim()
+        .maxLength(NOTIFICATION_LIMITS.secret)
+        .use(secretLength())
+        .nullable()
+        .optional(),
+      Activo: active(),
+      HeaderCustom01: header(),
+      HeaderCustom02: header(),
+      HeaderCustom03: header(),
+    })
+    .nullable()
+    .optional(),
+  PublicacionConsultadaAdfHook: vine
+    .object({ Callback: callback(), Activo: active(), HeaderCustom01: header() })
+    .nullable()
+    .optional(),
+  PublicacionConsultadaAdfMail: vine
+    .object({ Email: vine.string().trim().maxLength(NOTIFICATION_LIMITS.email).email(), Activo: active() })
+    .nullable()
+    .optional(),
+  PublicacionConsultadaHtmlMail: vine
+    .object({ EmailsCCO: vine.string().maxLength(2600).use(emailList()), Activo: active() })
+    .nullable()
+    .optional(),
+})
+
+function secretLength() {
+  return vine.createRule(
+    (value: unknown, _options: undefined, field) => {
+      if (typeof value !== 'string' || value === '') return
+      if (value.length < NOTIFICATION_LIMITS.secretMin) {
+        field.report(`El campo {{ field }} debe tener al menos ${NOTIFICATION_LIMITS.secretMin} caracteres.`, 'secretLength', field)
+      }
+    },
+    { name: 'secretLength' }
+  )()
+}
+
+export type NotificationConfigInput = Infer<typeof notificationConfigValidator>
