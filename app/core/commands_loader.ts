@@ -11,6 +11,7 @@ const loader = Promise.all([
   import('#core/commands/jobs_run'),
   import('#apps/commands/app_create'),
   import('#apps/commands/app_token'),
+  import('#catalog/commands/catalog_import'),
 ]).then((modules) => new ListLoader(modules.map((module) => module.default)))
 
 export async function getMetaData() {

@@ -80,7 +80,8 @@ export default class extends BaseSchema {
     this.schema.raw(
       'alter table versions add constraint versions_model_codename_year_unique unique nulls not distinct (model_id, codename, year)'
     )
-    for (const name of ['regions', 'cities', 'brands', 'vehicle_models', 'versions']) {
+    // Versions are only ever searched within one model (index on model_id): no trigram index there.
+    for (const name of ['regions', 'cities', 'brands', 'vehicle_models']) {
       this.schema.raw(`create index ${name}_search_trgm on ${name} using gin (search gin_trgm_ops)`)
     }
     this.schema.raw('create index versions_model_year on versions (model_id, year)')

@@ -103,8 +103,8 @@ export default class ImportCatalog {
   }
 
   private async brand(trx: TransactionClientContract, brand: BrandInput, summary: ImportSummary) {
-    const name = brand.name.trim()
-    const codename = brand.codename ? slug(brand.codename) : slug(name)
+    const name = brand.name.trim().slice(0, 100)
+    const codename = slug(brand.codename ?? name).slice(0, 100)
     const codenames = [...new Set([codename, ...(brand.codenames ?? []).map(slug)].filter(Boolean))]
     const models = brand.models ?? []
     const newMarket = brand.newMarket ?? models.some((model) => isNewMarket(model))
@@ -124,8 +124,8 @@ export default class ImportCatalog {
     summary.brands++
 
     for (const model of models) {
-      const modelName = model.name.trim()
-      const modelCodename = model.codename ? slug(model.codename) : slug(modelName)
+      const modelName = model.name.trim().slice(0, 100)
+      const modelCodename = slug(model.codename ?? modelName).slice(0, 100)
       const versions = model.versions ?? []
       const bodyTypes = [
         ...new Set(
@@ -153,8 +153,8 @@ export default class ImportCatalog {
       // One row per (codename, year): the last occurrence in the input wins.
       const rows = new Map<string, Record<string, unknown>>()
       for (const version of versions) {
-        const versionName = version.name.trim()
-        const versionCodename = version.codename ? slug(version.codename) : slug(versionName)
+        const versionName = version.name.trim().slice(0, 150)
+        const versionCodename = slug(version.codename ?? versionName).slice(0, 150)
         const year = version.year ?? null
         rows.set(`${versionCodename}|${year}`, {
           model_id: modelId,

@@ -7,6 +7,7 @@ export type ReferenceDataLoader = { name: string; load: () => Promise<string | v
 export async function referenceDataLoaders(): Promise<ReferenceDataLoader[]> {
   const modules = await Promise.all([
     // Modules add theirs here, e.g. import('#catalog/reference_data').
+    import('#catalog/reference_data'),
   ] as Promise<{ loaders: ReferenceDataLoader[] }>[])
   return modules.flatMap((module) => module.loaders)
 }

@@ -1,0 +1,57 @@
+import { BaseCommand, args } from '@adonisjs/core/ace'
+import type { CommandOptions } from '@adonisjs/core/types/ace'
+
+/**
+ * `catalog:import [FILE]`: idempotent upserts of catalogue data. Without FILE
+ * the bundled data (Argentine regions and cities, ISO 4217, car-json-datasets);
+ * with FILE a JSON or CSV file in the format of docs/catalog_import.md.
+ */
+export default class CatalogImport extends BaseCommand {
+  static commandName = 'catalog:import'
+  static description = 'Load the catalogue (bundled data, or a JSON/CSV FILE) with idempotent upserts'
+  static options: CommandOptions = { startApp: true }
+
+  @args.string({ description: 'JSON or CSV file (docs/catalog_import.md); omit for the bundled data', required: false })
+  declare file?: string
+
+  async run() {
+    const { migrate } = await import('#core/bootstrap/migrate')
+    const { default: ImportCatalog } = await import('#catalog/services/import_catalog')
+    const { default: LoadBundledCatalog } = await import('#catalog/services/load_bundled_catalog')
+    const { default: ReadCatalogFile } = await import('#catalog/services/read_catalog_file')
+    const { SingleBar, Presets } = await import('cli-progress')
+
+    const migrated = await migrate()
+    if (migrated) this.logger.info(`Applied ${migrated} migration(s)`)
+
+    let bar: InstanceType<typeof SingleBar> | null = null
+    const progress = (label: string) => (done: number, total: number) => {
+      if (!bar) {
+        bar = new SingleBar({ format: `${label.padEnd(9)} [{bar}] {value}/{total}`, stream: process.stdout }, Presets.shades_classic)
+        bar.start(total, 0)
+      }
+      bar.update(done)
+      if (done >= total) {
+        bar.stop()
+        bar = null
+      }
+    }
+
+    let summary
+    if (this.file) {
+      const read = await new ReadCatalogFile().execute(this.file)
+      if (!read.ok) {
+        this.logger.error(`Cannot import ${this.file}: ${read.message}`)
+        this.exitCode = 1
+        return
+      }
+      summary = await new ImportCatalog().execute(read.value, progress('file'))
+    } else {
+      summary = (await new LoadBundledCatalog().execute({ force: true, progress })).summary
+    }
+    const line = Object.entries(summary)
+      .map(([kind, count]) => `${count} ${kind}`)
+      .join(', ')
+    this.logger.success(`Catalogue upserted: ${line}`)
+  }
+}
