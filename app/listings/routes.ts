@@ -1,4 +1,23 @@
 /*
- * Routes of this module (none yet).
+ * Listings (spec §4.1, DESIGN.md §6) and the public photo files.
  */
-export {}
+import router from '@adonisjs/core/services/router'
+import { apiRoutes } from '#core/http/api'
+
+const ListingsController = () => import('#listings/controllers/listings_controller')
+const ListingPhotosController = () => import('#listings/controllers/listing_photos_controller')
+
+apiRoutes(() => {
+  router.post('/publicaciones/:adminmail', [ListingsController, 'store'])
+  router.get('/publicaciones/:adminmail', [ListingsController, 'index'])
+  router.get('/publicaciones/:adminmail/:externalid', [ListingsController, 'show'])
+  router.put('/publicaciones/:adminmail/:externalid', [ListingsController, 'update'])
+  router.patch('/publicaciones/:adminmail/:externalid', [ListingsController, 'patch'])
+  router.delete('/publicaciones/:adminmail/:externalid', [ListingsController, 'archive'])
+  router.patch('/publicaciones/:adminmail/:externalid/suspender', [ListingsController, 'suspend'])
+  router.patch('/publicaciones/:adminmail/:externalid/activar', [ListingsController, 'activate'])
+  router.get('/publicaciones/:adminmail/:externalid/fotos', [ListingPhotosController, 'index'])
+})
+
+// Outside /v3 and without credentials: photo URLs are embedded in public pages.
+router.get('/fotos/:listing/:file', [ListingPhotosController, 'show'])

@@ -1,0 +1,82 @@
+/*
+ * `photos.fetch`: one photo of a listing (DESIGN.md §8). Idempotent: a photo
+ * that is gone (the list was replaced) or already settled is left alone, and
+ * the final UPDATE only applies to a still-pending row. Finishing a photo
+ * bumps the listing's revision, so its ETag changes.
+ */
+import { createHash } from 'node:crypto'
+import db from '@adonisjs/lucid/services/db'
+import type { JobContext, JobHandler } from '#core/jobs/types'
+import { outbound, OutboundError } from '#core/outbound/http_client'
+import { jobs, type PhotoFetchData } from '#listings/jobs'
+import { processPhoto } from '#listings/services/process_photo'
+import { photoKeys, storePhoto } from '#listings/services/photo_storage'
+
+export const MAX_BYTES = 15 * 1024 * 1024
+export const TIMEOUT_MS = 20_000
+export const MAX_REDIRECTS = 3
+
+/** Reasons recorded for a download that can never succeed. */
+const DOWNLOAD_REASONS: Record<string, string> = {
+  bad_url: 'La URL de la foto no es válida.',
+  bad_scheme: 'La URL de la foto debe ser http o https.',
+  private_address: 'La URL de la foto apunta a una dirección que no es pública.',
+  too_large: `La foto supera el máximo de ${MAX_BYTES / 1024 / 1024} MiB.`,
+  too_many_redirects: `La URL de la foto redirige más de ${MAX_REDIRECTS} veces.`,
+}
+
+const RETRY_LIMIT = jobs[0].queue?.retryLimit ?? 0
+
+export default class FetchPhoto implements JobHandler<PhotoFetchData> {
+  async handle(data: PhotoFetchData, job: JobContext) {
+    const photo = await db.from('listing_photos').where('id', data.photoId).first()
+    if (!photo || photo.state !== 'pending') return
+
+    const downloaded = await this.#download(photo.source_url, job)
+    if (!downloaded.ok) return this.#settle(photo, { state: 'rejected', reason: downloaded.reason })
+
+    const processed = await processPhoto(downloaded.body)
+    if (!processed.ok) return this.#settle(photo, { state: 'rejected', reason: processed.message! })
+
+    const { image, thumbnail, width, height } = processed.value
+    const keys = photoKeys(photo.listing_id, photo.id, createHash('sha256').update(image).digest('hex'))
+    await storePhoto(keys.image, image)
+    await storePhoto(keys.thumbnail, thumbnail)
+    await this.#settle(photo, { state: 'ready', storage_key: keys.image, thumbnail_key: keys.thumbnail, width, height })
+  }
+
+  /** The body, a permanent reason to reject, or a throw (retried by the queue) for passing trouble. */
+  async #download(url: string, job: JobContext): Promise<{ ok: true; body: Buffer } | { ok: false; reason: string }> {
+    const lastTry = job.retryCount >= RETRY_LIMIT
+    try {
+      const response = await outbound.request(url, { maxBytes: MAX_BYTES, timeoutMs: TIMEOUT_MS, maxRedirects: MAX_REDIRECTS })
+      if (response.status >= 200 && response.status < 300) return { ok: true, body: response.body }
+      const reason = `La URL de la foto respondió con el estado HTTP ${response.status}.`
+      if ((response.status >= 500 || response.status === 429) && !lastTry) throw new Error(reason)
+      return { ok: false, reason }
+    } catch (error) {
+      if (error instanceof OutboundError && DOWNLOAD_REASONS[error.code]) return { ok: false, reason: DOWNLOAD_REASONS[error.code] }
+      if (!lastTry) throw error
+      const reason =
+        error instanceof OutboundError && error.code === 'timeout'
+          ? `La descarga de la foto no terminó en ${TIMEOUT_MS / 1000} s.`
+          : 'No se pudo descargar la foto.'
+      return { ok: false, reason }
+    }
+  }
+
+  async #settle(photo: { id: number; listing_id: number }, values: Record<string, unknown>) {
+    await db.transaction(async (trx) => {
+      const changed = await trx
+        .from('listing_photos')
+        .where('id', photo.id)
+        .where('state', 'pending')
+        .update({ ...values, updated_at: new Date() })
+      if (Number(changed) === 0) return
+      await trx
+        .from('listings')
+        .where('id', photo.listing_id)
+        .update({ revision: db.raw('revision + 1'), updated_at: new Date() })
+    })
+  }
+}

@@ -1,0 +1,209 @@
+/*
+ * The one place an edit becomes new column values: every rule of spec §2.3,
+ * §3, §8 and DESIGN.md §7, for creation and every kind of change alike.
+ * Bad input fails with `invalid` (400); a state the plan, the agency or the
+ * operator does not allow fails with `conflict` (409).
+ */
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { fail, ok, type Result } from '#core/result'
+import AgencyDirectory, { type AgencyView, type OperatorView } from '#agencies/services/agency_directory'
+import PlaceResolver from '#catalog/services/place_resolver'
+import type Listing from '#listings/models/listing'
+import type { Exposure, ListingState, Spec } from '#listings/models/listing'
+import { type ListingEditInput, type Money } from '#listings/validators/listing'
+import { EXPOSURE_CODE, chooseExposure, choosePhone, mileageErrors, transition } from './listing_rules.js'
+
+export type EditContext = {
+  agency: AgencyView
+  /** The listing as stored, or null when creating. */
+  listing: Listing | null
+  photoCount: number
+  input: ListingEditInput
+  target: ListingState
+  /** Year and mileage of a new listing (required there). */
+  base?: { year: number; mileage: number }
+  /** Known catalogue versions keep the catalogue's technical data. */
+  versionKnown: boolean
+}
+
+/** Column values to write (snake_case) and the photo list to install, if it changed. */
+export type EditResult = { values: Record<string, unknown>; photos?: string[] }
+
+type Errors = Record<string, string[]>
+
+const PLACE_MESSAGES = {
+  not_found: (what: string) => `No se encontró la ${what}.`,
+  ambiguous: (what: string) => `La ${what} es ambigua; indique el id o el nombre completo.`,
+}
+
+/** Advisory-lock namespace of this module (its migration range): one activation per agency at a time. */
+const LOCK_NAMESPACE = 300
+
+export default class ApplyEdit {
+  constructor(
+    private directory = new AgencyDirectory(),
+    private places = new PlaceResolver()
+  ) {}
+
+  async execute(trx: TransactionClientContract, context: EditContext): Promise<Result<EditResult, 'invalid' | 'conflict'>> {
+    const { agency, listing, input } = context
+    const errors: Errors = {}
+    const add = (key: string, messages: string[]) => messages.length && (errors[key] = [...(errors[key] ?? []), ...messages])
+    const values: Record<string, unknown> = {}
+
+    const operator = await this.#operator(trx, agency, listing, input.operatorEmail)
+    if (!operator) return fail('invalid', { errors: { OperadorResponsable: ['La agencia no tiene un operador responsable.'] } })
+    values.operator_id = operator.id
+    values.operator_email = operator.email
+
+    const phone = choosePhone(input.phone, listing?.phone ?? null, operator.phones)
+    if (phone.ok) values.phone = phone.value
+    else Object.assign(errors, phone.errors)
+
+    const year = input.year ?? listing?.year ?? context.base!.year
+    const mileage = input.mileage ?? listing?.mileage ?? context.base!.mileage
+    if (!listing || input.year !== undefined || input.mileage !== undefined) add('Kilometraje', mileageErrors(year, mileage))
+    values.year = year
+    values.mileage = mileage
+
+    let photos: string[] | undefined
+    let photoCount = context.photoCount
+    // Spec §2.3: a list of the same length as the current one is ignored.
+    if (Array.isArray(input.photos) && input.photos.length !== context.photoCount) {
+      photos = input.photos
+      photoCount = photos.length
+    }
+    if (mileage > 0 && photoCount === 0) add('Fotos', ['Las fotos son obligatorias para vehículos usados (Kilometraje mayor que 0).'])
+
+    const certificate = input.warrantyCertificate === undefined ? (listing?.warrantyCertificate ?? false) : input.warrantyCertificate === true
+    if (certificate && mileage === 0) {
+      add('AplicaCertificadoGarantiaUsado', ['El certificado de garantía de usado solo se aplica a vehículos usados.'])
+    }
+    values.warranty_certificate = certificate
+
+    if (input.customSpecs !== undefined && !context.versionKnown) {
+      values.custom_specs = JSON.stringify((input.customSpecs ?? []) satisfies Spec[])
+    }
+
+    if (input.location !== undefined) {
+      const location = await this.#location(input.location)
+      if (location.ok) Object.assign(values, location.value)
+      else Object.assign(errors, location.errors)
+    }
+
+    if (input.refStock !== undefined) values.ref_stock = input.refStock
+    if (input.colour !== undefined) values.colour = input.colour
+    if (input.description !== undefined) values.description = input.description
+    setMoney(values, 'price', input.price)
+    setMoney(values, 'down_payment', input.downPayment)
+    setMoney(values, 'installment', input.installment)
+
+    if (Object.keys(errors).length > 0) return fail('invalid', { errors })
+
+    const from: ListingState = listing?.state ?? 'suspended'
+    const moved = transition(from, context.target)
+    if (!moved.ok) return fail('conflict', { errors: moved.errors })
+    values.state = context.target
+
+    const exposure = await this.#exposure(trx, context, operator, moved.value.activating)
+    if (!exposure.ok) return exposure
+    values.exposure = exposure.value
+
+    return ok({ values, photos })
+  }
+
+  /** The responsible operator: the one named when a collaborator, else the current one (else the administrator). */
+  async #operator(
+    trx: TransactionClientContract,
+    agency: AgencyView,
+    listing: Listing | null,
+    email: string | null | undefined
+  ): Promise<OperatorView | null> {
+    if (email) {
+      const named = await this.directory.member(agency.id, email, trx)
+      if (named) return named
+    }
+    const current = listing ? await this.directory.memberById(agency.id, listing.operatorId, trx) : null
+    return current ?? (await this.directory.admin(agency.id, trx))
+  }
+
+  async #location(location: ListingEditInput['location']): Promise<Result<Record<string, unknown>, 'invalid'>> {
+    const values: Record<string, unknown> = {
+      region_id: null,
+      region_name: null,
+      city_id: null,
+      city_name: null,
+      address: location?.address ?? null,
+    }
+    if (!location) return ok(values)
+    if (location.region) {
+      const region = await this.places.region(location.region)
+      if (!region.ok) {
+        return fail('invalid', { errors: { 'Locacion.Region': [PLACE_MESSAGES[region.reason as 'not_found'](`región «${location.region}»`)] } })
+      }
+      values.region_id = region.value.id
+      values.region_name = region.value.name
+    }
+    if (location.city) {
+      const city = await this.places.city(location.city, values.region_id as number | null)
+      if (!city.ok) {
+        return fail('invalid', { errors: { 'Locacion.Ciudad': [PLACE_MESSAGES[city.reason as 'not_found'](`ciudad «${location.city}»`)] } })
+      }
+      values.city_id = city.value.id
+      values.city_name = city.value.name
+      values.region_id = city.value.regionId
+      values.region_name = city.value.regionName
+    }
+    return ok(values)
+  }
+
+  /**
+   * Activation conditions (spec §3, DESIGN.md §7) and the exposure level.
+   * Active listings are counted under a per-agency advisory lock, so two
+   * concurrent activations cannot both take the last place.
+   */
+  async #exposure(
+    trx: TransactionClientContract,
+    context: EditContext,
+    operator: OperatorView,
+    activating: boolean
+  ): Promise<Result<Exposure, 'conflict'>> {
+    const { agency, listing, input, target } = context
+    const willBeActive = target === 'active'
+    const requested = input.exposure === undefined ? undefined : input.exposure === null ? null : EXPOSURE_CODE[input.exposure]
+    if (activating) {
+      if (agency.suspended) return fail('conflict', { errors: { _: ['La agencia está suspendida; no se pueden activar publicaciones.'] } })
+      if (operator.suspended) return fail('conflict', { errors: { _: ['El operador responsable está suspendido.'] } })
+    }
+    const used: Record<Exposure, number> = { high: 0, medium: 0, low: 0 }
+    if (willBeActive) {
+      await trx.rawQuery('select pg_advisory_xact_lock(?, ?)', [LOCK_NAMESPACE, agency.id])
+      const rows = await trx
+        .from('listings')
+        .where('agency_id', agency.id)
+        .where('state', 'active')
+        .if(listing, (query) => query.whereNot('id', listing!.id))
+        .groupBy('exposure')
+        .select('exposure')
+        .count('* as total')
+      for (const row of rows) used[row.exposure as Exposure] = Number(row.total)
+    }
+    const plan = await this.directory.plan(agency.id, trx)
+    if (activating) {
+      const active = used.high + used.medium + used.low
+      if (active >= plan.capacity) {
+        return fail('conflict', {
+          errors: { _: [`El plan de la agencia admite ${plan.capacity} publicaciones activas y no tiene lugar para otra.`] },
+        })
+      }
+    }
+    const chosen = chooseExposure({ requested, current: listing?.exposure, plan, used, willBeActive })
+    return chosen.ok ? chosen : fail('conflict', { errors: chosen.errors })
+  }
+}
+
+function setMoney(values: Record<string, unknown>, prefix: string, money: Money | undefined) {
+  if (money === undefined) return
+  values[`${prefix}_currency`] = money?.currency ?? null
+  values[`${prefix}_amount`] = money?.amount ?? null
+}

@@ -1,0 +1,125 @@
+/*
+ * Every change to an existing listing goes through here: PUT (edit), PATCH
+ * (prices and optional state), suspender, activar and DELETE (archive). One
+ * path means one state machine and one set of activation checks.
+ *
+ * Optimistic concurrency (DESIGN.md §4): the revision the client saw (its
+ * If-Match) is compared inside the UPDATE itself (`… where revision = ?`),
+ * so of two writes carrying the same ETag exactly one wins and the other
+ * gets `precondition`. Without If-Match a write that loses such a race is
+ * re-applied on the fresh row.
+ */
+import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { fail, ok, type Result } from '#core/result'
+import type { Caller } from '#core/auth/app_scoped'
+import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
+import type { ListingState } from '#listings/models/listing'
+import type { ListingEditInput } from '#listings/validators/listing'
+import ApplyEdit from './apply_edit.js'
+import ListingReader, { type ListingRecord } from './listing_reader.js'
+import { installPhotos } from './photo_set.js'
+import { transition } from './listing_rules.js'
+import { expectedRevision } from './listing_etag.js'
+
+export type Change =
+  | { kind: 'edit'; input: ListingEditInput }
+  | { kind: 'partial'; input: ListingEditInput }
+  | { kind: 'state'; active: boolean }
+  | { kind: 'archive' }
+
+export type ChangeFailure = 'no_agency' | 'not_found' | 'invalid' | 'conflict' | 'precondition'
+
+type Attempt = Result<{ agency: AgencyView; record: ListingRecord }, ChangeFailure | 'retry'>
+
+const ATTEMPTS = 3
+
+export default class ChangeListing {
+  constructor(
+    private directory = new AgencyDirectory(),
+    private applyEdit = new ApplyEdit(),
+    private reader = new ListingReader()
+  ) {}
+
+  async execute(request: {
+    caller: Caller
+    adminMail: string
+    externalId: string
+    /** The request's If-Match tags; undefined when none was sent. */
+    ifMatch?: string[]
+    change: Change
+  }): Promise<Result<{ agency: AgencyView; record: ListingRecord }, ChangeFailure>> {
+    const agency = await this.directory.forApp(request.caller.id, request.adminMail)
+    if (!agency) return fail('no_agency')
+    for (let attempt = 1; ; attempt++) {
+      const result: Attempt = await db.transaction((trx) => this.#attempt(trx, agency, request))
+      if (result.ok || result.reason !== 'retry') return result as Result<any, ChangeFailure>
+      if (attempt === ATTEMPTS) {
+        return fail('conflict', { errors: { _: ['La publicación cambió mientras se la editaba; reintente.'] } })
+      }
+    }
+  }
+
+  async #attempt(
+    trx: TransactionClientContract,
+    agency: AgencyView,
+    request: { caller: Caller; externalId: string; ifMatch?: string[]; change: Change }
+  ): Promise<Attempt> {
+    const current = await this.reader.find(request.caller, agency.id, request.externalId, trx)
+    if (!current) return fail('not_found')
+    const { listing } = current
+
+    const expected = expectedRevision(request.ifMatch, listing.id)
+    if (expected !== undefined && expected !== listing.revision) return fail('precondition')
+
+    const target = targetState(request.change, listing.state)
+    let values: Record<string, unknown>
+    let photos: string[] | undefined
+    if (request.change.kind === 'archive' || request.change.kind === 'state') {
+      const moved = transition(listing.state, target)
+      if (!moved.ok) return fail('conflict', { errors: moved.errors })
+      if (target === listing.state) return ok({ agency, record: current })
+    }
+    if (request.change.kind === 'archive') {
+      values = { state: 'archived' }
+    } else {
+      const input = request.change.kind === 'state' ? {} : request.change.input
+      const applied = await this.applyEdit.execute(trx, {
+        agency,
+        listing,
+        photoCount: current.photoCount,
+        input,
+        target,
+        versionKnown: listing.versionId !== null,
+      })
+      if (!applied.ok) return applied
+      values = applied.value.values
+      photos = applied.value.photos
+    }
+
+    const updated = await trx
+      .from('listings')
+      .where('id', listing.id)
+      .where('revision', listing.revision)
+      .update({ ...values, revision: listing.revision + 1, updated_at: new Date() })
+    if (Number(updated) === 0) return fail(expected !== undefined ? 'precondition' : 'retry')
+
+    if (photos) await installPhotos(trx, listing, photos)
+    const record = await this.reader.find(request.caller, agency.id, request.externalId, trx)
+    return ok({ agency, record: record! })
+  }
+}
+
+/** The state a change asks for: PUT defaults Activa to true; PATCH's null keeps the state. */
+function targetState(change: Change, current: ListingState): ListingState {
+  switch (change.kind) {
+    case 'archive':
+      return 'archived'
+    case 'state':
+      return change.active ? 'active' : 'suspended'
+    case 'edit':
+      return change.input.active === false ? 'suspended' : 'active'
+    case 'partial':
+      return change.input.active === true ? 'active' : change.input.active === false ? 'suspended' : current
+  }
+}

@@ -1,0 +1,149 @@
+/*
+ * Creates a listing (DESIGN.md §6): the vehicle is best-matched against the
+ * catalogue (an unknown version keeps its name and takes DatosTecnicosCustom),
+ * the edit rules apply as for any change, and the photos' jobs are queued in
+ * the same transaction.
+ */
+import { randomBytes } from 'node:crypto'
+import db from '@adonisjs/lucid/services/db'
+import { fail, ok, type Result } from '#core/result'
+import type { Caller } from '#core/auth/app_scoped'
+import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
+import VehicleResolver, { type VersionRef } from '#catalog/services/vehicle_resolver'
+import type { Spec } from '#listings/models/listing'
+import type { ListingCreateInput } from '#listings/validators/listing'
+import ApplyEdit from './apply_edit.js'
+import ListingReader, { type ListingRecord } from './listing_reader.js'
+import { installPhotos } from './photo_set.js'
+import { slugFor } from './listing_rules.js'
+
+export type CreateFailure = 'no_agency' | 'invalid' | 'conflict'
+
+const MATCH_MESSAGES: Record<string, (what: string) => string> = {
+  not_found: (what) => `No se encontró ${what} en el catálogo.`,
+  ambiguous: (what) => `${what} es ambiguo; indique el id o el nombre completo.`,
+}
+
+/** The catalogue's own technical data, shown as DatosTecnicosCustom of known versions. */
+export function catalogueSpecs(version: VersionRef): Spec[] {
+  const specs: Array<Spec | null> = [
+    version.power ? { name: 'Potencia', value: `${version.power} CV` } : null,
+    version.displacement ? { name: 'Cilindrada', value: `${version.displacement} cm³` } : null,
+    version.bodyType ? { name: 'Carroceria', value: version.bodyType } : null,
+    version.segment ? { name: 'Segmento', value: version.segment } : null,
+  ]
+  return specs.filter((spec): spec is Spec => spec !== null)
+}
+
+export default class CreateListing {
+  constructor(
+    private directory = new AgencyDirectory(),
+    private vehicles = new VehicleResolver(),
+    private applyEdit = new ApplyEdit(),
+    private reader = new ListingReader()
+  ) {}
+
+  async execute(
+    caller: Caller,
+    adminMail: string,
+    input: ListingCreateInput
+  ): Promise<Result<{ agency: AgencyView; record: ListingRecord }, CreateFailure>> {
+    const agency = await this.directory.forApp(caller.id, adminMail)
+    if (!agency) return fail('no_agency')
+
+    const vehicle = await this.#vehicle(input)
+    if (!vehicle.ok) return vehicle
+
+    try {
+      return await db.transaction(async (trx) => {
+        const taken = await trx
+          .from('listings')
+          .where('agency_id', agency.id)
+          .whereRaw('lower(external_id) = lower(?)', [input.externalId])
+          .first()
+        if (taken) return duplicate()
+
+        const applied = await this.applyEdit.execute(trx, {
+          agency,
+          listing: null,
+          photoCount: 0,
+          input,
+          target: input.active === false ? 'suspended' : 'active',
+          base: { year: vehicle.value.year, mileage: input.mileage },
+          versionKnown: vehicle.value.versionId !== null,
+        })
+        if (!applied.ok) return applied
+
+        const [{ id }] = await trx
+          .table('listings')
+          .insert({
+            ...vehicle.value.columns,
+            ...applied.value.values,
+            app_id: caller.id,
+            agency_id: agency.id,
+            external_id: input.externalId,
+            slug: slugFor(vehicle.value.columns.brand_name, vehicle.value.columns.model_name, vehicle.value.year, shortId()),
+            revision: 1,
+          })
+          .returning('id')
+        if (applied.value.photos) await installPhotos(trx, { id, appId: caller.id }, applied.value.photos)
+        const record = await this.reader.find(caller, agency.id, input.externalId, trx)
+        return ok({ agency, record: record! })
+      })
+    } catch (error: any) {
+      // A concurrent create with the same ExternalId lost the race on the unique index.
+      if (error?.code === '23505' && String(error?.constraint).includes('external')) return duplicate()
+      throw error
+    }
+  }
+
+  async #vehicle(input: ListingCreateInput) {
+    const errors: Record<string, string[]> = {}
+    const brand = await this.vehicles.brand(input.brand)
+    if (!brand.ok) return fail('invalid', { errors: { Marca: [MATCH_MESSAGES[brand.reason](`la marca «${input.brand}»`)] } })
+    const model = await this.vehicles.model(input.model, brand.value.id)
+    if (!model.ok) return fail('invalid', { errors: { Modelo: [MATCH_MESSAGES[model.reason](`el modelo «${input.model}»`)] } })
+
+    let version = await this.vehicles.version(input.version, model.value.id, input.year)
+    if (!version.ok && version.reason === 'not_found' && input.year) {
+      version = await this.vehicles.version(input.version, model.value.id)
+    }
+    if (!version.ok && version.reason === 'ambiguous') {
+      return fail('invalid', { errors: { Version: [MATCH_MESSAGES.ambiguous(`La versión «${input.version}»`)] } })
+    }
+    const known = version.ok ? version.value : null
+
+    const year = input.year ?? known?.year ?? null
+    if (year === null) errors.VersionYear = ['El campo VersionYear es obligatorio cuando la versión no indica su año.']
+    const transmission = input.transmission ?? known?.transmission ?? null
+    if (!transmission) errors.Transmision = ['El campo Transmision es obligatorio cuando la versión no es del catálogo.']
+    const propulsion = input.propulsion ?? known?.propulsion ?? null
+    if (!propulsion) errors.Propulsion = ['El campo Propulsion es obligatorio cuando la versión no es del catálogo.']
+    if (Object.keys(errors).length > 0) return fail('invalid', { errors })
+
+    return ok({
+      year: year!,
+      versionId: known?.id ?? null,
+      columns: {
+        brand_id: brand.value.id,
+        model_id: model.value.id,
+        version_id: known?.id ?? null,
+        brand_name: brand.value.name,
+        model_name: model.value.name,
+        version_name: known?.name ?? input.version,
+        body_type: known?.bodyType ?? null,
+        transmission: transmission!,
+        propulsion: propulsion!,
+        ...(known ? { custom_specs: JSON.stringify(catalogueSpecs(known)) } : {}),
+      },
+    })
+  }
+}
+
+function duplicate() {
+  return fail('conflict' as const, { errors: { ExternalId: ['Ya existe una publicación con ese ExternalId en la agencia.'] } })
+}
+
+function shortId() {
+  return randomBytes(5).readUIntBE(0, 5).toString(36).padStart(8, '0').slice(-8)
+}

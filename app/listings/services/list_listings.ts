@@ -1,0 +1,28 @@
+import { fail, ok } from '#core/result'
+import type { Caller } from '#core/auth/app_scoped'
+import AgencyDirectory from '#agencies/services/agency_directory'
+import type { ListingState } from '#listings/models/listing'
+import ListingReader from './listing_reader.js'
+
+export const PER_PAGE = 100
+
+/** A page of the app's listings of an agency, optionally of one operator or state. */
+export default class ListListings {
+  constructor(
+    private directory = new AgencyDirectory(),
+    private reader = new ListingReader()
+  ) {}
+
+  async execute(caller: Caller, adminMail: string, filters: { operator?: string; state?: ListingState; page: number }) {
+    const agency = await this.directory.forApp(caller.id, adminMail)
+    if (!agency) return fail('no_agency')
+    let operatorId: number | undefined
+    if (filters.operator) {
+      const operator = await this.directory.member(agency.id, filters.operator)
+      if (!operator) return fail('invalid', { errors: { operador: ['El operador no es colaborador de la agencia.'] } })
+      operatorId = operator.id
+    }
+    const page = await this.reader.list(caller, agency.id, { operatorId, state: filters.state, page: filters.page, perPage: PER_PAGE })
+    return ok({ agency, ...page })
+  }
+}

@@ -1,0 +1,109 @@
+/*
+ * Rules of spec §2.3/§3/§8 and DESIGN.md §7 that need no database: the state
+ * machine, mileage plausibility, exposure choice, the responsible phone.
+ */
+import { DateTime } from 'luxon'
+import { fail, ok, type Result } from '#core/result'
+import { settings } from '#core/settings'
+import type { Exposure, ListingState } from '#listings/models/listing'
+
+export const EXPOSURE_WIRE: Record<Exposure, 'Alta' | 'Media' | 'Baja'> = { high: 'Alta', medium: 'Media', low: 'Baja' }
+export const EXPOSURE_CODE = { Alta: 'high', Media: 'medium', Baja: 'low' } as const satisfies Record<string, Exposure>
+/** Best first. */
+export const EXPOSURE_ORDER: Exposure[] = ['high', 'medium', 'low']
+
+export const STATE_WIRE: Record<ListingState, 'Activa' | 'Suspendida' | 'Archivada'> = {
+  active: 'Activa',
+  suspended: 'Suspendida',
+  archived: 'Archivada',
+}
+export const STATE_CODE = { Activa: 'active', Suspendida: 'suspended', Archivada: 'archived' } as const
+
+/** A used vehicle may not average more than this many km per year of age. */
+export const MAX_KM_PER_YEAR = 100_000
+/** 0 km (a new vehicle) is plausible for this year's and last year's models only. */
+export const NEW_VEHICLE_MAX_AGE = 1
+
+export const currentYear = () => DateTime.now().setZone(settings.timezone).year
+
+/**
+ * Archived is terminal (every change → conflict); active and suspended move
+ * freely between each other, subject to the activation conditions checked by
+ * the plan guard.
+ */
+export function transition(from: ListingState, to: ListingState): Result<{ activating: boolean }, 'archived'> {
+  if (from === 'archived') return fail('archived', { errors: { _: ['La publicación está archivada y no admite cambios.'] } })
+  return ok({ activating: to === 'active' && from !== 'active' })
+}
+
+/** Errors for Kilometraje given the vehicle's year (keys are wire names). */
+export function mileageErrors(year: number, mileage: number, thisYear = currentYear()): string[] {
+  const age = thisYear - year
+  if (mileage === 0 && age > NEW_VEHICLE_MAX_AGE) {
+    return [
+      `Kilometraje 0 corresponde a un vehículo nuevo (0 km); un vehículo del año ${year} debe indicar su kilometraje.`,
+    ]
+  }
+  const ceiling = MAX_KM_PER_YEAR * Math.max(1, age)
+  if (mileage > ceiling) {
+    return [
+      `El Kilometraje ${mileage} es sospechoso para un vehículo del año ${year}: supera ${MAX_KM_PER_YEAR} km por año de antigüedad (máximo ${ceiling}).`,
+    ]
+  }
+  return []
+}
+
+export type PlanView = { capacity: number; quotas: { Alta: number; Media: number; Baja: number } }
+
+/**
+ * The exposure a listing gets: the one asked for (or kept) while its quota
+ * has room, else the best level with room left. `used` counts the agency's
+ * other active listings per level.
+ */
+export function chooseExposure(options: {
+  requested: Exposure | null | undefined
+  current: Exposure | undefined
+  plan: PlanView
+  used: Record<Exposure, number>
+  willBeActive: boolean
+}): Result<Exposure, 'no_quota'> {
+  const { requested, current, plan, used, willBeActive } = options
+  const room = (level: Exposure) => plan.quotas[EXPOSURE_WIRE[level]] - (willBeActive ? used[level] : 0) > 0
+  if (requested && room(requested)) return ok(requested)
+  if (requested === undefined && current && room(current)) return ok(current)
+  const best = EXPOSURE_ORDER.find(room)
+  if (best) return ok(best)
+  if (!willBeActive) return ok(requested ?? current ?? 'low')
+  return fail('no_quota', { errors: { _: ['El plan de la agencia no tiene cupo de exposición disponible.'] } })
+}
+
+/**
+ * The sales phone: the one sent must be one of the operator's phones; null
+ * picks the operator's first; not sent keeps the current one while valid.
+ */
+export function choosePhone(
+  sent: string | null | undefined,
+  current: string | null,
+  phones: string[]
+): Result<string | null, 'invalid'> {
+  if (typeof sent === 'string') {
+    return phones.includes(sent)
+      ? ok(sent)
+      : fail('invalid', { errors: { Telefono: ['El Telefono debe coincidir con uno de los teléfonos del operador responsable.'] } })
+  }
+  if (sent === undefined && current && phones.includes(current)) return ok(current)
+  return ok(phones[0] ?? null)
+}
+
+/** `brand-model-year-xxxxxx`: readable, unique, stable once created. */
+export function slugFor(brand: string, model: string, year: number, shortId: string) {
+  const part = (value: string) =>
+    value
+      .normalize('NFD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'auto'
+  return `${part(brand)}-${part(model)}-${year}-${shortId}`
+}

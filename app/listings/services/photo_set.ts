@@ -1,0 +1,58 @@
+/*
+ * Installs a listing's photo list inside the listing write's transaction:
+ * one row per URL, in order, and one `photos.fetch` job per photo that still
+ * has to be downloaded (enqueued in the same transaction). A URL the listing
+ * already had keeps its processed result instead of being fetched again.
+ */
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import runner from '#core/jobs/main'
+import { PHOTOS_FETCH } from '#listings/jobs'
+
+type PhotoRow = {
+  source_url: string
+  state: string
+  reason: string | null
+  storage_key: string | null
+  thumbnail_key: string | null
+  width: number | null
+  height: number | null
+}
+
+export async function installPhotos(
+  trx: TransactionClientContract,
+  listing: { id: number; appId: number },
+  urls: string[]
+) {
+  const previous: PhotoRow[] = await trx
+    .from('listing_photos')
+    .where('listing_id', listing.id)
+    .whereNot('state', 'pending')
+    .select('source_url', 'state', 'reason', 'storage_key', 'thumbnail_key', 'width', 'height')
+  const done = new Map(previous.map((row) => [row.source_url, row]))
+  await trx.from('listing_photos').where('listing_id', listing.id).delete()
+  if (urls.length === 0) return
+
+  const rows = urls.map((url, position) => {
+    const known = done.get(url)
+    return {
+      app_id: listing.appId,
+      listing_id: listing.id,
+      position,
+      source_url: url,
+      ...(known
+        ? {
+            state: known.state,
+            reason: known.reason,
+            storage_key: known.storage_key,
+            thumbnail_key: known.thumbnail_key,
+            width: known.width,
+            height: known.height,
+          }
+        : { state: 'pending' }),
+    }
+  })
+  const inserted: { id: number; state: string }[] = await trx.table('listing_photos').insert(rows).returning(['id', 'state'])
+  for (const photo of inserted) {
+    if (photo.state === 'pending') await runner.send(PHOTOS_FETCH, { photoId: photo.id }, { trx })
+  }
+}

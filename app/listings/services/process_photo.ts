@@ -1,0 +1,55 @@
+/*
+ * Turns downloaded bytes into the photo the service serves: decoded with a
+ * pixel limit (a decompression bomb is refused from its header, before any
+ * pixel is allocated), checked against the 640×360 minimum, auto-rotated,
+ * stripped of metadata (sharp drops EXIF/ICC/XMP unless asked to keep them)
+ * and re-encoded as a JPEG of at most 1920 px wide plus a 400 px thumbnail.
+ */
+import sharp, { type Metadata } from 'sharp'
+import { fail, ok, type Result } from '#core/result'
+
+export const MIN_WIDTH = 640
+export const MIN_HEIGHT = 360
+/** 50 megapixels: well above any camera photo, far below what would exhaust memory. */
+export const MAX_INPUT_PIXELS = 50_000_000
+export const MAX_WIDTH = 1920
+export const THUMBNAIL_WIDTH = 400
+
+export type ProcessedPhoto = { image: Buffer; thumbnail: Buffer; width: number; height: number }
+
+export async function processPhoto(input: Buffer): Promise<Result<ProcessedPhoto, 'rejected'>> {
+  let metadata: Metadata
+  try {
+    metadata = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata()
+  } catch {
+    return fail('rejected', { message: 'El archivo no es una imagen que se pueda leer (JPEG, PNG, WebP, GIF, AVIF o TIFF).' })
+  }
+  if (!metadata.width || !metadata.height) {
+    return fail('rejected', { message: 'El archivo no es una imagen que se pueda leer.' })
+  }
+  if (metadata.width * metadata.height > MAX_INPUT_PIXELS) {
+    return fail('rejected', {
+      message: `La imagen de ${metadata.width}×${metadata.height} px supera el máximo de ${MAX_INPUT_PIXELS / 1_000_000} megapíxeles.`,
+    })
+  }
+  // EXIF orientations 5–8 are rotated a quarter turn: the upright size swaps.
+  const quarterTurn = (metadata.orientation ?? 1) >= 5
+  const width = quarterTurn ? metadata.height : metadata.width
+  const height = quarterTurn ? metadata.width : metadata.height
+  if (width < MIN_WIDTH || height < MIN_HEIGHT) {
+    return fail('rejected', {
+      message: `La imagen mide ${width}×${height} px; el mínimo es ${MIN_WIDTH}×${MIN_HEIGHT} px.`,
+    })
+  }
+  try {
+    const upright = () => sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).rotate()
+    const image = await upright()
+      .resize({ width: MAX_WIDTH, withoutEnlargement: true })
+      .jpeg({ quality: 82, mozjpeg: true })
+      .toBuffer({ resolveWithObject: true })
+    const thumbnail = await upright().resize({ width: THUMBNAIL_WIDTH }).jpeg({ quality: 75 }).toBuffer()
+    return ok({ image: image.data, thumbnail, width: image.info.width, height: image.info.height })
+  } catch {
+    return fail('rejected', { message: 'La imagen está dañada y no se pudo procesar.' })
+  }
+}

@@ -1,0 +1,106 @@
+/*
+ * Publicacion (spec §2.2) and its reference, and the photo list of
+ * GET …/fotos. The wire names of a listing live here and in its validator.
+ */
+import { expand, group, link, path, type Links } from '#core/http/links'
+import type { AgencyView } from '#agencies/services/agency_directory'
+import type Listing from '#listings/models/listing'
+import type { ListingRecord } from '#listings/services/listing_reader'
+import { EXPOSURE_WIRE, STATE_WIRE } from '#listings/services/listing_rules'
+import { listingEtag } from '#listings/services/listing_etag'
+import { photoUrl } from '#listings/services/photo_storage'
+import type ListingPhoto from '#listings/models/listing_photo'
+
+type Agency = Pick<AgencyView, 'adminMail'>
+
+export function listingHref(agency: Agency, externalId: string) {
+  return path('publicaciones', agency.adminMail, externalId)
+}
+
+export function listingTitle(listing: Listing) {
+  return `${listing.brandName} ${listing.modelName} ${listing.versionName} ${listing.year}`
+}
+
+const valor = (currency: string | null, amount: number | null) =>
+  currency === null || amount === null ? null : { Moneda: currency, Importe: amount }
+
+function links(agency: Agency, listing: Listing): Links {
+  const self = listingHref(agency, listing.externalId)
+  const result: Links = {
+    self: link(self),
+    agencia: link(path('agencias', agency.adminMail)),
+    fotos: link(`${self}/fotos`),
+  }
+  if (listing.state === 'archived') return result
+  result.edit = link(self, { method: 'PUT' })
+  result.precio = link(self, { method: 'PATCH' })
+  result.archivar = link(self, { method: 'DELETE' })
+  if (listing.state === 'active') {
+    result.suspender = link(`${self}/suspender`, { method: 'PATCH' })
+    result.publica = link(`/autos/${listing.slug}`)
+  } else {
+    result.activar = link(`${self}/activar`, { method: 'PATCH' })
+  }
+  return result
+}
+
+export function listingFull(agency: Agency, { listing, photoUrls }: ListingRecord) {
+  return {
+    ExternalId: listing.externalId,
+    RefStock: listing.refStock,
+    EstadoActual: STATE_WIRE[listing.state],
+    Exposicion: EXPOSURE_WIRE[listing.exposure],
+    OperadorResponsable: listing.operatorEmail,
+    Marca: listing.brandName,
+    Modelo: listing.modelName,
+    Version: listing.versionName,
+    VersionYear: listing.year,
+    Transmision: listing.transmission,
+    Propulsion: listing.propulsion,
+    Kilometraje: listing.mileage,
+    Color: listing.colour,
+    Descripcion: listing.description,
+    DatosTecnicosCustom: listing.customSpecs.map((spec) => ({ Nombre: spec.name, Valor: spec.value })),
+    Precio: valor(listing.priceCurrency, listing.priceAmount),
+    Adelanto: valor(listing.downPaymentCurrency, listing.downPaymentAmount),
+    Cuota: valor(listing.installmentCurrency, listing.installmentAmount),
+    Fotos: photoUrls,
+    // Decision (docs/decisions.md): an object only while the certificate applies (used vehicle, flag on).
+    CertificadoDeGarantiaUsado: listing.warrantyCertificate && listing.mileage > 0 ? { Aplica: true } : null,
+    Locacion: { Region: listing.regionName, Ciudad: listing.cityName, Direccion: listing.address },
+    Telefono: listing.phone,
+    Consultas: group({
+      self: link(`${path('consultas', agency.adminMail)}${expand('{?externalid}', { externalid: listing.externalId })}`),
+    }),
+    _links: links(agency, listing),
+  }
+}
+
+export function listingRef(agency: Agency, { listing }: ListingRecord) {
+  return {
+    etag: listingEtag(listing),
+    ExternalId: listing.externalId,
+    EstadoActual: STATE_WIRE[listing.state],
+    href: listingHref(agency, listing.externalId),
+    title: listingTitle(listing),
+  }
+}
+
+const PHOTO_STATE = { pending: 'Pendiente', ready: 'Lista', rejected: 'Rechazada' } as const
+
+export function photoEntry(photo: ListingPhoto) {
+  return {
+    Posicion: photo.position + 1,
+    Origen: photo.sourceUrl,
+    Estado: PHOTO_STATE[photo.state],
+    Motivo: photo.reason,
+    Url: photo.storageKey ? photoUrl(photo.storageKey) : null,
+    Miniatura: photo.thumbnailKey ? photoUrl(photo.thumbnailKey) : null,
+    Ancho: photo.width,
+    Alto: photo.height,
+  }
+}
+
+export function photoRef(photo: ListingPhoto) {
+  return { href: photo.storageKey ? photoUrl(photo.storageKey) : photo.sourceUrl, title: `Foto ${photo.position + 1} (${PHOTO_STATE[photo.state]})` }
+}

@@ -1,0 +1,27 @@
+/*
+ * Shared setup of the listings tests: an app with its token and an agency of
+ * that app, plus a body builder for creations.
+ */
+import { createCaller } from '#tests/helpers/apps'
+import { createAgency, type AgencyOptions } from '#tests/helpers/agencies'
+import { seedCatalog } from '#tests/helpers/catalog'
+import { listingBody, uniqueExternalId } from '#tests/helpers/listings'
+
+export { listingBody, uniqueExternalId }
+
+export async function setup(options: AgencyOptions = {}) {
+  await seedCatalog()
+  const { app, token } = await createCaller('Listings test app')
+  const fixture = await createAgency(app, options)
+  const adminMail = fixture.agency.adminMail
+  return {
+    app,
+    token,
+    fixture,
+    adminMail,
+    base: `/v3/publicaciones/${adminMail}`,
+    href: (externalId: string) => `/v3/publicaciones/${adminMail}/${externalId}`,
+  }
+}
+
+export const thisYear = () => new Date().getFullYear()
