@@ -1,4 +1,47 @@
 /*
- * Buyers' side: public listing pages, their inquiry form, catalogue model
- * pages, and the visits report of the API.
+ * Buyers' side: public listing pages, their inquiry forms, catalogue model
+ * pages (HTML, no credentials), and the visits report of the API.
+ * Sessions and Shield (CSRF, CSP, frame and sniffing guards) run only on the
+ * HTML routes: `/v3` clients carry no cookies.
  */
+import router from '@adonisjs/core/services/router'
+import limiter from '@adonisjs/limiter/services/main'
+import { apiRoutes } from '#core/http/api'
+import { mountViews } from '#buyers/site'
+
+mountViews()
+
+const AssetsController = () => import('#buyers/controllers/assets_controller')
+const ListingPageController = () => import('#buyers/controllers/listing_page_controller')
+const ModelPageController = () => import('#buyers/controllers/model_page_controller')
+const VisitsController = () => import('#buyers/controllers/visits_controller')
+
+const web = router.named({
+  htmlPages: () => import('#buyers/middleware/html_pages_middleware'),
+  session: () => import('@adonisjs/session/session_middleware'),
+  shield: () => import('@adonisjs/shield/shield_middleware'),
+})
+
+/** Inquiry forms: FORM_LIMIT posts per IP and window, shared by both forms. */
+export const FORM_LIMIT = { requests: 10, window: '10 minutes' } as const
+
+const formThrottle = limiter.define('buyers_form', (ctx) =>
+  limiter.allowRequests(FORM_LIMIT.requests).every(FORM_LIMIT.window).usingKey(`inquiry_form_${ctx.request.ip()}`)
+)
+
+router.get('/recursos/compradores.css', [AssetsController, 'stylesheet'])
+
+router
+  .group(() => {
+    router.get('/autos/:slug', [ListingPageController, 'show'])
+    router.post('/autos/:slug/consultas', [ListingPageController, 'inquire']).use(formThrottle)
+    router.get('/autos/:slug/consulta-enviada', [ListingPageController, 'sent'])
+    router.get('/modelos/:id', [ModelPageController, 'show']).where('id', router.matchers.number())
+    router.post('/modelos/:id/consultas', [ModelPageController, 'inquire']).where('id', router.matchers.number()).use(formThrottle)
+    router.get('/modelos/:id/consulta-enviada', [ModelPageController, 'sent']).where('id', router.matchers.number())
+  })
+  .use([web.htmlPages(), web.session(), web.shield()])
+
+apiRoutes(() => {
+  router.get('/visitas/:adminmail', [VisitsController, 'index'])
+})

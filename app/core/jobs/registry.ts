@@ -7,7 +7,9 @@ import type { JobDefinition } from './types.js'
 export async function moduleJobs(): Promise<JobDefinition[]> {
   const modules = await Promise.all([
     // Modules register their queues here, e.g. import('#listings/jobs').
+    import('#apps/jobs'),
     import('#buyers/jobs'),
+    import('#agencies/jobs'),
     import('#leads/jobs'),
     import('#listings/jobs'),
   ] as Promise<{ jobs: JobDefinition[] }>[])

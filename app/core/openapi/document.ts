@@ -8,6 +8,8 @@ async function fragments(): Promise<OpenApiFragment[]> {
   const modules = await Promise.all([
     import('./core.js'),
     // Modules add their `openapi.ts` here, e.g. import('#catalog/openapi').
+    import('#apps/openapi'),
+    import('#buyers/openapi'),
   ])
   return modules.map((module) => module.openapi)
 }

@@ -1,0 +1,105 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import { etagOf, notModified } from '#core/http/etag'
+import ListingDirectory, { type PublicListing } from '#listings/services/listing_directory'
+import ReceiveInquiry from '#leads/services/receive_inquiry'
+import RecordVisit from '#buyers/services/record_visit'
+import SellerProfileReader from '#buyers/services/seller_profile'
+import { listingPage, type ListingPageView } from '#buyers/transformers/listing_page'
+import { formValues, formView, isSpam, validateInquiryForm, type FormErrors, type FormValues } from '#buyers/validators/inquiry_form'
+import { renderError, renderHtml } from '#buyers/http/html'
+import { csrfSecretOf, visitorOf } from '#buyers/http/visitor'
+import { templatesVersion } from '#buyers/site'
+import { inquiryErrors, sentSummary } from '#buyers/http/inquiry_errors'
+
+const SENT = 'inquirySent'
+
+@inject()
+export default class ListingPageController {
+  constructor(
+    private listings: ListingDirectory,
+    private sellers: SellerProfileReader,
+    private visits: RecordVisit,
+    private intake: ReceiveInquiry
+  ) {}
+
+  /** GET /autos/{slug}: the page of an active listing; counts the visit. */
+  async show(ctx: HttpContext) {
+    const listing = await this.listings.bySlug(ctx.params.slug)
+    if (!listing) return renderError(ctx, 404)
+    if (listing.state !== 'active') return renderError(ctx, 410)
+    if (ctx.request.method() === 'GET') await this.#count(ctx, listing)
+    const page = listingPage(listing, await this.sellers.execute(listing))
+    const etag = etagOf(JSON.stringify(page) + templatesVersion + csrfSecretOf(ctx))
+    ctx.response.header('Cache-Control', 'private, no-cache')
+    ctx.response.header('Vary', 'Cookie')
+    ctx.response.header('ETag', etag)
+    if (notModified(ctx, etag)) return ctx.response.status(304).send('')
+    return renderHtml(ctx, 'listing', { page, form: this.#form(page) })
+  }
+
+  /** POST /autos/{slug}/consultas: the form goes through the API's intake (OrigenLead Portal). */
+  async inquire(ctx: HttpContext) {
+    const listing = await this.listings.bySlug(ctx.params.slug)
+    if (!listing) return renderError(ctx, 404)
+    if (listing.state !== 'active') return renderError(ctx, 410)
+    const body = ctx.request.body()
+    const values = formValues(body)
+    const page = listingPage(listing, await this.sellers.execute(listing))
+    if (isSpam(body)) {
+      // Robots get the same answer as people, so they learn nothing.
+      ctx.logger.info({ slug: listing.slug }, 'honeypot filled: inquiry dropped')
+      return this.#sent(ctx, page, values, null)
+    }
+    const checked = await validateInquiryForm(values, { ExternalId: listing.externalId })
+    if (!checked.ok) return this.#invalid(ctx, page, values, checked.errors)
+    const received = await this.intake.execute({ appId: listing.appId, agencyId: listing.agencyId, input: checked.input })
+    if (!received.ok && received.reason === 'unavailable') return renderError(ctx, 410)
+    if (!received.ok) return this.#invalid(ctx, page, values, inquiryErrors(received.errors))
+    return this.#sent(ctx, page, values, received.value.sid)
+  }
+
+  /** GET /autos/{slug}/consulta-enviada: the confirmation (Post/Redirect/Get). */
+  async sent(ctx: HttpContext) {
+    const sent = ctx.session.flashMessages.get(SENT)
+    if (!sent) return ctx.response.redirect().status(303).toPath(`/autos/${encodeURIComponent(ctx.params.slug)}`)
+    return renderHtml(ctx, 'inquiry_sent', { sent })
+  }
+
+  async #count(ctx: HttpContext, listing: PublicListing) {
+    const target = {
+      listingId: listing.id,
+      appId: listing.appId,
+      agencyId: listing.agencyId,
+      externalId: listing.externalId,
+      operatorId: listing.operatorId,
+    }
+    try {
+      await this.visits.execute(target, visitorOf(ctx))
+    } catch (error) {
+      // A lost visit never costs the buyer the page.
+      ctx.logger.warn({ err: error, listingId: listing.id }, 'visit not counted')
+    }
+  }
+
+  #form(page: ListingPageView, values?: FormValues, errors?: FormErrors) {
+    return formView({
+      action: `/autos/${encodeURIComponent(page.slug)}/consultas#consulta`,
+      recipient: page.agency.name || 'la agencia',
+      submitLabel: 'Enviar consulta',
+      values,
+      errors,
+      defaultComment: `Hola, me interesa el ${page.heading} ${page.subtitle.split(' · ')[0]}. ¿Sigue disponible?`,
+    })
+  }
+
+  #invalid(ctx: HttpContext, page: ListingPageView, values: FormValues, errors: FormErrors) {
+    return renderHtml(ctx, 'listing', { page, form: this.#form(page, values, errors) }, 400)
+  }
+
+  #sent(ctx: HttpContext, page: ListingPageView, values: FormValues, reference: string | null) {
+    const back = `/autos/${encodeURIComponent(page.slug)}`
+    ctx.session.flash(SENT, sentSummary(values, { vehicle: page.og.title, recipient: page.agency.name, reference, back }))
+    return ctx.response.redirect().status(303).toPath(`${back}/consulta-enviada`)
+  }
+}

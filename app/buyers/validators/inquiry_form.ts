@@ -1,0 +1,130 @@
+/*
+ * The buyers' inquiry forms post the wire names of Interesado (Nombre,
+ * Apellido, Email, Telefono, Comentario, Interes). They are turned into the
+ * API's intake body and checked by the API's own validator, so a form and an
+ * API client meet exactly the same rules; errors come back per form field.
+ * An empty field means "not given", as a browser cannot send null.
+ */
+import { errors as vineErrors } from '@vinejs/vine'
+import { INTERESTS } from '#core/value_sets'
+import { intakeValidator, LIMITS, type IntakeInput } from '#leads/validators/inquiry_validators'
+
+export const FORM_FIELDS = ['Nombre', 'Apellido', 'Email', 'Telefono', 'Comentario', 'Interes'] as const
+export type FormField = (typeof FORM_FIELDS)[number]
+export type FormValues = Partial<Record<FormField, string>>
+export type FormErrors = Record<string, string[]>
+
+/** The honeypot: hidden from people, filled in by form-spamming robots. */
+export const HONEYPOT = 'Sitio'
+
+export const LABELS: Record<FormField, string> = {
+  Nombre: 'Nombre',
+  Apellido: 'Apellido',
+  Email: 'Correo electrónico',
+  Telefono: 'Teléfono',
+  Comentario: 'Mensaje para la agencia',
+  Interes: '¿Qué te interesa?',
+}
+
+export const INTEREST_LABELS: Record<(typeof INTERESTS)[number], string> = {
+  Compra: 'Comprar este vehículo',
+  Financiacion: 'Comprarlo con financiación',
+  Permuta: 'Entregar mi auto como parte de pago',
+  PruebaDeManejo: 'Hacer una prueba de manejo',
+}
+
+export const FIELD_LIMITS: Record<FormField, { max: number; required?: boolean }> = {
+  Nombre: { max: LIMITS.name, required: true },
+  Apellido: { max: LIMITS.name },
+  Email: { max: LIMITS.email },
+  Telefono: { max: LIMITS.phone },
+  Comentario: { max: LIMITS.comment },
+  Interes: { max: 20 },
+}
+
+/** The form's own fields as sent (strings only, anything else dropped). */
+export function formValues(body: Record<string, unknown>): FormValues {
+  const values: FormValues = {}
+  for (const field of FORM_FIELDS) {
+    const value = body[field]
+    if (typeof value === 'string') values[field] = value
+  }
+  return values
+}
+
+export function isSpam(body: Record<string, unknown>): boolean {
+  const trap = body[HONEYPOT]
+  return trap !== undefined && trap !== ''
+}
+
+type Target = { ExternalId?: string; VersionId?: number }
+
+/**
+ * Validates the form as the API would validate the same inquiry. The form
+ * adds one rule of its own: a person writing to an agency gives a first name
+ * and a way to be answered (e-mail or phone).
+ */
+export async function validateInquiryForm(
+  values: FormValues,
+  target: Target
+): Promise<{ ok: true; input: IntakeInput } | { ok: false; errors: FormErrors }> {
+  const interesado: Record<string, string> = {}
+  for (const field of FORM_FIELDS) {
+    const value = values[field]
+    if (value !== undefined && value.trim() !== '') interesado[field] = value
+  }
+  const errors: FormErrors = {}
+  let input: IntakeInput | undefined
+  try {
+    input = await intakeValidator.validate({ ...target, OrigenLead: 'Portal', Interesado: interesado })
+  } catch (error) {
+    if (!(error instanceof vineErrors.E_VALIDATION_ERROR)) throw error
+    for (const { field, message } of error.messages as { field: string; message: string }[]) {
+      const key = field.replace(/^Interesado\./, '')
+      ;(errors[key] ??= []).push(message.replace(`Interesado.${key}`, LABELS[key as FormField] ?? key))
+    }
+  }
+  if (!interesado.Nombre) (errors.Nombre ??= []).push('Ingresá tu nombre.')
+  if (!interesado.Email && !interesado.Telefono) {
+    ;(errors.Email ??= []).push('Ingresá un correo electrónico o un teléfono para que la agencia pueda responderte.')
+  }
+  if (Object.keys(errors).length > 0 || !input) return { ok: false, errors }
+  return { ok: true, input }
+}
+
+/** Errors in the order of the form, for the summary at its top. */
+export function errorList(errors: FormErrors) {
+  const order = [...FORM_FIELDS, 'Region', 'VersionId'] as string[]
+  return Object.keys(errors)
+    .filter((field) => field !== '_')
+    .sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99))
+    .map((field) => ({ field, message: errors[field][0] }))
+}
+
+/** What the form partial needs to render. */
+export function formView(options: {
+  action: string
+  recipient: string
+  submitLabel: string
+  values?: FormValues & Record<string, string | undefined>
+  errors?: FormErrors
+  defaultComment?: string
+  selects?: Array<{ name: string; label: string; hint?: string; options: Array<{ value: string | number; label: string }> }>
+  formError?: string
+}) {
+  const errors = options.errors ?? {}
+  return {
+    action: options.action,
+    recipient: options.recipient,
+    submitLabel: options.submitLabel,
+    values: { Interes: 'Compra', ...options.values },
+    errors,
+    errorList: errorList(errors),
+    labels: LABELS,
+    limits: FIELD_LIMITS,
+    interests: INTERESTS.map((value) => ({ value, label: INTEREST_LABELS[value] })),
+    defaultComment: options.defaultComment ?? '',
+    selects: options.selects ?? [],
+    formError: options.formError ?? errors._?.[0],
+  }
+}
