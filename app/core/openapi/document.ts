@@ -7,6 +7,7 @@ import { secured, type OpenApiFragment } from './helpers.js'
 async function fragments(): Promise<OpenApiFragment[]> {
   const modules = await Promise.all([
     import('./core.js'),
+    import('#leads/openapi'),
     // Modules add their `openapi.ts` here, e.g. import('#catalog/openapi').
     import('#apps/openapi'),
     import('#buyers/openapi'),

@@ -1,0 +1,210 @@
+import { test } from '@japa/runner'
+import { execFileSync } from 'node:child_process'
+import { writeFileSync, mkdtempSync } from 'node:fs'
+import { join } from 'node:path'
+import { tmpdir } from 'node:os'
+import { Webhook } from 'standardwebhooks'
+import { createCaller } from '#tests/helpers/apps'
+import { createAgency, uniqueEmail } from '#tests/helpers/agencies'
+import { startReceiver, type Receiver } from '#tests/helpers/receiver'
+import { startSmtpSink, type SmtpSink } from '#tests/helpers/smtp_sink'
+import { dealerWorld, inquiryBody, settledDeliveries, sidOf, startLeadWorkers } from '#tests/helpers/leads'
+
+const DTD = new URL('../../../app/leads/adf/adf-1.0.dtd', import.meta.url).pathname
+const SECRET = 'una-clave-secreta-de-prueba-123'
+
+/** xmllint --dtdvalid: throws with its output when the document is not valid. */
+function assertValidAdf(xml: string) {
+  const file = join(mkdtempSync(join(tmpdir(), 'adf-')), 'lead.xml')
+  writeFileSync(file, xml)
+  execFileSync('/usr/bin/xmllint', ['--noout', '--dtdvalid', DTD, file], { stdio: 'pipe' })
+}
+
+function fullConfig(receiver: Receiver, extra: { adfMail: string; bcc: string[] }) {
+  return {
+    PublicacionConsultadaWebHook: {
+      Callback: receiver.url('/webhook'),
+      Secret: SECRET,
+      Activo: true,
+      HeaderCustom01: { Name: 'X-Api-Key', Value: 'clave-1' },
+      HeaderCustom02: null,
+      HeaderCustom03: { Name: 'X-Tenant', Value: 'concesionaria' },
+    },
+    PublicacionConsultadaAdfHook: {
+      Callback: receiver.url('/adf'),
+      Activo: true,
+      HeaderCustom01: { Name: 'Authorization', Value: 'Bearer adf-token' },
+    },
+    PublicacionConsultadaAdfMail: { Email: extra.adfMail, Activo: true },
+    PublicacionConsultadaHtmlMail: { EmailsCCO: extra.bcc.join(', '), Activo: true },
+  }
+}
+
+test.group('Lead notifications: the four channels of one inquiry', (group) => {
+  let receiver: Receiver
+  let sink: SmtpSink
+
+  group.setup(async () => {
+    await startLeadWorkers()
+    receiver = await startReceiver()
+    sink = await startSmtpSink()
+    return async () => {
+      await receiver.close()
+      await sink.close()
+    }
+  })
+  group.each.setup(() => receiver.reset())
+
+  test('webhook (signed), ADF hook (valid ADF), ADF mail and HTML mail to both BCC', async ({ client, assert }) => {
+    const world = await dealerWorld({ listing: { RefStock: 'STK-<1>' } })
+    const adfMail = uniqueEmail('crm')
+    const bcc = [uniqueEmail('ventas'), uniqueEmail('gerencia')]
+    const put = await client
+      .put(`/v3/notificaciones/${world.adminMail}`)
+      .bearerToken(world.token)
+      .json(fullConfig(receiver, { adfMail, bcc }))
+    put.assertStatus(200)
+    assert.isNull(put.body().PublicacionConsultadaWebHook.Secret)
+
+    const body = inquiryBody(world.listing.externalId, {
+      Nombre: 'Ana <b>& "Co"</b>',
+      Comentario: 'Quiero <script>alert(1)</script> & más ]]>',
+      Interes: 'PruebaDeManejo',
+    })
+    const created = await client.post(`/v3/consultas/${world.adminMail}`).bearerToken(world.token).json(body)
+    created.assertStatus(201)
+    const sid = sidOf(created.header('location')!)
+    const deliveries = await settledDeliveries(sid, 4)
+    assert.deepEqual(deliveries.map((d) => d.status), ['delivered', 'delivered', 'delivered', 'delivered'])
+
+    const requests = await receiver.waitFor(2)
+    const hook = requests.find((r) => r.path === '/webhook')!
+    const adf = requests.find((r) => r.path === '/adf')!
+
+    // Webhook: Standard Webhooks signature, custom headers, payload of DESIGN.md §9.
+    const verified = new Webhook(new TextEncoder().encode(SECRET), { format: 'raw' }).verify(hook.body, {
+      'webhook-id': hook.headers['webhook-id'] as string,
+      'webhook-timestamp': hook.headers['webhook-timestamp'] as string,
+      'webhook-signature': hook.headers['webhook-signature'] as string,
+    }) as any
+    assert.equal(verified.Tipo, 'PublicacionConsultada')
+    assert.equal(verified.Agencia.AdminMail, world.adminMail)
+    assert.equal(verified.Consulta.Auto.ExternalId, world.listing.externalId)
+    assert.equal(verified.Consulta.Interesado.Comentario, body.Interesado.Comentario)
+    assert.equal(hook.headers['x-api-key'], 'clave-1')
+    assert.equal(hook.headers['x-tenant'], 'concesionaria')
+    assert.equal(hook.headers['webhook-id'], `msg_${sid}`)
+
+    // ADF hook: valid against the DTD, values escaped, interest mapped, custom header sent.
+    assert.match(adf.headers['content-type'] as string, /^application\/xml/)
+    assert.equal(adf.headers.authorization, 'Bearer adf-token')
+    assertValidAdf(adf.body)
+    assert.include(adf.body, '<prospect status="new">')
+    assert.include(adf.body, 'interest="test-drive"')
+    assert.include(adf.body, 'Quiero &lt;script&gt;alert(1)&lt;/script&gt; &amp; más ]]&gt;')
+    assert.include(adf.body, '<stock>STK-&lt;1&gt;</stock>')
+
+    // ADF mail: the XML is the whole plain-text body; the agency's name is in the subject.
+    const [adfMessage] = await sink.waitFor((m) => m.envelope.to.includes(adfMail))
+    assert.include(adfMessage.parsed.subject!, world.fixture.agency.tradeName)
+    assertValidAdf(adfMessage.parsed.text!)
+    assert.equal(adfMessage.parsed.text!.trim(), adf.body.trim())
+
+    // HTML mail: both blind-copy recipients in the envelope, none in the headers; HTML escaped; text part.
+    const [htmlMessage] = await sink.waitFor((m) => m.envelope.to.includes(bcc[0]))
+    assert.sameMembers(htmlMessage.envelope.to, bcc)
+    assert.notInclude(htmlMessage.raw.split('\r\n\r\n')[0], bcc[0])
+    assert.include(htmlMessage.parsed.subject!, world.fixture.agency.tradeName)
+    assert.include(htmlMessage.parsed.html!, 'Ana &lt;b&gt;&amp; &quot;Co&quot;&lt;/b&gt;')
+    assert.notInclude(htmlMessage.parsed.html!, '<script>')
+    assert.include(htmlMessage.parsed.text!, 'Quiero <script>alert(1)</script> & más ]]>')
+  })
+})
+
+test.group('Lead notifications: configuration', () => {
+  test('PUT stores per agency and app; GET returns it with Secret null', async ({ client, assert }) => {
+    const world = await dealerWorld()
+    const config = {
+      PublicacionConsultadaWebHook: { Callback: 'http://127.0.0.1:9/hook', Secret: 'x'.repeat(16), Activo: true },
+      PublicacionConsultadaAdfMail: { Email: 'CRM@Example.com', Activo: false },
+    }
+    const put = await client.put(`/v3/notificaciones/${world.adminMail}`).bearerToken(world.token).json(config)
+    put.assertStatus(200)
+    const get = await client.get(`/v3/notificaciones/${world.adminMail}`).bearerToken(world.token)
+    get.assertStatus(200)
+    assert.deepEqual(get.body(), put.body())
+    assert.deepEqual(get.body().PublicacionConsultadaWebHook, {
+      Callback: 'http://127.0.0.1:9/hook',
+      Secret: null,
+      Activo: true,
+      HeaderCustom01: null,
+      HeaderCustom02: null,
+      HeaderCustom03: null,
+    })
+    assert.deepEqual(get.body().PublicacionConsultadaAdfMail, { Email: 'crm@example.com', Activo: false })
+    assert.isNull(get.body().PublicacionConsultadaAdfHook)
+    assert.isNull(get.body().PublicacionConsultadaHtmlMail)
+    assert.deepEqual(get.body()._links.edit, { href: `/v3/notificaciones/${world.adminMail}`, method: 'PUT' })
+
+    // Another app linked to the same agency has its own (empty) configuration.
+    const { app: other, token: otherToken } = await createCaller('Other app')
+    const GrantAgency = (await import('#agencies/services/grant_agency')).default
+    await new GrantAgency().execute(world.adminMail, other.id, false)
+    const theirs = await client.get(`/v3/notificaciones/${world.adminMail}`).bearerToken(otherToken)
+    theirs.assertStatus(200)
+    assert.isNull(theirs.body().PublicacionConsultadaWebHook)
+  })
+
+  test('403 on PUT and 404 on GET when the agency does not exist for the app', async ({ client }) => {
+    const world = await dealerWorld()
+    const { token } = await createCaller('Stranger')
+    const body = { PublicacionConsultadaAdfMail: { Email: 'crm@example.com', Activo: true } }
+    ;(await client.put(`/v3/notificaciones/${world.adminMail}`).bearerToken(token).json(body)).assertStatus(403)
+    ;(await client.put(`/v3/notificaciones/nadie@example.com`).bearerToken(world.token).json(body)).assertStatus(403)
+    ;(await client.get(`/v3/notificaciones/${world.adminMail}`).bearerToken(token)).assertStatus(404)
+  })
+
+  test('validates Callback, Secret, headers, e-mails and the BCC list (both sides of each limit)', async ({ client, assert }) => {
+    const { app: caller, token } = await createCaller('Config app')
+    const { agency } = await createAgency(caller)
+    const put = (body: object) => client.put(`/v3/notificaciones/${agency.adminMail}`).bearerToken(token).json(body)
+    const hook = (fields: object) => ({ PublicacionConsultadaWebHook: { Callback: 'https://hooks.example.com/x', ...fields } })
+    const errorsOf = async (body: object) => {
+      const response = await put(body)
+      response.assertStatus(400)
+      return Object.keys(response.body().Errors)
+    }
+    const longUrl = (length: number) => 'https://hooks.example.com/' + 'a'.repeat(length - 'https://hooks.example.com/'.length)
+
+    ;(await put(hook({ Callback: longUrl(1024) }))).assertStatus(200)
+    assert.deepEqual(await errorsOf(hook({ Callback: longUrl(1025) })), ['PublicacionConsultadaWebHook.Callback'])
+    assert.deepEqual(await errorsOf(hook({ Callback: '/relativo' })), ['PublicacionConsultadaWebHook.Callback'])
+    assert.deepEqual(await errorsOf(hook({ Callback: 'ftp://hooks.example.com/x' })), ['PublicacionConsultadaWebHook.Callback'])
+    assert.deepEqual(await errorsOf(hook({ Callback: 'https://u:p@hooks.example.com/x' })), ['PublicacionConsultadaWebHook.Callback'])
+
+    ;(await put(hook({ Secret: 'a'.repeat(16) }))).assertStatus(200)
+    ;(await put(hook({ Secret: 'a'.repeat(256) }))).assertStatus(200)
+    assert.deepEqual(await errorsOf(hook({ Secret: 'a'.repeat(15) })), ['PublicacionConsultadaWebHook.Secret'])
+    assert.deepEqual(await errorsOf(hook({ Secret: 'a'.repeat(257) })), ['PublicacionConsultadaWebHook.Secret'])
+
+    assert.deepEqual(await errorsOf(hook({ HeaderCustom01: { Name: 'X-A', Value: 'a\r\nInjected: 1' } })), [
+      'PublicacionConsultadaWebHook.HeaderCustom01.Value',
+    ])
+    assert.deepEqual(await errorsOf(hook({ HeaderCustom02: { Name: 'Content-Type', Value: 'text/plain' } })), [
+      'PublicacionConsultadaWebHook.HeaderCustom02.Name',
+    ])
+
+    assert.deepEqual(await errorsOf({ PublicacionConsultadaAdfMail: { Email: 'no-es-mail', Activo: true } }), [
+      'PublicacionConsultadaAdfMail.Email',
+    ])
+    const ten = Array.from({ length: 10 }, (_, i) => `v${i}@example.com`).join(', ')
+    const eleven = Array.from({ length: 11 }, (_, i) => `v${i}@example.com`).join(', ')
+    ;(await put({ PublicacionConsultadaHtmlMail: { EmailsCCO: ten, Activo: true } })).assertStatus(200)
+    assert.deepEqual(await errorsOf({ PublicacionConsultadaHtmlMail: { EmailsCCO: eleven, Activo: true } }), [
+      'PublicacionConsultadaHtmlMail.EmailsCCO',
+    ])
+    assert.deepEqual(await errorsOf({ PublicacionConsultadaHtmlMail: { EmailsCCO: 'a@example.com, roto', Activo: true } }), [
+      'PublicacionConsultadaHtmlMail.EmailsCCO',
+    ])
+  })
+})

@@ -1,0 +1,76 @@
+/*
+ * Inquiries for tests: a dealer app with the intake ability, its agency and
+ * an active listing; inquiry bodies; waiting on deliveries.
+ */
+import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
+import JobRunner from '#core/jobs/runner'
+import { Delivery } from '#core/outbound/deliveries'
+import { createCaller } from '#tests/helpers/apps'
+import { createAgency, uniqueEmail, type AgencyOptions } from '#tests/helpers/agencies'
+import { createListing } from '#tests/helpers/listings'
+
+export const LEAD_QUEUES = ['leads.webhook', 'leads.adf-hook', 'leads.adf-mail', 'leads.html-mail']
+
+/** Starts the leads delivery workers in the test process (LISTEN/NOTIFY wakes them). */
+export async function startLeadWorkers() {
+  const runner = await app.container.make(JobRunner)
+  await runner.work({ work: LEAD_QUEUES })
+}
+
+/** A dealer app (holding `consultas:crear`), its agency and one active listing. */
+export async function dealerWorld(options: AgencyOptions & { listing?: Record<string, unknown> } = {}) {
+  const { app: caller, token } = await createCaller('Dealer app', ['consultas:crear'])
+  const fixture = await createAgency(caller, options)
+  const listing = await createListing(caller, fixture, options.listing ?? {})
+  return { caller, token, fixture, adminMail: fixture.agency.adminMail, listing }
+}
+
+/** A valid intake body about `externalId`. */
+export function inquiryBody(externalId: string, buyer: Record<string, unknown> = {}) {
+  return {
+    ExternalId: externalId,
+    OrigenLead: 'App',
+    Interesado: {
+      Interes: 'Compra',
+      Nombre: 'Lucía',
+      Apellido: 'Gómez',
+      Email: uniqueEmail('buyer'),
+      Telefono: '+54 11 5555-1234',
+      Comentario: '¿Sigue disponible?',
+      ...buyer,
+    },
+  }
+}
+
+export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  let value = await read()
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    value = await read()
+  }
+  return value
+}
+
+/** The deliveries of an inquiry (by sid), with attempts. */
+export async function deliveriesOf(sid: string) {
+  const row = await db.from('inquiries').where('sid', sid).select('id').firstOrFail()
+  return Delivery.query()
+    .where('owner_type', 'inquiry')
+    .where('owner_id', String(row.id))
+    .preload('attempts', (attempts) => attempts.orderBy('number'))
+    .orderBy('created_at')
+}
+
+/** Waits until every delivery of the inquiry has settled (delivered, dead or disabled). */
+export function settledDeliveries(sid: string, count: number, timeoutMs = 15_000) {
+  return until(
+    () => deliveriesOf(sid),
+    (list) => list.length >= count && list.every((d) => ['delivered', 'dead', 'disabled'].includes(d.status)),
+    timeoutMs
+  )
+}
+
+/** The sid of a Location or self href. */
+export const sidOf = (href: string) => href.split('/').filter(Boolean).at(-1)!
