@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
-import { DbAccessTokensProvider } from '@adonisjs/auth/access_tokens'
+import { AppTokensProvider } from '#apps/services/app_credentials'
 import type { Ability } from '#core/auth/abilities'
 
 /** A calling client of the API, authenticated by opaque bearer tokens. */
@@ -19,7 +19,8 @@ export default class App extends BaseModel {
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime
 
-  static accessTokens = DbAccessTokensProvider.forModel(App, {
+  static accessTokens = new AppTokensProvider({
+    tokenableModel: App,
     table: 'app_tokens',
     type: 'app_token',
     prefix: 'dla_',

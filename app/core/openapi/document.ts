@@ -10,6 +10,7 @@ async function fragments(): Promise<OpenApiFragment[]> {
     import('#leads/openapi'),
     // Modules add their `openapi.ts` here, e.g. import('#catalog/openapi').
     import('#apps/openapi'),
+    import('#apps/openapi'),
     import('#buyers/openapi'),
   ])
   return modules.map((module) => module.openapi)

@@ -1,0 +1,42 @@
+import AppWebhook from '#apps/models/app_webhook'
+import deliveries, { type DeliveryJob } from '#core/outbound/deliveries'
+import outbound from '#core/outbound/http_client'
+import { openSecret, signWebhook } from '#core/outbound/signer'
+import { safeHeaders } from '#core/outbound/custom_header'
+import type { JobHandler } from '#core/jobs/types'
+
+/**
+ * POSTs an app event to the subscription's Callback: JSON body, the custom
+ * headers, Standard Webhooks headers (signed when a Secret is set). Redirects
+ * are not followed. A 410 switches the subscription off.
+ */
+export default class AppWebhookJob implements JobHandler<DeliveryJob> {
+  async handle({ deliveryId }: DeliveryJob) {
+    let subscription: AppWebhook | null = null
+    const result = await deliveries.attempt(deliveryId, async (delivery) => {
+      subscription = await AppWebhook.find(Number(delivery.ownerId))
+      const body = JSON.stringify(delivery.payload)
+      const secret = openSecret(subscription?.secret)
+      const timestamp = Math.floor(Date.now() / 1000)
+      const signed = secret
+        ? signWebhook({ id: delivery.messageId, timestamp, body, secret })
+        : { 'webhook-id': delivery.messageId, 'webhook-timestamp': String(timestamp) }
+      const response = await outbound.request(delivery.target, {
+        method: 'POST',
+        headers: {
+          ...safeHeaders(subscription?.headers ?? []),
+          'content-type': 'application/json; charset=utf-8',
+          ...signed,
+        },
+        body,
+        timeoutMs: 15_000,
+        maxRedirects: 0,
+        maxBytes: 64 * 1024,
+      })
+      return { status: response.status, headers: response.headers }
+    })
+    if (result === 'gone' && subscription) {
+      await AppWebhook.query().where('id', (subscription as AppWebhook).id).update({ active: false, updated_at: new Date() })
+    }
+  }
+}

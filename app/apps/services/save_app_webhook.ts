@@ -1,0 +1,49 @@
+import db from '@adonisjs/lucid/services/db'
+import AppWebhook, { type AppTopic, type StoredHeader } from '#apps/models/app_webhook'
+import type { AppWebhookInput } from '#apps/validators/app_webhook_validator'
+import type { Caller } from '#core/auth/app_scoped'
+import { sealSecret } from '#core/outbound/signer'
+import { fail, ok, type Result } from '#core/result'
+
+export type SaveMode = 'create' | 'replace'
+
+const header = (value: AppWebhookInput['HeaderCustom01']): StoredHeader =>
+  value ? { name: value.Name, value: value.Value } : null
+
+/**
+ * Creates (POST) or creates-or-replaces (PUT) the app's subscription to a
+ * topic. `create` on an existing subscription fails with `exists`.
+ */
+export default class SaveAppWebhook {
+  async execute(
+    caller: Caller,
+    topic: AppTopic,
+    input: AppWebhookInput,
+    mode: SaveMode
+  ): Promise<Result<{ webhook: AppWebhook; created: boolean }, 'exists'>> {
+    try {
+      return await db.transaction(async (trx) => {
+        const current = await AppWebhook.forApp(caller).useTransaction(trx).where('topic', topic).forUpdate().first()
+        if (current && mode === 'create') return fail('exists')
+        const webhook = current ?? new AppWebhook().merge({ appId: caller.id, topic })
+        webhook.useTransaction(trx)
+        webhook.merge({
+          callback: input.Callback,
+          description: input.Description ?? null,
+          active: input.Activo ?? true,
+          headers: [header(input.HeaderCustom01), header(input.HeaderCustom02), header(input.HeaderCustom03)],
+        })
+        // null or absent keeps the stored Secret; '' removes it.
+        if (input.Secret === '') webhook.secret = null
+        else if (typeof input.Secret === 'string') webhook.secret = sealSecret(input.Secret)
+        else if (!current) webhook.secret = null
+        await webhook.save()
+        return ok({ webhook, created: !current })
+      })
+    } catch (error) {
+      // Two concurrent first writes: the unique (app_id, topic) lets one win.
+      if ((error as { code?: string }).code === '23505') return fail('exists')
+      throw error
+    }
+  }
+}

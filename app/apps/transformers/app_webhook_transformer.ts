@@ -1,0 +1,49 @@
+/*
+ * Code → wire for AppWebhook. `Secret` is write-only: responses carry null.
+ */
+import { link, path, type Links } from '#core/http/links'
+import { listEnvelope } from '#core/http/envelopes'
+import { APP_TOPICS, type StoredHeader } from '#apps/models/app_webhook'
+import type AppWebhook from '#apps/models/app_webhook'
+
+const header = (headers: StoredHeader[], index: number) => {
+  const item = headers[index]
+  return item ? { Name: item.name, Value: item.value } : null
+}
+
+const self = (topic: string) => path('appnotificaciones', topic)
+
+export const AppWebhookTransformer = {
+  full(webhook: AppWebhook) {
+    return {
+      Callback: webhook.callback,
+      Secret: null,
+      Description: webhook.description,
+      Activo: webhook.active,
+      HeaderCustom01: header(webhook.headers, 0),
+      HeaderCustom02: header(webhook.headers, 1),
+      HeaderCustom03: header(webhook.headers, 2),
+      _links: { self: link(self(webhook.topic)), edit: link(self(webhook.topic), { method: 'PUT' }) },
+    }
+  },
+
+  ref(webhook: AppWebhook) {
+    return { href: self(webhook.topic), title: `Notificaciones de ${webhook.topic}`, Topico: webhook.topic, Activo: webhook.active }
+  },
+
+  /**
+   * The topics: a set one links for GET, an unset one for PUT (its GET would
+   * be 404); entries are the subscriptions that exist.
+   */
+  list(webhooks: AppWebhook[], representation: 'full' | 'ref') {
+    const links: Links = { self: link('/v3/appnotificaciones') }
+    for (const topic of APP_TOPICS) {
+      const set = webhooks.some((webhook) => webhook.topic === topic)
+      links[topic] = set ? link(self(topic)) : link(self(topic), { method: 'PUT' })
+    }
+    const entries = webhooks.map((webhook) =>
+      representation === 'full' ? AppWebhookTransformer.full(webhook) : AppWebhookTransformer.ref(webhook)
+    )
+    return listEnvelope(links, entries)
+  },
+}
