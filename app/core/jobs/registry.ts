@@ -8,7 +8,6 @@ export async function moduleJobs(): Promise<JobDefinition[]> {
   const modules = await Promise.all([
     // Modules register their queues here, e.g. import('#listings/jobs').
     import('#apps/jobs'),
-    import('#apps/jobs'),
     import('#buyers/jobs'),
     import('#agencies/jobs'),
     import('#leads/jobs'),

@@ -7,11 +7,11 @@ import { secured, type OpenApiFragment } from './helpers.js'
 async function fragments(): Promise<OpenApiFragment[]> {
   const modules = await Promise.all([
     import('./core.js'),
-    import('#leads/openapi'),
+    import('#agencies/openapi'),
     // Modules add their `openapi.ts` here, e.g. import('#catalog/openapi').
     import('#apps/openapi'),
-    import('#apps/openapi'),
     import('#buyers/openapi'),
+    import('#leads/openapi'),
   ])
   return modules.map((module) => module.openapi)
 }
