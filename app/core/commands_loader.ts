@@ -11,6 +11,8 @@ const loader = Promise.all([
   import('#core/commands/jobs_run'),
   import('#apps/commands/app_create'),
   import('#apps/commands/app_token'),
+  import('#agencies/commands/agency_grant'),
+  import('#agencies/commands/agency_plan'),
   import('#catalog/commands/catalog_import'),
 ]).then((modules) => new ListLoader(modules.map((module) => module.default)))
 

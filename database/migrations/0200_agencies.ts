@@ -94,7 +94,12 @@ export default class extends BaseSchema {
       table.boolean('phone_is_whatsapp').notNullable().defaultTo(false)
       table.string('admin_first_name', 50).nullable()
       table.string('admin_last_name', 50).nullable()
+      // The link's token is HMAC(APP_KEY, nonce): re-derivable for reminders, never stored itself.
+      table.string('token_nonce', 64).notNullable()
       table.string('token_hash', 64).notNullable().unique()
+      // Mails queued / mails sent: a redelivered mail job whose mail already went out is skipped.
+      table.integer('mail_sequence').notNullable().defaultTo(0)
+      table.integer('mailed_sequence').notNullable().defaultTo(0)
       // pending → accepted | expired
       table.string('state', 10).notNullable().defaultTo('pending')
       table.timestamp('sent_at', { useTz: true }).notNullable()

@@ -41,7 +41,16 @@ export default class Invitation extends compose(BaseModel, AppScoped) {
   declare adminLastName: string | null
 
   @column({ serializeAs: null })
+  declare tokenNonce: string
+
+  @column({ serializeAs: null })
   declare tokenHash: string
+
+  @column()
+  declare mailSequence: number
+
+  @column()
+  declare mailedSequence: number
 
   @column()
   declare state: InvitationState

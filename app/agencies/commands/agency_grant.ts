@@ -1,0 +1,36 @@
+import { BaseCommand, args, flags } from '@adonisjs/core/ace'
+import type { CommandOptions } from '@adonisjs/core/types/ace'
+
+/** Customer support (spec §4.2 rule 1): lets an app see an already registered agency. */
+export default class AgencyGrant extends BaseCommand {
+  static commandName = 'agency:grant'
+  static description = 'Link an existing agency (by its admin e-mail) to an app'
+  static options: CommandOptions = { startApp: true }
+
+  @args.string({ description: 'Administrator e-mail of the agency' })
+  declare adminmail: string
+
+  @flags.number({ flagName: 'app', description: 'Id of the app', required: true })
+  declare appId: number
+
+  @flags.boolean({ description: 'The app also receives catalogue and other listing-less inquiries' })
+  declare otherLeads: boolean
+
+  async run() {
+    if (!Number.isInteger(this.appId) || this.appId < 1) {
+      this.logger.error('--app must be an app id')
+      this.exitCode = 1
+      return
+    }
+    const { default: GrantAgency } = await import('#agencies/services/grant_agency')
+    const granted = await new GrantAgency().execute(this.adminmail, this.appId, Boolean(this.otherLeads))
+    if (!granted.ok) {
+      this.logger.error(granted.reason === 'agency_not_found' ? `No agency administered by ${this.adminmail}` : `No app ${this.appId}`)
+      this.exitCode = 1
+      return
+    }
+    this.logger.success(
+      `Agency ${this.adminmail} linked to app ${this.appId}${this.otherLeads ? ' (receives other leads)' : ''}`
+    )
+  }
+}

@@ -1,0 +1,49 @@
+import { BaseCommand, args, flags } from '@adonisjs/core/ace'
+import type { CommandOptions } from '@adonisjs/core/types/ace'
+
+/** Sets an agency's contracted products: active-listing capacity and quota per exposure. */
+export default class AgencyPlan extends BaseCommand {
+  static commandName = 'agency:plan'
+  static description = 'Set the plan of an agency (capacity and Alta/Media/Baja quotas)'
+  static options: CommandOptions = { startApp: true }
+
+  @args.string({ description: 'Administrator e-mail of the agency' })
+  declare adminmail: string
+
+  @flags.number({ description: 'Active listings allowed', required: true })
+  declare capacity: number
+
+  @flags.number({ description: 'Quota of Alta exposure', required: true })
+  declare alta: number
+
+  @flags.number({ description: 'Quota of Media exposure', required: true })
+  declare media: number
+
+  @flags.number({ description: 'Quota of Baja exposure', required: true })
+  declare baja: number
+
+  async run() {
+    const { planValidator } = await import('#agencies/validators/agency_validators')
+    const [error, plan] = await planValidator.tryValidate({
+      capacity: this.capacity,
+      alta: this.alta,
+      media: this.media,
+      baja: this.baja,
+    })
+    if (error) {
+      this.logger.error('--capacity, --alta, --media and --baja must be whole numbers ≥ 0')
+      this.exitCode = 1
+      return
+    }
+    const { default: AgencyService } = await import('#agencies/services/agency_service')
+    const agency = await new AgencyService().setPlan(this.adminmail, plan)
+    if (!agency) {
+      this.logger.error(`No agency administered by ${this.adminmail}`)
+      this.exitCode = 1
+      return
+    }
+    this.logger.success(
+      `Plan of ${agency.adminEmail}: capacity ${plan.capacity}, Alta ${plan.alta}, Media ${plan.media}, Baja ${plan.baja}`
+    )
+  }
+}

@@ -1,0 +1,58 @@
+/*
+ * Reads and edits of agencies as a calling app sees them.
+ */
+import db from '@adonisjs/lucid/services/db'
+import Agency from '#agencies/models/agency'
+import Branch from '#agencies/models/branch'
+import Plan from '#agencies/models/plan'
+import { normalizeEmail } from './emails.js'
+
+export default class AgencyService {
+  /** The app's agencies, by commercial name. */
+  async listForApp(appId: number) {
+    return Agency.query()
+      .join('app_agencies', 'app_agencies.agency_id', 'agencies.id')
+      .where('app_agencies.app_id', appId)
+      .select('agencies.*')
+      .orderBy('agencies.trade_name')
+      .orderBy('agencies.id')
+  }
+
+  /** The agency row, only when linked to the app. */
+  async findForApp(appId: number, adminMail: string) {
+    return Agency.query()
+      .join('app_agencies', 'app_agencies.agency_id', 'agencies.id')
+      .where('app_agencies.app_id', appId)
+      .where('agencies.admin_email', normalizeEmail(adminMail))
+      .select('agencies.*')
+      .first()
+  }
+
+  async rename(agency: Agency, tradeName: string) {
+    agency.tradeName = tradeName
+    await agency.save()
+    return agency
+  }
+
+  async branches(agencyId: number) {
+    return Branch.query().where('agency_id', agencyId).orderBy('is_main', 'desc').orderBy('id')
+  }
+
+  async branch(agencyId: number, branchId: number) {
+    return Branch.query().where('agency_id', agencyId).where('id', branchId).first()
+  }
+
+  /** Sets the agency's plan (ace `agency:plan`). */
+  async setPlan(adminMail: string, plan: { capacity: number; alta: number; media: number; baja: number }) {
+    return db.transaction(async (trx) => {
+      const agency = await Agency.query({ client: trx }).where('admin_email', normalizeEmail(adminMail)).first()
+      if (!agency) return null
+      await Plan.updateOrCreate(
+        { agencyId: agency.id },
+        { capacity: plan.capacity, quotaHigh: plan.alta, quotaMedium: plan.media, quotaLow: plan.baja },
+        { client: trx }
+      )
+      return agency
+    })
+  }
+}

@@ -1,0 +1,52 @@
+/*
+ * PATCH /v3/operadores/{adminmail}/desasociar: the collaborator leaves the
+ * agency; their listings, inquiries and notification ownership pass to the
+ * receiving member in the same transaction. The person stays a user and may
+ * join another agency later.
+ */
+import { inject } from '@adonisjs/core'
+import db from '@adonisjs/lucid/services/db'
+import { fail, ok, type Result } from '#core/result'
+import Membership from '#agencies/models/membership'
+import ReassignListings from '#listings/services/reassign_operator'
+import ReassignLeads from '#leads/services/reassign_operator'
+import AgencyDirectory from './agency_directory.js'
+
+export type DetachFailure = 'invalid'
+
+@inject()
+export default class DetachOperator {
+  constructor(
+    private directory: AgencyDirectory,
+    private listings: ReassignListings,
+    private leads: ReassignLeads
+  ) {}
+
+  async execute(agencyId: number, email: string, destinationEmail: string): Promise<Result<void, DetachFailure>> {
+    return db.transaction(async (trx) => {
+      // Lock the agency's memberships so two detaches cannot hand work to each other.
+      await Membership.query({ client: trx }).where('agency_id', agencyId).forUpdate().select('id')
+      const [leaving, receiving] = await Promise.all([
+        this.directory.member(agencyId, email, trx),
+        this.directory.member(agencyId, destinationEmail, trx),
+      ])
+      const errors: Record<string, string[]> = {}
+      if (!leaving) errors.operador = ['El operador no es colaborador de la agencia.']
+      else if (leaving.isAdmin) errors.operador = ['El administrador de la agencia no puede desasociarse.']
+      if (!receiving) errors.operadorDestino = ['El operador de destino no es colaborador de la agencia.']
+      else if (receiving.suspended) errors.operadorDestino = ['El operador de destino está suspendido.']
+      if (leaving && receiving && leaving.id === receiving.id) {
+        errors.operadorDestino = ['El operador de destino debe ser otro colaborador.']
+      }
+      if (Object.keys(errors).length || !leaving || !receiving) return fail('invalid', { errors })
+
+      // The single place where work changes hands (listings module, then leads module).
+      const moved = await this.listings.execute(agencyId, leaving.id, receiving.id, trx)
+      if (!moved.ok) return fail('invalid', { errors: { operadorDestino: ['El operador de destino no es válido.'] } })
+      await this.leads.execute(agencyId, leaving.id, receiving.id, trx)
+
+      await Membership.query({ client: trx }).where('agency_id', agencyId).where('operator_id', leaving.id).delete()
+      return ok(undefined)
+    })
+  }
+}

@@ -1,0 +1,76 @@
+/*
+ * POST /v3/agencias: stores (or refreshes) the app's pending invitation and
+ * queues its mail in the same transaction, so an accepted request never loses
+ * its mail even if the process dies right after answering.
+ */
+import { DateTime } from 'luxon'
+import db from '@adonisjs/lucid/services/db'
+import runner from '#core/jobs/main'
+import { settings } from '#core/settings'
+import { fail, ok, type Result } from '#core/result'
+import Invitation from '#agencies/models/invitation'
+import { emailKnown } from './create_agency.js'
+import { normalizeEmail } from './emails.js'
+import { hashToken, newNonce, tokenFor } from './invitation_tokens.js'
+
+export type InvitationInput = {
+  adminEmail: string
+  tradeName: string
+  regionId: number | null
+  cityId: number | null
+  address: string | null
+  phone: string | null
+  phoneIsWhatsapp: boolean
+  adminFirstName: string | null
+  adminLastName: string | null
+}
+
+export type InvitationMailJob = { invitationId: number; sequence: number; kind: 'invitation' | 'reminder' }
+
+export default class InviteAgency {
+  async execute(appId: number, input: InvitationInput): Promise<Result<Invitation, 'email_known'>> {
+    const adminEmail = normalizeEmail(input.adminEmail)
+    return db.transaction(async (trx) => {
+      if (await emailKnown(adminEmail, trx)) return fail('email_known')
+      const now = DateTime.now()
+      let invitation = await Invitation.query({ client: trx })
+        .where('app_id', appId)
+        .where('admin_email', adminEmail)
+        .where('state', 'pending')
+        .forUpdate()
+        .first()
+      if (invitation && invitation.expiresAt <= now) {
+        invitation.state = 'expired'
+        await invitation.save()
+        invitation = null
+      }
+      if (!invitation) {
+        const nonce = newNonce()
+        invitation = new Invitation().merge({
+          appId,
+          tokenNonce: nonce,
+          tokenHash: hashToken(tokenFor(nonce)),
+          state: 'pending',
+          mailSequence: 0,
+          mailedSequence: 0,
+        })
+      }
+      // A repeated POST while pending re-sends the same link with the data just sent and a fresh validity.
+      invitation.useTransaction(trx).merge({
+        ...input,
+        adminEmail,
+        sentAt: now,
+        expiresAt: now.plus({ days: settings.invitationTtlDays }),
+        remindedAt: null,
+        mailSequence: invitation.mailSequence + 1,
+      })
+      await invitation.save()
+      await runner.send(
+        'agencies.mail',
+        { invitationId: invitation.id, sequence: invitation.mailSequence, kind: 'invitation' } satisfies InvitationMailJob,
+        { trx }
+      )
+      return ok(invitation)
+    })
+  }
+}

@@ -1,0 +1,41 @@
+/*
+ * Sends an invitation (or its reminder) to the future administrator. Runs from
+ * the `agencies.mail` job: skips invitations no longer pending and mails
+ * already sent, so a redelivered job does not mail twice.
+ */
+import mail from '@adonisjs/mail/services/main'
+import Invitation from '#agencies/models/invitation'
+import { settings } from '#core/settings'
+import { renderView } from '#agencies/views'
+import { registrationUrl } from './invitation_tokens.js'
+import type { InvitationMailJob } from './invite_agency.js'
+
+export default class SendInvitationMail {
+  async execute({ invitationId, sequence, kind }: InvitationMailJob) {
+    const invitation = await Invitation.find(invitationId)
+    if (!invitation || invitation.state !== 'pending' || invitation.mailedSequence >= sequence) return
+    const reminder = kind === 'reminder'
+    const subject = reminder
+      ? `Recordatorio: complete el registro de ${invitation.tradeName}`
+      : `Invitación para registrar ${invitation.tradeName}`
+    const data = {
+      subject,
+      reminder,
+      tradeName: invitation.tradeName,
+      email: invitation.adminEmail,
+      link: registrationUrl(invitation.tokenNonce),
+      expires: invitation.expiresAt.setZone(settings.timezone).setLocale('es').toFormat("d 'de' MMMM 'de' yyyy, HH:mm"),
+    }
+    const [html, text] = await Promise.all([
+      renderView('mail/invitation', data),
+      renderView('mail/invitation_text', data),
+    ])
+    await mail.send((message) => {
+      message.to(invitation.adminEmail).subject(subject).html(html).text(text)
+    })
+    await Invitation.query()
+      .where('id', invitation.id)
+      .where('mailed_sequence', '<', sequence)
+      .update({ mailedSequence: sequence })
+  }
+}

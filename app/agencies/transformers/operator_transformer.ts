@@ -1,0 +1,75 @@
+/*
+ * Operador on the wire (spec §2.8): full with Direcciones as names, reference
+ * `{href, title: "Nombre Apellido (email)"}`.
+ */
+import { expand, group, link, segment, templated } from '#core/http/links'
+import { listEnvelope } from '#core/http/envelopes'
+import type Operator from '#agencies/models/operator'
+import type { PlaceNames } from '#agencies/services/place_names'
+
+export type OperatorEntry = { operator: Operator; isAdmin: boolean; agencyEmail: string }
+
+export function operatorHref(agencyEmail: string, email: string) {
+  return expand(`/v3/operadores/${segment(agencyEmail)}{?operador}`, { operador: email })
+}
+
+export function operatorTitle(operator: Operator) {
+  const name = [operator.firstName, operator.lastName].filter(Boolean).join(' ')
+  return name ? `${name} (${operator.email})` : `(${operator.email})`
+}
+
+export function operatorRef({ operator, agencyEmail }: OperatorEntry) {
+  return { href: operatorHref(agencyEmail, operator.email), title: operatorTitle(operator) }
+}
+
+export function operatorFull(entry: OperatorEntry, names: PlaceNames) {
+  const { operator, isAdmin, agencyEmail } = entry
+  const self = operatorHref(agencyEmail, operator.email)
+  const a = segment(agencyEmail)
+  const hasAddress = operator.regionId || operator.cityId || operator.address
+  const links: Record<string, any> = { self: link(self), edit: link(self, { method: 'PUT' }) }
+  if (!isAdmin) {
+    links.desasociar = {
+      ...templated(`/v3/operadores/${a}/desasociar?operador=${encodeURIComponent(operator.email)}{&operadorDestino}`),
+      method: 'PATCH',
+    }
+  }
+  links.agencia = link(`/v3/agencias/${a}`)
+  return {
+    Nombre: operator.firstName,
+    Apellido: operator.lastName,
+    Email: operator.email,
+    Telefonos: operator.phones,
+    Direcciones: hasAddress
+      ? [
+          {
+            Region: names.region(operator.regionId),
+            Ciudad: names.city(operator.cityId),
+            Direccion: operator.address ?? '',
+          },
+        ]
+      : [],
+    EsAdministradorAgencia: isAdmin,
+    Publicaciones: group({ self: link(expand(`/v3/publicaciones/${a}{?operador}`, { operador: operator.email })) }),
+    Consultas: group({ self: link(expand(`/v3/consultas/${a}{?operador}`, { operador: operator.email })) }),
+    _links: links,
+  }
+}
+
+export function operatorShapes(entry: OperatorEntry, names: PlaceNames) {
+  return { full: () => operatorFull(entry, names), ref: () => operatorRef(entry) }
+}
+
+export function operatorListShapes(agencyEmail: string, entries: OperatorEntry[], names: PlaceNames) {
+  const a = segment(agencyEmail)
+  const links = {
+    self: link(`/v3/operadores/${a}`),
+    operador: templated(`/v3/operadores/${a}{?operador}`),
+    crear: link(`/v3/operadores/${a}`, { method: 'POST' }),
+    agencia: link(`/v3/agencias/${a}`),
+  }
+  return {
+    full: () => listEnvelope(links, entries.map((entry) => operatorFull(entry, names))),
+    ref: () => listEnvelope(links, entries.map(operatorRef)),
+  }
+}

@@ -1,0 +1,34 @@
+/*
+ * Productos (DESIGN.md §6): the agency's plan — active-listing capacity and
+ * quota per exposure level — with what is in use when known.
+ */
+import { link, path } from '#core/http/links'
+import type { AgencyView, PlanView } from '#agencies/services/agency_directory'
+import type { Usage } from '#agencies/services/plan_usage'
+
+const LEVELS = ['Alta', 'Media', 'Baja'] as const
+
+export function productsShapes(agency: AgencyView, plan: PlanView, used: Usage) {
+  const href = path('productos', agency.adminMail)
+  const total = used ? used.Alta + used.Media + used.Baja : null
+  return {
+    full: () => ({
+      Capacidad: plan.capacity,
+      Usadas: total,
+      Disponibles: total === null ? null : Math.max(0, plan.capacity - total),
+      Exposiciones: Object.fromEntries(
+        LEVELS.map((level) => [
+          level,
+          {
+            Cupo: plan.quotas[level],
+            Usadas: used ? used[level] : null,
+            Disponibles: used ? Math.max(0, plan.quotas[level] - used[level]) : null,
+          },
+        ])
+      ),
+      Suspendida: agency.suspended,
+      _links: { self: link(href), agencia: link(path('agencias', agency.adminMail)) },
+    }),
+    ref: () => ({ href, title: `Productos de ${agency.tradeName}` }),
+  }
+}

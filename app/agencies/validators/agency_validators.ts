@@ -1,0 +1,42 @@
+/*
+ * Wire → code for agencies, invitations and registration (spec §2.6, §2.7, §8;
+ * DESIGN.md §6). Optional texts accept null and ''; `''` means "not given".
+ */
+import vine from '@vinejs/vine'
+import type { Infer } from '@vinejs/vine/types'
+
+export const PHONE_FORMAT = /^\+?[0-9][0-9 ().-]*$/
+
+export const email = (min: number, max: number) => vine.string().trim().minLength(min).maxLength(max).email()
+export const optionalText = (max: number) => vine.string().trim().maxLength(max).nullable().optional()
+export const phone = () => vine.string().trim().minLength(8).maxLength(20).regex(PHONE_FORMAT)
+
+export const agencyCreateValidator = vine.create({
+  AdminMail: email(8, 50),
+  NombreComercial: vine.string().trim().minLength(3).maxLength(100),
+  Region: optionalText(200),
+  Ciudad: optionalText(200),
+  Direccion: optionalText(200),
+  Telefono: phone().nullable().optional(),
+  AdminNombre: optionalText(50),
+  AdminApellido: optionalText(50),
+})
+export type AgencyCreate = Infer<typeof agencyCreateValidator>
+
+export const agencyEditValidator = vine.create({
+  NombreComercial: vine.string().trim().minLength(3).maxLength(100),
+})
+
+export const registrationValidator = vine.create({
+  AdminNombre: vine.string().trim().minLength(1).maxLength(50),
+  AdminApellido: vine.string().trim().minLength(1).maxLength(50),
+  Password: vine.string().minLength(10).maxLength(200),
+})
+export type RegistrationForm = Infer<typeof registrationValidator>
+
+export const planValidator = vine.create({
+  capacity: vine.number().withoutDecimals().min(0).max(1_000_000),
+  alta: vine.number().withoutDecimals().min(0).max(1_000_000),
+  media: vine.number().withoutDecimals().min(0).max(1_000_000),
+  baja: vine.number().withoutDecimals().min(0).max(1_000_000),
+})

@@ -1,0 +1,41 @@
+/*
+ * Wire → code for branches (spec §2.10; create and edit are extensions so the
+ * `edit` link resolves). Hours accept HH:MM or HH:MM:SS.
+ */
+import vine from '@vinejs/vine'
+import type { Infer } from '@vinejs/vine/types'
+import { optionalText, phone } from './agency_validators.js'
+
+const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/
+
+const hours = () =>
+  vine
+    .object({ Desde: vine.string().trim().regex(TIME), Hasta: vine.string().trim().regex(TIME) })
+    .nullable()
+    .optional()
+
+const fields = {
+  Email: vine.string().trim().maxLength(254).email().nullable().optional(),
+  Telefono: phone().nullable().optional(),
+  Region: optionalText(200),
+  Ciudad: optionalText(200),
+  Direccion: optionalText(200),
+  Comercial: vine.boolean({ strict: true }).optional(),
+  TallerMecanico: vine.boolean({ strict: true }).optional(),
+  Autopartes: vine.boolean({ strict: true }).optional(),
+  Laborable: hours(),
+  PreFestivo: hours(),
+  Festivo: hours(),
+  ResponsableLeadsPostVenta: vine.string().trim().maxLength(254).email().nullable().optional(),
+}
+
+export const branchCreateValidator = vine.create({
+  Descripcion: vine.string().trim().minLength(1).maxLength(100),
+  ...fields,
+})
+
+export const branchEditValidator = vine.create({
+  Descripcion: vine.string().trim().minLength(1).maxLength(100).optional(),
+  ...fields,
+})
+export type BranchInput = Infer<typeof branchEditValidator>

@@ -1,0 +1,36 @@
+/*
+ * Wire → code for operators (spec §2.8, §2.9, §4.3, §8; DESIGN.md §6).
+ */
+import vine from '@vinejs/vine'
+import type { Infer } from '@vinejs/vine/types'
+import { WHATSAPP_FORMAT } from '#agencies/services/phones'
+import { email, optionalText, phone } from './agency_validators.js'
+
+export const operatorEditValidator = vine.create({
+  Nombre: optionalText(50),
+  Apellido: optionalText(50),
+  TelefonoLaboral: phone().nullable().optional(),
+  WhatsApp: vine.string().trim().minLength(8).maxLength(20).regex(WHATSAPP_FORMAT).nullable().optional(),
+  Region: optionalText(200),
+  Ciudad: optionalText(200),
+  Direccion: optionalText(200),
+})
+export type OperatorEdit = Infer<typeof operatorEditValidator>
+
+export const collaboratorCreateValidator = vine.create({
+  Email: email(6, 50),
+  Nombre: optionalText(50),
+  Apellido: optionalText(50),
+  Telefonos: vine.array(phone()).maxLength(5).optional(),
+})
+export type CollaboratorCreate = Infer<typeof collaboratorCreateValidator>
+
+/** `?operador=` where it filters (optional) and where it selects (required). */
+export const operatorFilterValidator = vine.create({ operador: vine.string().trim().maxLength(254).email().optional() })
+export const operatorQueryValidator = vine.create({ operador: vine.string().trim().maxLength(254).email() })
+export const operatorTargetValidator = operatorFilterValidator
+
+export const detachValidator = vine.create({
+  operador: vine.string().trim().maxLength(254).email(),
+  operadorDestino: vine.string().trim().maxLength(254).email(),
+})
