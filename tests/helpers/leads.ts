@@ -9,6 +9,7 @@ import { Delivery } from '#core/outbound/deliveries'
 import { createCaller } from '#tests/helpers/apps'
 import { createAgency, uniqueEmail, type AgencyOptions } from '#tests/helpers/agencies'
 import { createListing } from '#tests/helpers/listings'
+import { newSid } from '#leads/services/receive_inquiry'
 
 export const LEAD_QUEUES = ['leads.webhook', 'leads.adf-hook', 'leads.adf-mail', 'leads.html-mail']
 
@@ -74,3 +75,36 @@ export function settledDeliveries(sid: string, count: number, timeoutMs = 15_000
 
 /** The sid of a Location or self href. */
 export const sidOf = (href: string) => href.split('/').filter(Boolean).at(-1)!
+
+/**
+ * Inserts inquiries directly (for paging and period tests, where going
+ * through HTTP would only be slower). `receivedAt` per row; visible to `appId`.
+ */
+export async function insertInquiries(
+  rows: Array<{ receivedAt: Date; operatorEmail?: string; externalId?: string }>,
+  base: { appId: number | null; agencyId: number; operatorId?: number; operatorEmail?: string }
+) {
+  const records = rows.map((row) => {
+    const externalId = row.externalId ?? 'bulk-1'
+    return {
+      sid: newSid(),
+      app_id: base.appId,
+      agency_id: base.agencyId,
+      operator_id: base.operatorId ?? null,
+      operator_email: row.operatorEmail ?? base.operatorEmail ?? null,
+      kind: base.appId === null ? 'catalog' : 'listing',
+      origin: 'App',
+      external_id: externalId,
+      vehicle: JSON.stringify({
+        externalId, refStock: null, brand: 'Toyota', model: 'Corolla', version: 'XEI', versionYear: 2024,
+        mileage: 0, color: null, bodyType: null, condition: 'Nuevo', price: null, downPayment: null, installment: null,
+      }),
+      email: uniqueEmail('bulk'),
+      received_at: row.receivedAt,
+      resend_open: true,
+      resend_closes_at: new Date(row.receivedAt.getTime() + 7 * 86_400_000),
+    }
+  })
+  for (let i = 0; i < records.length; i += 500) await db.table('inquiries').multiInsert(records.slice(i, i + 500))
+  return records.map((record) => record.sid)
+}

@@ -1,0 +1,204 @@
+import { test } from '@japa/runner'
+import { DateTime } from 'luxon'
+import { settings } from '#core/settings'
+import { createCaller } from '#tests/helpers/apps'
+import { createAgency } from '#tests/helpers/agencies'
+import { dealerWorld, inquiryBody, insertInquiries, sidOf } from '#tests/helpers/leads'
+
+const zone = settings.timezone
+const today = () => DateTime.now().setZone(zone).startOf('day')
+const day = (offset: number) => today().plus({ days: offset }).toISODate()!
+
+test.group('GET /v3/consultas/{adminmail}: paging, period and filters', () => {
+  test('paged envelope of §2.12: 100 per page, Total, templated links, newest first', async ({ client, assert }) => {
+    const world = await dealerWorld()
+    const base = { appId: world.caller.id, agencyId: world.fixture.agency.id, operatorEmail: world.fixture.admin.email }
+    const now = Date.now()
+    await insertInquiries(Array.from({ length: 205 }, (_, i) => ({ receivedAt: new Date(now - i * 60_000) })), base)
+    const url = `/v3/consultas/${world.adminMail}`
+
+    const first = await client.get(url).bearerToken(world.token)
+    first.assertStatus(200)
+    const page1 = first.body()
+    assert.equal(page1.Pagina, 1)
+    assert.equal(page1.Total, 205)
+    assert.equal(page1.PerPagina, 100)
+    assert.lengthOf(page1._entries, 100)
+    assert.equal(page1.Desde, today().minus({ days: 90 }).toISO({ suppressMilliseconds: true }))
+    assert.equal(page1.Hasta, today().endOf('day').toISO())
+    const times = page1._entries.map((entry: any) => Date.parse(entry.Momento))
+    assert.deepEqual(times, [...times].sort((a, b) => b - a))
+    assert.deepEqual(page1._links.page, { href: `${url}{?operador,externalid,desde,hasta,pagina}`, templated: true })
+    assert.equal(page1._links.self.href, `${url}?pagina=1`)
+    assert.equal(page1._links.next.href, `${url}?pagina=2`)
+    assert.notProperty(page1._links, 'prev')
+
+    const page3 = (await client.get(page1._links.next.href.replace('pagina=2', 'pagina=3')).bearerToken(world.token)).body()
+    assert.lengthOf(page3._entries, 5)
+    assert.notProperty(page3._links, 'next')
+    assert.equal(page3._links.prev.href, `${url}?pagina=2`)
+    const page2 = (await client.get(page1._links.next.href).bearerToken(world.token)).body()
+    const seen = new Set([...page1._entries, ...page2._entries, ...page3._entries].map((e: any) => e._links.self.href))
+    assert.equal(seen.size, 205)
+
+    const refs = await client.get(url).bearerToken(world.token).header('Accept', 'application/vnd.service.ref+json')
+    refs.assertStatus(200)
+    assert.equal(refs.header('content-type'), 'application/vnd.service.ref+json; charset=utf-8')
+    assert.equal(refs.body().Total, 205)
+    assert.sameMembers(Object.keys(refs.body()._entries[0]), ['href', 'title'])
+    assert.match(refs.body()._entries[0].title, /^bulk\..*@example\.com, Toyota Corolla XEI 2024, bulk-1$/)
+  })
+
+  test('pagina: 1 and 99 accepted; 0, 100 and x rejected', async ({ client, assert }) => {
+    const world = await dealerWorld()
+    const url = `/v3/consultas/${world.adminMail}`
+    for (const page of ['1', '99']) {
+      const response = await client.get(url).qs({ pagina: page }).bearerToken(world.token)
+      response.assertStatus(200)
+      assert.equal(response.body().Pagina, Number(page))
+    }
+    for (const page of ['0', '100', 'x', '1.5']) {
+      const response = await client.get(url).qs({ pagina: page }).bearerToken(world.token)
+      response.assertStatus(400)
+      assert.property(response.body().Errors, 'pagina', page)
+    }
+  })
+
+  test('desde: today − 90 days accepted, − 91 rejected; hasta not before desde; bad dates rejected', async ({ client, assert }) => {
+    const world = await dealerWorld()
+    const url = `/v3/consultas/${world.adminMail}`
+    const get = (qs: Record<string, string>) => client.get(url).qs(qs).bearerToken(world.token)
+    const ok = await get({ desde: day(-90) })
+    ok.assertStatus(200)
+    assert.equal(ok.body().Desde, today().minus({ days: 90 }).toISO({ suppressMilliseconds: true }))
+    const tooOld = await get({ desde: day(-91) })
+    tooOld.assertStatus(400)
+    assert.property(tooOld.body().Errors, 'desde')
+
+    ;(await get({ desde: day(-5), hasta: day(-5) })).assertStatus(200)
+    const backwards = await get({ desde: day(-5), hasta: day(-6) })
+    backwards.assertStatus(400)
+    assert.property(backwards.body().Errors, 'hasta')
+    const beforeDefault = await get({ hasta: day(-91) })
+    beforeDefault.assertStatus(400)
+    assert.property(beforeDefault.body().Errors, 'hasta')
+    for (const bad of ['2024-13-01', 'ayer', '2024/01/01']) {
+      const response = await get({ desde: bad })
+      response.assertStatus(400)
+      assert.property(response.body().Errors, 'desde', bad)
+    }
+  })
+
+  test('the period is whole days in TZ, both ends included', async ({ client, assert }) => {
+    const world = await dealerWorld()
+    const base = { appId: world.caller.id, agencyId: world.fixture.agency.id }
+    const start = today().minus({ days: 10 })
+    const end = today().minus({ days: 8 }).endOf('day')
+    await insertInquiries(
+      [
+        { receivedAt: start.minus({ milliseconds: 1 }).toJSDate(), externalId: 'before' },
+        { receivedAt: start.toJSDate(), externalId: 'first-instant' },
+        { receivedAt: end.toJSDate(), externalId: 'last-instant' },
+        { receivedAt: end.plus({ milliseconds: 1 }).toJSDate(), externalId: 'after' },
+      ],
+      base
+    )
+    const response = await client
+      .get(`/v3/consultas/${world.adminMail}`)
+      .qs({ desde: day(-10), hasta: day(-8) })
+      .bearerToken(world.token)
+    response.assertStatus(200)
+    assert.sameMembers(
+      response.body()._entries.map((entry: any) => entry.Auto.ExternalId),
+      ['first-instant', 'last-instant']
+    )
+    assert.equal(response.body()._links.self.href, `/v3/consultas/${world.adminMail}?desde=${day(-10)}&hasta=${day(-8)}&pagina=1`)
+  })
+
+  test('operador and externalid filter; operador not in the agency → 400; adminmail optional with operador', async ({ client, assert }) => {
+    const seller = `vendedor.${Date.now()}@example.com`
+    const world = await dealerWorld({ collaborators: [seller] })
+    const base = { appId: world.caller.id, agencyId: world.fixture.agency.id }
+    const now = Date.now()
+    await insertInquiries(
+      [
+        { receivedAt: new Date(now - 1000), operatorEmail: seller, externalId: 'AB-1' },
+        { receivedAt: new Date(now - 2000), operatorEmail: seller, externalId: 'AB-2' },
+        { receivedAt: new Date(now - 3000), operatorEmail: world.fixture.admin.email, externalId: 'AB-1' },
+      ],
+      base
+    )
+    const url = `/v3/consultas/${world.adminMail}`
+    const bySeller = await client.get(url).qs({ operador: seller.toUpperCase() }).bearerToken(world.token)
+    bySeller.assertStatus(200)
+    assert.equal(bySeller.body().Total, 2)
+    const byListing = await client.get(url).qs({ externalid: 'ab-1' }).bearerToken(world.token)
+    assert.equal(byListing.body().Total, 2)
+    const both = await client.get(url).qs({ externalid: 'AB-1', operador: seller }).bearerToken(world.token)
+    assert.equal(both.body().Total, 1)
+
+    const stranger = await client.get(url).qs({ operador: 'nadie@example.com' }).bearerToken(world.token)
+    stranger.assertStatus(400)
+    assert.property(stranger.body().Errors, 'operador')
+    const badEmail = await client.get(url).qs({ operador: 'no-es-mail' }).bearerToken(world.token)
+    badEmail.assertStatus(400)
+
+    const withoutAgency = await client.get('/v3/consultas').qs({ operador: seller }).bearerToken(world.token)
+    withoutAgency.assertStatus(200)
+    assert.equal(withoutAgency.body().Total, 2)
+    assert.equal(withoutAgency.body()._entries[0]._links.self.href.split('/')[3], world.adminMail)
+    assert.equal(withoutAgency.body()._links.self.href, `/v3/consultas?operador=${encodeURIComponent(seller)}&pagina=1`)
+    const missing = await client.get('/v3/consultas').bearerToken(world.token)
+    missing.assertStatus(400)
+    assert.property(missing.body().Errors, 'operador')
+  })
+
+  test('404 when the agency does not exist for the app', async ({ client }) => {
+    const world = await dealerWorld()
+    const { token } = await createCaller('Stranger')
+    ;(await client.get(`/v3/consultas/${world.adminMail}`).bearerToken(token)).assertStatus(404)
+    ;(await client.get(`/v3/consultas/nadie@example.com`).bearerToken(world.token)).assertStatus(404)
+  })
+})
+
+test.group('Inquiries: visibility between apps', () => {
+  test('listing inquiries reach the publishing app only; catalogue ones the apps receiving other leads', async ({ client, assert }) => {
+    const world = await dealerWorld()
+    const GrantAgency = (await import('#agencies/services/grant_agency')).default
+    const { app: partner, token: partnerToken } = await createCaller('Partner (other leads)')
+    const { app: plain, token: plainToken } = await createCaller('Plain partner')
+    await new GrantAgency().execute(world.adminMail, partner.id, true)
+    await new GrantAgency().execute(world.adminMail, plain.id, false)
+
+    const listingInquiry = await client
+      .post(`/v3/consultas/${world.adminMail}`)
+      .bearerToken(world.token)
+      .json(inquiryBody(world.listing.externalId))
+    listingInquiry.assertStatus(201)
+    const listingSid = sidOf(listingInquiry.header('location')!)
+    await insertInquiries([{ receivedAt: new Date() }], { appId: null, agencyId: world.fixture.agency.id })
+
+    const list = async (token: string) =>
+      (await client.get(`/v3/consultas/${world.adminMail}`).bearerToken(token)).body()._entries.map((e: any) => e.TipoAnuncio)
+    assert.deepEqual(await list(world.token), ['Publicacion'])
+    assert.sameMembers(await list(partnerToken), ['Catalogo'])
+    assert.deepEqual(await list(plainToken), [])
+
+    const self = `/v3/consultas/${world.adminMail}/${listingSid}`
+    ;(await client.get(self).bearerToken(partnerToken)).assertStatus(404)
+    ;(await client.get(`${self}/entregas`).bearerToken(partnerToken)).assertStatus(404)
+    ;(await client.post(`${self}/resendwebhook`).bearerToken(partnerToken)).assertStatus(404)
+    ;(await client.get(self).bearerToken(world.token)).assertStatus(200)
+
+    // An app not linked to the agency learns nothing.
+    const { token: outsider } = await createCaller('Outsider')
+    ;(await client.get(self).bearerToken(outsider)).assertStatus(404)
+    ;(await client.post(`${self}/resendwebhook`).bearerToken(outsider)).assertStatus(403)
+  })
+
+  test('an unknown sid is 404', async ({ client }) => {
+    const { app: caller, token } = await createCaller('Reader')
+    const { agency } = await createAgency(caller)
+    ;(await client.get(`/v3/consultas/${agency.adminMail}/nope`).bearerToken(token)).assertStatus(404)
+  })
+})
