@@ -8,16 +8,16 @@ const ListingsController = () => import('#listings/controllers/listings_controll
 const ListingPhotosController = () => import('#listings/controllers/listing_photos_controller')
 
 apiRoutes(() => {
-  router.post('/publicaciones/:adminmail', [ListingsController, 'store'])
-  router.get('/publicaciones/:adminmail', [ListingsController, 'index'])
-  router.get('/publicaciones/:adminmail/:externalid', [ListingsController, 'show'])
-  router.put('/publicaciones/:adminmail/:externalid', [ListingsController, 'update'])
-  router.patch('/publicaciones/:adminmail/:externalid', [ListingsController, 'patch'])
-  router.delete('/publicaciones/:adminmail/:externalid', [ListingsController, 'archive'])
-  router.patch('/publicaciones/:adminmail/:externalid/suspender', [ListingsController, 'suspend'])
-  router.patch('/publicaciones/:adminmail/:externalid/activar', [ListingsController, 'activate'])
-  router.get('/publicaciones/:adminmail/:externalid/fotos', [ListingPhotosController, 'index'])
+  router.post('/publicaciones/:adminmail', [ListingsController, 'store']).as('listings.store')
+  router.get('/publicaciones/:adminmail', [ListingsController, 'index']).as('listings.index')
+  router.get('/publicaciones/:adminmail/:externalid', [ListingsController, 'show']).as('listings.show')
+  router.put('/publicaciones/:adminmail/:externalid', [ListingsController, 'update']).as('listings.update')
+  router.patch('/publicaciones/:adminmail/:externalid', [ListingsController, 'patch']).as('listings.patch')
+  router.delete('/publicaciones/:adminmail/:externalid', [ListingsController, 'archive']).as('listings.archive')
+  router.patch('/publicaciones/:adminmail/:externalid/suspender', [ListingsController, 'suspend']).as('listings.suspend')
+  router.patch('/publicaciones/:adminmail/:externalid/activar', [ListingsController, 'activate']).as('listings.activate')
+  router.get('/publicaciones/:adminmail/:externalid/fotos', [ListingPhotosController, 'index']).as('listing_photos.index')
 })
 
 // Outside /v3 and without credentials: photo URLs are embedded in public pages.
-router.get('/fotos/:listing/:file', [ListingPhotosController, 'show'])
+router.get('/fotos/:listing/:file', [ListingPhotosController, 'show']).as('listing_photos.show')

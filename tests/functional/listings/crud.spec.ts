@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import { createCaller } from '#tests/helpers/apps'
 import { grantAgency } from '#tests/helpers/agencies'
 import { createListing } from '#tests/helpers/listings'
-import { listingBody, setup, uniqueExternalId } from './support.js'
+import { assertErrorKey, listingBody, setup, uniqueExternalId } from './support.js'
 
 test.group('Listings: create and read', () => {
   test('POST creates: 201, Location, ETag and the full Publicacion', async ({ client, assert }) => {
@@ -85,7 +85,7 @@ test.group('Listings: create and read', () => {
       .bearerToken(ctx.token)
       .json({ ...body, ExternalId: body.ExternalId.toUpperCase() })
     again.assertStatus(409)
-    assert.property(again.body().Errors, 'ExternalId')
+    assertErrorKey(assert, again.body(), 'ExternalId')
   })
 
   test('another app: its listing answers like a missing one (404 GET, 403 writes)', async ({ client, assert }) => {
