@@ -14,8 +14,8 @@ export const catalogFixture: CatalogData = {
     { code: 'AR-S', name: 'Santa Fe', cities: ['Rosario', 'Santa Fe', 'Rafaela'] },
   ],
   currencies: [
-    { code: 'ARS', name: 'peso argentino' },
-    { code: 'USD', name: 'dólar estadounidense' },
+    { code: 'ARS', name: 'Peso argentino' },
+    { code: 'USD', name: 'Dólar estadounidense' },
   ],
   brands: [
     {

@@ -39,7 +39,10 @@ export async function argentinaPlaces(): Promise<RegionInput[]> {
 
 export function iso4217Currencies(): CurrencyInput[] {
   const names = new Intl.DisplayNames(['es-AR', 'es'], { type: 'currency' })
-  return Intl.supportedValuesOf('currency').map((code) => ({ code, name: names.of(code) ?? code }))
+  return Intl.supportedValuesOf('currency').map((code) => {
+    const name = names.of(code) ?? code
+    return { code, name: name.charAt(0).toLocaleUpperCase('es') + name.slice(1) }
+  })
 }
 
 /** Spanish spellings and the short names Argentine dealers use, by the source's make folder. */

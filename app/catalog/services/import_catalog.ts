@@ -66,6 +66,8 @@ export default class ImportCatalog {
       await db.transaction(async (trx) => this.brand(trx, brand, summary))
       step()
     }
+    // Catalogue ETags derive from this revision: any import invalidates them.
+    await db.rawQuery('update catalog_state set revision = revision + 1, changed_at = now() where id = 1')
     return summary
   }
 

@@ -9,6 +9,7 @@ async function fragments(): Promise<OpenApiFragment[]> {
     import('./core.js'),
     import('#agencies/openapi'),
     // Modules add their `openapi.ts` here, e.g. import('#catalog/openapi').
+    import('#catalog/openapi'),
     import('#apps/openapi'),
     import('#buyers/openapi'),
     import('#leads/openapi'),

@@ -1,0 +1,76 @@
+/*
+ * Wire shapes of Marca, Modelo and Version (spec §2.13), full and reference.
+ */
+import { group, link, path } from '#core/http/links'
+import { listEnvelope } from '#core/http/envelopes'
+import type { Links } from '#core/http/links'
+import type { BrandRef, ModelRef, VersionRef } from '#catalog/services/vehicle_resolver'
+
+export function brandFull(brand: BrandRef) {
+  return {
+    Nombre: brand.name,
+    Codenames: brand.codenames,
+    Modelos: group({ self: link(`/v3/modelos?marca=${brand.id}`) }),
+    _links: { self: link(path('marcas', brand.id)) },
+  }
+}
+
+export const brandRef = (brand: BrandRef) => ({ href: path('marcas', brand.id), title: brand.name })
+
+export function modelFull(model: ModelRef) {
+  return {
+    Marca: model.brandName,
+    Nombre: model.name,
+    Codename: model.codename,
+    Carrocerias: model.bodyTypes,
+    Versiones: group({ self: link(`/v3/versiones?modelo=${model.id}`) }),
+    _links: { self: link(path('modelos', model.id)), marca: link(path('marcas', model.brandId)) },
+  }
+}
+
+export const modelRef = (model: ModelRef) => ({ href: path('modelos', model.id), title: `${model.brandName} ${model.name}` })
+
+export function versionFull(version: VersionRef) {
+  return {
+    VersionYear: version.year,
+    Propulsion: version.propulsion,
+    Transmision: version.transmission,
+    Potencia: version.power,
+    Cilindrada: version.displacement,
+    Marca: version.brandName,
+    Modelo: version.modelName,
+    Nombre: version.name,
+    Codename: version.codename,
+    Carroceria: version.bodyType,
+    Segmento: version.segment,
+    _links: {
+      self: link(path('versiones', version.id)),
+      modelo: link(path('modelos', version.modelId)),
+      marca: link(path('marcas', version.brandId)),
+    },
+  }
+}
+
+export function versionRef(version: VersionRef) {
+  return {
+    Marca: version.brandName,
+    Modelo: version.modelName,
+    Version: version.name,
+    VersionYear: version.year,
+    href: path('versiones', version.id),
+    title: [version.brandName, version.modelName, version.name, version.year].filter(Boolean).join(' '),
+  }
+}
+
+/** Full and reference shapes of one entry. */
+export function shapes<T>(entry: T, full: (entry: T) => unknown, ref: (entry: T) => unknown) {
+  return { full: () => full(entry), ref: () => ref(entry) }
+}
+
+/** Full and reference shapes of a list envelope. */
+export function listShapes<T>(links: Links, entries: T[], full: (entry: T) => unknown, ref: (entry: T) => unknown) {
+  return {
+    full: () => listEnvelope(links, entries.map(full)),
+    ref: () => listEnvelope(links, entries.map(ref)),
+  }
+}
