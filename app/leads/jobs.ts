@@ -6,7 +6,10 @@
 import { deliveryQueue, deliveryWork } from '#core/outbound/deliveries'
 import type { JobDefinition } from '#core/jobs/types'
 
-const delivery = { queue: { ...deliveryQueue, notify: true }, work: deliveryWork }
+// With LISTEN/NOTIFY on, pg-boss polls only every 30 s by default: a retry due
+// later (startAfter) would wait that long, so poll each second as the fallback.
+const work = { ...deliveryWork, notifyPollingIntervalSeconds: 1 }
+const delivery = { queue: { ...deliveryQueue, notify: true }, work }
 
 export const jobs: JobDefinition[] = [
   { name: 'leads.webhook', ...delivery, handler: () => import('./jobs/webhook_job.js') },
