@@ -1,5 +1,6 @@
 import { defineConfig } from '@adonisjs/auth'
-import { tokensGuard, tokensUserProvider } from '@adonisjs/auth/access_tokens'
+import { tokensGuard } from '@adonisjs/auth/access_tokens'
+import { AppsUserProvider } from '#apps/services/app_credentials'
 import type { InferAuthenticators, InferAuthEvents, Authenticators } from '@adonisjs/auth/types'
 
 /** Apps authenticate with opaque bearer tokens stored hashed in `app_tokens`. */
@@ -7,7 +8,7 @@ const authConfig = defineConfig({
   default: 'api',
   guards: {
     api: tokensGuard({
-      provider: tokensUserProvider({
+      provider: new AppsUserProvider({
         tokens: 'accessTokens',
         model: () => import('#apps/models/app'),
       }),

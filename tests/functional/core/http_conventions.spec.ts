@@ -45,6 +45,16 @@ test.group('Authentication', () => {
     ;(await client.get('/v3').bearerToken(token)).assertStatus(200)
   })
 
+  test('a revoked token is refused once the credential memory lapses', async ({ client }) => {
+    const { app, token } = await createCaller()
+    ;(await client.get('/v3').bearerToken(token)).assertStatus(200)
+    const { default: db } = await import('@adonisjs/lucid/services/db')
+    await db.from('app_tokens').where('tokenable_id', app.id).delete()
+    const { forgetCredentials } = await import('#apps/services/app_credentials')
+    forgetCredentials()
+    ;(await client.get('/v3').bearerToken(token)).assertStatus(401)
+  })
+
   test('tokens are stored hashed, never in clear', async ({ assert }) => {
     const { app, token } = await createCaller()
     const { default: db } = await import('@adonisjs/lucid/services/db')

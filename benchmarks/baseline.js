@@ -1,0 +1,27 @@
+/*
+ * The bare baseline: node:http + pg, no framework, doing each scenario's
+ * queries and JSON. Routes by scenario index in the `x-scenario` header.
+ */
+import { createServer } from 'node:http'
+import { readFileSync } from 'node:fs'
+import pg from 'pg'
+import { scenarios } from './scenarios.js'
+
+const ctx = JSON.parse(readFileSync(process.env.BENCH_CONTEXT, 'utf8'))
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 })
+pool.on('error', () => {})
+
+const server = createServer(async (req, res) => {
+  const scenario = scenarios[Number(req.headers['x-scenario'])]
+  try {
+    const { status, body, headers = {} } = await scenario.baseline(pool, req, ctx)
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
+    res.end(body)
+  } catch (error) {
+    res.writeHead(500)
+    res.end(String(error))
+  }
+})
+
+server.listen(Number(process.env.PORT), '127.0.0.1', () => process.send?.('ready'))
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => pool.end().finally(() => process.exit(0)))
