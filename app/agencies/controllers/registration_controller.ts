@@ -104,7 +104,11 @@ export default class RegistrationController {
         name: 'Password', label: 'Contraseña', type: 'password', autocomplete: 'new-password', minlength: 10,
         maxlength: 200, value: '', hint: 'Al menos 10 caracteres.',
       },
-    ].map((field) => ({ ...field, errors: errors[field.name] ?? [] }))
+    ].map((field) => {
+      const fieldErrors = errors[field.name] ?? []
+      const describedBy = `${field.name}-ayuda` + (fieldErrors.length ? ` ${field.name}-error` : '')
+      return { minlength: 1, ...field, errors: fieldErrors, describedBy }
+    })
     return this.html(ctx, status, 'registration', {
       title: `Registro de ${invitation.tradeName}`,
       invitation,

@@ -1,0 +1,58 @@
+/*
+ * Shared pieces of the agencies tests: the mail and app-webhook workers, an
+ * invitation body, and reading the registration link out of a real mail.
+ */
+import app from '@adonisjs/core/services/app'
+import JobRunner from '#core/jobs/runner'
+import { settings } from '#core/settings'
+import { uniqueEmail } from '#tests/helpers/agencies'
+import type { SmtpSink, SunkMail } from '#tests/helpers/smtp_sink'
+
+export async function startAgencyWorkers() {
+  const runner = await app.container.make(JobRunner)
+  await runner.work({ work: ['agencies.mail', 'apps.webhook'] })
+  return runner
+}
+
+export function invitationBody(overrides: Record<string, unknown> = {}) {
+  return {
+    AdminMail: uniqueEmail('invited'),
+    NombreComercial: 'Autos del Plata',
+    Region: 'AR-B',
+    Ciudad: 'La Plata',
+    Direccion: 'Calle 7 1234',
+    Telefono: '+5492215550000',
+    AdminNombre: 'Marta',
+    AdminApellido: 'Suárez',
+    ...overrides,
+  }
+}
+
+/** The mails sent to `email`, once at least `count` arrived. */
+export async function mailsTo(sink: SmtpSink, email: string, count = 1): Promise<SunkMail[]> {
+  const address = email.toLowerCase()
+  await sink.waitFor((mail) => mail.envelope.to.includes(address) && countFor(sink, address) >= count)
+  return sink.messages.filter((mail) => mail.envelope.to.includes(address))
+}
+
+function countFor(sink: SmtpSink, address: string) {
+  return sink.messages.filter((mail) => mail.envelope.to.includes(address)).length
+}
+
+/** The `{PUBLIC_URL}/registro/{token}` link of a mail (text and HTML must agree). */
+export function registrationLink(mail: SunkMail): string {
+  const pattern = new RegExp(`${escape(settings.publicUrl)}/registro/[A-Za-z0-9_-]+`)
+  const inText = mail.parsed.text?.match(pattern)?.[0]
+  const inHtml = mail.parsed.html?.match(pattern)?.[0]
+  if (!inText || inText !== inHtml) throw new Error('registration link missing or different in text and HTML')
+  return inText
+}
+
+/** Path part of an absolute URL of this service. */
+export function pathOf(url: string) {
+  return url.slice(settings.publicUrl.length)
+}
+
+function escape(text: string) {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+}
