@@ -9,6 +9,8 @@ const loader = Promise.all([
   import('#core/commands/start'),
   import('#core/commands/jobs_work'),
   import('#core/commands/jobs_run'),
+  import('#leads/commands/deliveries_list'),
+  import('#leads/commands/deliveries_retry'),
   import('#apps/commands/app_create'),
   import('#apps/commands/app_token'),
   import('#agencies/commands/agency_grant'),

@@ -209,3 +209,54 @@ test.group('Lead deliveries: resend', (group) => {
     ;(await client.post(`/v3/consultas/${world.adminMail}/${fresh}/resendwebhook`).bearerToken(world.token)).assertStatus(202)
   })
 })
+
+test.group('Lead deliveries: operator commands', (group) => {
+  let receiver: Receiver
+  const initialSchedule = settings.deliveryRetrySchedule
+
+  group.setup(async () => {
+    await startLeadWorkers()
+    settings.deliveryRetrySchedule = [0.2]
+    receiver = await startReceiver()
+    return async () => {
+      settings.deliveryRetrySchedule = initialSchedule
+      await receiver.close()
+    }
+  })
+
+  test('deliveries:list --failed shows a dead delivery; deliveries:retry ID delivers it with the same webhook-id', async ({ client, assert }) => {
+    const ace = await app.container.make('ace')
+    ace.ui.switchMode('raw')
+    const { default: DeliveriesList } = await import('#leads/commands/deliveries_list')
+    const { default: DeliveriesRetry } = await import('#leads/commands/deliveries_retry')
+
+    const { world, config } = await withWebhook(receiver, '/flaky')
+    ;(await client.put(`/v3/notificaciones/${world.adminMail}`).bearerToken(world.token).json(config)).assertStatus(200)
+    receiver.route('/flaky', { status: 503 })
+    const created = await client.post(`/v3/consultas/${world.adminMail}`).bearerToken(world.token).json(inquiryBody(world.listing.externalId))
+    const sid = sidOf(created.header('location')!)
+    const [dead] = await settledDeliveries(sid, 1)
+    assert.equal(dead.status, 'dead')
+    assert.lengthOf(dead.attempts, 2)
+
+    const list = await ace.create(DeliveriesList, ['--failed', '--json', '--limit', '500'])
+    await list.exec()
+    list.assertSucceeded()
+    const listed = list.logger.getLogs().map((log) => JSON.parse(log.message))
+    const row = listed.find((entry) => entry.id === dead.id)
+    assert.include(row, { status: 'dead', channel: 'webhook', owner: `inquiry:${dead.ownerId}`, attempts: 2 })
+
+    receiver.route('/flaky', { status: 204 })
+    const retry = await ace.create(DeliveriesRetry, [dead.id])
+    await retry.exec()
+    retry.assertSucceeded()
+    const [delivered] = await settledDeliveries(sid, 1)
+    assert.equal(delivered.status, 'delivered')
+    assert.lengthOf(delivered.attempts, 3)
+    assert.lengthOf(new Set(receiver.requests.map((r) => r.headers['webhook-id'])), 1)
+
+    const unknown = await ace.create(DeliveriesRetry, ['00000000-0000-4000-8000-000000000000'])
+    await unknown.exec()
+    unknown.assertFailed()
+  })
+})

@@ -122,7 +122,7 @@ test.group('POST /v3/consultas/{adminmail}: intake', () => {
       return Object.keys(response.body().Errors).sort()
     }
     const ext = world.listing.externalId
-    const buyer = (fields: object) => inquiryBody(ext, fields)
+    const buyer = (fields: Record<string, unknown>) => inquiryBody(ext, fields)
 
     assert.deepEqual(await errorsOf(buyer({ Email: null, Telefono: null })), ['Interesado'])
     ;(await post(buyer({ Email: null }))).assertStatus(201)
