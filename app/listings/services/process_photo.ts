@@ -21,7 +21,11 @@ export async function processPhoto(input: Buffer): Promise<Result<ProcessedPhoto
   let metadata: Metadata
   try {
     metadata = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata()
-  } catch {
+  } catch (error: any) {
+    // sharp refuses an oversized image from its header, before decoding any pixel.
+    if (/pixel limit/i.test(String(error?.message))) {
+      return fail('rejected', { message: `La imagen supera el máximo de ${MAX_INPUT_PIXELS / 1_000_000} megapíxeles.` })
+    }
     return fail('rejected', { message: 'El archivo no es una imagen que se pueda leer (JPEG, PNG, WebP, GIF, AVIF o TIFF).' })
   }
   if (!metadata.width || !metadata.height) {
