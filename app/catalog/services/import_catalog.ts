@@ -68,6 +68,8 @@ export default class ImportCatalog {
     }
     // Catalogue ETags derive from this revision: any import invalidates them.
     await db.rawQuery('update catalog_state set revision = revision + 1, changed_at = now() where id = 1')
+    // Fresh statistics so the planner sees the real table sizes right after a bulk load.
+    await db.rawQuery('analyze regions, cities, currencies, brands, vehicle_models, versions')
     return summary
   }
 
