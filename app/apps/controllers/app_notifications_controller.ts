@@ -1,4 +1,3 @@
-import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { Problem } from '#core/http/problem'
 import { respond } from '#core/http/respond'
@@ -11,12 +10,9 @@ import { appWebhookValidator } from '#apps/validators/app_webhook_validator'
 import { AppWebhookTransformer } from '#apps/transformers/app_webhook_transformer'
 
 /** `/v3/appnotificaciones[/{topic}]`: the app's subscriptions to app-level events. */
-@inject()
 export default class AppNotificationsController {
-  constructor(
-    private reader: AppWebhookReader,
-    private saver: SaveAppWebhook
-  ) {}
+  private reader = new AppWebhookReader()
+  private saver = new SaveAppWebhook()
 
   async index(ctx: HttpContext) {
     const webhooks = await this.reader.all(ctx.caller)

@@ -87,8 +87,17 @@ export const deliveryQueue: NonNullable<JobDefinition['queue']> = {
   expireInSeconds: 120,
 }
 
-/** Work options for delivery queues: a retry due now is picked up within a second. */
-export const deliveryWork: NonNullable<JobDefinition['work']> = { pollingIntervalSeconds: 1, localConcurrency: 2 }
+/**
+ * Work options for delivery queues. NOTIFY wakes a worker when a job is sent,
+ * which is too early for a retry sent with `startAfter`; the backstop poll
+ * (`notifyPollingIntervalSeconds`, pg-boss default 30 s) is what picks it up
+ * when due, so it is kept at a second here.
+ */
+export const deliveryWork = {
+  pollingIntervalSeconds: 1,
+  notifyPollingIntervalSeconds: 1,
+  localConcurrency: 2,
+} as NonNullable<JobDefinition['work']>
 
 /** How long a claimed try keeps other workers off (longer than any outbound timeout). */
 const CLAIM_SECONDS = 120

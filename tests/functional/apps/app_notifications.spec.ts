@@ -95,7 +95,7 @@ test.group('App notifications: subscriptions', (group) => {
     await client.post(URL_TOPIC).bearerToken(token).json(valid()).then((r) => r.assertStatus(201))
     const again = await client.post(URL_TOPIC).bearerToken(token).json(valid())
     again.assertStatus(409)
-    assert.property(again.body().Errors, '_')
+    assert.isArray(again.body().Errors?._)
 
     const replaced = await client
       .put(URL_TOPIC)
@@ -161,7 +161,7 @@ test.group('App notifications: subscriptions', (group) => {
         assert.equal(response.status(), 200, JSON.stringify(overrides).slice(0, 80))
       } else {
         assert.equal(response.status(), 400, field)
-        assert.property(response.body().Errors, field)
+        assert.isArray(response.body().Errors?.[field], field)
       }
     }
   })
@@ -179,7 +179,7 @@ test.group('App notifications: subscriptions', (group) => {
     ] as const) {
       const response = await client.post(URL_TOPIC).bearerToken(token).json(body)
       response.assertStatus(400)
-      assert.property(response.body().Errors, field)
+      assert.isArray(response.body().Errors?.[field], field)
     }
     await client.get(URL_TOPIC).bearerToken(token).then((r) => r.assertStatus(404))
   })
