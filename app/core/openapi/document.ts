@@ -13,6 +13,7 @@ async function fragments(): Promise<OpenApiFragment[]> {
     import('#apps/openapi'),
     import('#buyers/openapi'),
     import('#leads/openapi'),
+    import('#listings/openapi'),
   ])
   return modules.map((module) => module.openapi)
 }
