@@ -2,6 +2,7 @@
  * Shared Ignitor setup of every entry point (web, ace, tests): loads the env
  * and, when no DATABASE_URL is configured, attaches the embedded PostgreSQL.
  */
+import 'reflect-metadata'
 import { Ignitor } from '@adonisjs/core'
 
 export const APP_ROOT = new URL('../', import.meta.url)

@@ -98,6 +98,27 @@ test.group('Routing errors', () => {
   })
 })
 
+test.group('Body size', () => {
+  /** A JSON body of exactly `size` bytes: `{"Relleno":"xxx…"}`. */
+  const bodyOf = (size: number) => JSON.stringify({ Relleno: 'x'.repeat(size - '{"Relleno":""}'.length) })
+
+  test('up to 1 MiB is parsed; one byte more → 413 problem', async ({ assert }) => {
+    const { token } = await createCaller()
+    const send = (body: string) =>
+      raw('/v3/agencias', {
+        method: 'POST',
+        headers: { 'Authorization': `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body,
+      })
+    const atLimit = await send(bodyOf(1024 * 1024))
+    assert.equal(atLimit.status, 400, 'a 1 MiB body reaches validation')
+    const over = await send(bodyOf(1024 * 1024 + 1))
+    assert.equal(over.status, 413)
+    assert.match(over.headers.get('content-type')!, /^application\/problem\+json/)
+    assert.equal((await over.json()).Status, 413)
+  })
+})
+
 test.group('Accept negotiation', () => {
   test('full types, reference type, q-values and wildcards', async ({ client, assert }) => {
     const { token } = await createCaller()
