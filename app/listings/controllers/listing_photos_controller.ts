@@ -6,6 +6,7 @@ import { link } from '#core/http/links'
 import ListPhotos from '#listings/services/list_photos'
 import { readPhoto } from '#listings/services/photo_storage'
 import { listingHref, photoEntry, photoRef } from '#listings/transformers/listing_transformer'
+import { listingParamsValidator } from '#listings/validators/listing'
 import { problemFor } from './problems.js'
 
 export default class ListingPhotosController {
@@ -13,6 +14,7 @@ export default class ListingPhotosController {
 
   /** GET /v3/publicaciones/{adminmail}/{externalid}/fotos */
   async index(ctx: HttpContext) {
+    await listingParamsValidator.validate(ctx.params)
     const found = await this.lister.execute(ctx.caller, ctx.params.adminmail, ctx.params.externalid)
     if (!found.ok) throw problemFor(found, 'read')
     const { agency, record, photos } = found.value

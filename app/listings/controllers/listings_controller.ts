@@ -16,6 +16,7 @@ import {
   listingEditValidator,
   listingPartialValidator,
   listingQueryValidator,
+  listingParamsValidator,
   toCreateInput,
   toEditInput,
   toPartialInput,
@@ -32,6 +33,7 @@ export default class ListingsController {
   ) {}
 
   async index(ctx: HttpContext) {
+    await listingParamsValidator.validate(ctx.params)
     const query = await listingQueryValidator.validate(ctx.request.qs())
     const state = query.estado ? STATE_CODE[query.estado as keyof typeof STATE_CODE] : undefined
     const page = query.pagina ?? 1
@@ -48,6 +50,7 @@ export default class ListingsController {
   }
 
   async store(ctx: HttpContext) {
+    await listingParamsValidator.validate(ctx.params)
     const input = toCreateInput(await listingCreateValidator.validate(ctx.request.body()))
     const created = await this.creator.execute(ctx.caller, ctx.params.adminmail, input)
     if (!created.ok) throw problemFor(created, 'write')
@@ -56,6 +59,7 @@ export default class ListingsController {
   }
 
   async show(ctx: HttpContext) {
+    await listingParamsValidator.validate(ctx.params)
     const found = await this.shower.execute(ctx.caller, ctx.params.adminmail, ctx.params.externalid)
     if (!found.ok) throw problemFor(found, 'read')
     return this.#send(ctx, found.value)
@@ -84,11 +88,11 @@ export default class ListingsController {
   }
 
   async #change(ctx: HttpContext, change: Change) {
-    const { adminmail, externalid } = ctx.params
+    const { adminmail, externalid } = await listingParamsValidator.validate(ctx.params)
     const changed = await this.changer.execute({
       caller: ctx.caller,
       adminMail: adminmail,
-      externalId: externalid,
+      externalId: externalid!,
       ifMatch: ifMatch(ctx),
       change,
     })

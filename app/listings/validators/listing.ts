@@ -124,6 +124,20 @@ export const listingQueryValidator = vine.create({
   pagina: vine.number().withoutDecimals().range([1, 99]).optional(),
 })
 
+/** Path parameters: a malformed one is a 400 (spec §4.1 lists 400 on every listing call). */
+export const listingParamsValidator = vine.create({
+  adminmail: vine
+    .string()
+    .maxLength(254)
+    .regex(/^[^\s@]+@[^\s@]+$/),
+  externalid: vine
+    .string()
+    .minLength(2)
+    .maxLength(255)
+    .regex(/^[A-Za-z0-9._~-]+$/)
+    .optional(),
+})
+
 export type Money = { currency: string; amount: number } | null
 
 /** What an edit asks for; `undefined` = not sent (keep), `null` = sent as null. */

@@ -127,4 +127,41 @@ test.group('Listings: create and read', () => {
     ;(await client.get(ctx.href(externalId)).bearerToken(ctx.token)).assertStatus(404)
     ;(await client.put(ctx.href(externalId)).bearerToken(ctx.token).json({})).assertStatus(403)
   })
+
+  test('malformed path parameters → 400 with Errors', async ({ client }) => {
+    const ctx = await setup()
+    const bad = await client.get(ctx.href('con espacio')).bearerToken(ctx.token)
+    bad.assertStatus(400)
+    ;(await client.put(ctx.href('x')).bearerToken(ctx.token).json({})).assertStatus(400)
+    ;(await client.get('/v3/publicaciones/no-es-un-mail').bearerToken(ctx.token)).assertStatus(400)
+  })
+
+  test('the non-templated links of a listing resolve with their stated method', async ({ client, assert }) => {
+    const ctx = await setup()
+    const listing = await createListing(ctx.app, ctx.fixture)
+    const body = (await client.get(ctx.href(listing.externalId)).bearerToken(ctx.token)).body()
+    const own = ['self', 'edit', 'precio', 'fotos']
+    for (const rel of own) {
+      const { href, method = 'GET' } = body._links[rel]
+      const response = await (client as any)[method.toLowerCase()](href).bearerToken(ctx.token).json({})
+      assert.equal(response.status(), 200, `${rel} ${method} ${href}`)
+    }
+    // The state actions last: suspender, then activar (offered once suspended), then archivar.
+    const suspended = await client.patch(body._links.suspender.href).bearerToken(ctx.token)
+    suspended.assertStatus(200)
+    ;(await client.patch(suspended.body()._links.activar.href).bearerToken(ctx.token)).assertStatus(200)
+    ;(await client.delete(body._links.archivar.href).bearerToken(ctx.token)).assertStatus(200)
+  })
+
+  test('with no body, PUT keeps every field and Activa defaults to true', async ({ client, assert }) => {
+    const ctx = await setup()
+    const listing = await createListing(ctx.app, ctx.fixture, { Activa: false, RefStock: 'A1', Descripcion: 'Hola' })
+    const response = await client.put(ctx.href(listing.externalId)).bearerToken(ctx.token).json({})
+    response.assertStatus(200)
+    assert.include(response.body(), { EstadoActual: 'Activa', RefStock: 'A1', Descripcion: 'Hola' })
+    const cleared = await client.put(ctx.href(listing.externalId)).bearerToken(ctx.token).json({ RefStock: null, Descripcion: '', Locacion: null })
+    assert.include(cleared.body(), { RefStock: null, Descripcion: null })
+    assert.deepEqual(cleared.body().Locacion, { Region: null, Ciudad: null, Direccion: null })
+  })
 })
+
