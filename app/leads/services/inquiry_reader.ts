@@ -1,12 +1,14 @@
 /*
  * Reading inquiries as an app sees them (DESIGN.md §3): those of listings it
  * published, plus catalogue inquiries when its link to the agency receives
- * other leads. Every query states that condition; the list reads through
- * the index (agency_id, app_id, received_at desc, id desc).
+ * other leads. Every query states that condition. The list reads through the
+ * index (agency_id, audience_app_id, received_at desc, id desc): one ordered
+ * range per audience (the app, and 0 for catalogue inquiries), merged.
  */
 import { DateTime } from 'luxon'
 import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
+import type { Knex } from 'knex'
 import type { ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
 import AgencyDirectory from '#agencies/services/agency_directory'
 import Inquiry from '#leads/models/inquiry'
@@ -27,13 +29,21 @@ export type InquiryPage = { inquiries: Inquiry[]; total: number; adminMails: Map
 
 type Query = ModelQueryBuilderContract<typeof Inquiry, Inquiry>
 
+/** Catalogue inquiries (no publishing app) have audience 0. */
+const OTHER_LEADS = 0
+
+const audiences = (audience: Audience) =>
+  audience.receivesOtherLeads ? [audience.appId, OTHER_LEADS] : [audience.appId]
+
 /** The app's part of one agency's inquiries. */
 export function visibleTo(query: Query, audience: Audience): Query {
-  query.where('agency_id', audience.agencyId)
-  return audience.receivesOtherLeads
-    ? query.where((visible) => visible.where('app_id', audience.appId).orWhereNull('app_id'))
-    : query.where('app_id', audience.appId)
+  return query.where('agency_id', audience.agencyId).whereIn('audience_app_id', audiences(audience))
 }
+
+/** The knex query with its where clauses applied (Lucid applies them lazily). */
+const knexOf = (query: Query) => (query as unknown as { toKnex(): Knex.QueryBuilder }).toKnex()
+
+const newestFirst = (query: Query) => query.orderBy('received_at', 'desc').orderBy('id', 'desc')
 
 function filtered(query: Query, filters: ListFilters): Query {
   query.where('received_at', '>=', filters.from.toJSDate()).where('received_at', '<', filters.to.toJSDate())
@@ -52,12 +62,18 @@ export default class InquiryReader {
 
   /** One page of an agency's inquiries, newest first, and the total. */
   async page(audience: Audience, filters: ListFilters, adminMail: string): Promise<InquiryPage> {
+    const offset = (filters.page - 1) * filters.perPage
+    // Each audience is one ordered index range; at most offset + perPage rows of each are read.
+    const ranges = audiences(audience).map((audienceAppId) =>
+      newestFirst(filtered(Inquiry.query().where('agency_id', audience.agencyId).where('audience_app_id', audienceAppId), filters))
+        .limit(offset + filters.perPage)
+    ).map(knexOf)
+    const source =
+      ranges.length === 1
+        ? db.raw('(?) as inquiries', [ranges[0]])
+        : db.raw('(? union all ?) as inquiries', [ranges[0], ranges[1]])
     const [inquiries, total] = await Promise.all([
-      filtered(visibleTo(Inquiry.query(), audience), filters)
-        .orderBy('received_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(filters.perPage)
-        .offset((filters.page - 1) * filters.perPage),
+      newestFirst(Inquiry.query().from(source as any)).limit(filters.perPage).offset(offset),
       this.#count(filtered(visibleTo(Inquiry.query(), audience), filters)),
     ])
     return { inquiries, total, adminMails: new Map([[audience.agencyId, adminMail]]) }
@@ -81,15 +97,15 @@ export default class InquiryReader {
     const scoped = () =>
       filtered(
         Inquiry.query().where((visible) => {
-          visible.where('app_id', appId)
-          if (openTo.length > 0) visible.orWhere((other) => other.whereNull('app_id').whereIn('agency_id', openTo))
+          visible.where('audience_app_id', appId)
+          if (openTo.length > 0) {
+            visible.orWhere((other) => other.where('audience_app_id', OTHER_LEADS).whereIn('agency_id', openTo))
+          }
         }),
         filters
       )
     const [inquiries, total] = await Promise.all([
-      scoped()
-        .orderBy('received_at', 'desc')
-        .orderBy('id', 'desc')
+      newestFirst(scoped())
         .limit(filters.perPage)
         .offset((filters.page - 1) * filters.perPage),
       this.#count(scoped()),

@@ -49,6 +49,22 @@ test.group('GET /v3/consultas/{adminmail}: paging, period and filters', () => {
     assert.match(refs.body()._entries[0].title, /^bulk\..*@example\.com, Toyota Corolla XEI 2024, bulk-1$/)
   })
 
+  test('with other leads: listing and catalogue inquiries merged newest first across pages', async ({ client, assert }) => {
+    const world = await dealerWorld({ receivesOtherLeads: true })
+    const agencyId = world.fixture.agency.id
+    const now = Date.now()
+    const at = (i: number) => ({ receivedAt: new Date(now - i * 1000), externalId: `n-${i}` })
+    const indexes = Array.from({ length: 210 }, (_, i) => i)
+    await insertInquiries(indexes.filter((i) => i % 3 !== 0).map(at), { appId: world.caller.id, agencyId })
+    await insertInquiries(indexes.filter((i) => i % 3 === 0).map(at), { appId: null, agencyId })
+    const url = `/v3/consultas/${world.adminMail}`
+    const pages = []
+    for (const pagina of [1, 2, 3]) pages.push((await client.get(url).qs({ pagina }).bearerToken(world.token)).body())
+    assert.deepEqual(pages.map((page) => page.Total), [210, 210, 210])
+    const order = pages.flatMap((page) => page._entries.map((entry: any) => entry.Auto.ExternalId))
+    assert.deepEqual(order, indexes.map((i) => `n-${i}`))
+  })
+
   test('pagina: 1 and 99 accepted; 0, 100 and x rejected', async ({ client, assert }) => {
     const world = await dealerWorld()
     const url = `/v3/consultas/${world.adminMail}`
