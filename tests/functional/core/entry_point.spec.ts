@@ -8,7 +8,7 @@ test.group('GET /v3 entry point', () => {
     response.assertStatus(200)
     assert.equal(response.header('content-type'), 'application/json; charset=utf-8')
     assert.equal(response.header('vary'), 'Accept')
-    assert.match(response.header('etag'), /^"[^"]+"$/)
+    assert.match(response.header('etag')!, /^"[^"]+"$/)
     const body = response.body()
     for (const group of ['Agencias', 'Regiones', 'Ciudades', 'Monedas', 'Propulsiones', 'Carrocerias', 'Marcas', 'Modelos', 'Versiones', 'AppNotificaciones']) {
       assert.properties(body[group], ['_links'], group)
@@ -21,7 +21,7 @@ test.group('GET /v3 entry point', () => {
   test('answers 304 to a matching If-None-Match, weak or strong', async ({ client, assert }) => {
     const { token } = await createCaller()
     const first = await client.get('/v3').bearerToken(token)
-    const etag = first.header('etag')
+    const etag = first.header('etag')!
     for (const header of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
       const again = await client.get('/v3').bearerToken(token).header('If-None-Match', header)
       again.assertStatus(304)

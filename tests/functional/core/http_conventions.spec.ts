@@ -8,7 +8,7 @@ import HttpExceptionHandler from '#core/http/exception_handler'
 
 function assertProblem(assert: any, response: any, status: number) {
   response.assertStatus(status)
-  assert.match(response.header('content-type'), /^application\/problem\+json/)
+  assert.match(response.header('content-type')!, /^application\/problem\+json/)
   const body = response.body()
   assert.equal(body.Status, status)
   assert.equal(body.Type, `https://httpstatuses.io/${status}`)
@@ -23,7 +23,7 @@ test.group('Authentication', () => {
   test('no token → 401 problem with WWW-Authenticate: Bearer', async ({ client, assert }) => {
     const response = await client.get('/v3')
     const body = assertProblem(assert, response, 401)
-    assert.match(response.header('www-authenticate'), /^Bearer/)
+    assert.match(response.header('www-authenticate')!, /^Bearer/)
     assert.equal(body.Instance, '/v3')
   })
 
@@ -89,7 +89,7 @@ test.group('Routing errors', () => {
     })
     assert.equal(plain.status, 415)
     assert.match(plain.headers.get('content-type')!, /^application\/problem\+json/)
-    assert.equal((await plain.json()).Status, 415)
+    assert.equal(((await plain.json()) as any).Status, 415)
     const form = await client.post('/v3').bearerToken(token).form({ a: 1 })
     assertProblem(assert, form, 415)
     // A JSON body passes the type check and reaches routing (no POST on /v3 → 405).
@@ -115,7 +115,7 @@ test.group('Body size', () => {
     const over = await send(bodyOf(1024 * 1024 + 1))
     assert.equal(over.status, 413)
     assert.match(over.headers.get('content-type')!, /^application\/problem\+json/)
-    assert.equal((await over.json()).Status, 413)
+    assert.equal(((await over.json()) as any).Status, 413)
   })
 })
 

@@ -49,7 +49,7 @@ test.group('OpenAPI document', () => {
     assert.notInclude(page.text(), 'https://')
     const bundle = await client.get('/docs/assets/swagger-ui-bundle.js')
     bundle.assertStatus(200)
-    assert.match(bundle.header('content-type'), /javascript/)
+    assert.match(bundle.header('content-type')!, /javascript/)
     ;(await client.get('/docs/assets/nope.js')).assertStatus(404)
   })
 })
