@@ -4,7 +4,8 @@ import { settings } from '#core/settings'
 /**
  * Shield runs only on the buyers' HTML routes (app/buyers/routes.ts), never
  * on `/v3`: API clients carry no cookies. Styles come from the service
- * itself; photos may live on an S3-compatible bucket, hence `https:`.
+ * itself; photos are served under PUBLIC_URL (which may differ from the
+ * host the page was opened with) or from an S3-compatible bucket (`https:`).
  */
 const shieldConfig = defineConfig({
   csp: {
@@ -12,7 +13,7 @@ const shieldConfig = defineConfig({
     directives: {
       defaultSrc: [`'none'`],
       styleSrc: [`'self'`],
-      imgSrc: [`'self'`, 'https:', 'data:'],
+      imgSrc: [`'self'`, new URL(settings.publicUrl).origin, 'https:', 'data:'],
       formAction: [`'self'`],
       baseUri: [`'none'`],
       frameAncestors: [`'none'`],

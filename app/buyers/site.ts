@@ -35,7 +35,9 @@ export const templatesVersion = (() => {
   return hash.digest('hex').slice(0, 16)
 })()
 
-/** Mounts `app/buyers/views` as the `buyers::` disk (also after `node ace build`). */
+/** Mounts `app/buyers/views` as the `buyers::` disk (also after `node ace build`); `site` for every template. */
 export function mountViews() {
   if (!edge.loader.mounted[VIEWS_DISK]) edge.mount(VIEWS_DISK, VIEWS_DIR)
+  // Components (the layout) see globals, not the page's state.
+  edge.global('site', site)
 }

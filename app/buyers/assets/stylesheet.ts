@@ -7,7 +7,7 @@
 export const css = `
 *,*::before,*::after{box-sizing:border-box}
 html{font-size:100%;-webkit-text-size-adjust:100%}
-body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;line-height:1.5;color:#1f2933;background:#f3f5f8}
+body{margin:0;min-height:100vh;display:flex;flex-direction:column;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;line-height:1.5;color:#1f2933;background:#f3f5f8}
 a{color:#0b5cad}
 a:hover{color:#08437f}
 :focus-visible{outline:3px solid #f5a623;outline-offset:2px}
@@ -21,7 +21,7 @@ img{max-width:100%;height:auto;display:block}
 .brand-mark{display:inline-block;width:1.6rem;height:1.6rem;border-radius:.4rem;background:#f5a623;color:#0b2545;text-align:center;line-height:1.6rem;margin-right:.5rem;font-weight:800}
 .tagline{color:#c9d6e8;font-size:.9rem;margin:0}
 .wrap{max-width:72rem;margin:0 auto;padding-left:1rem;padding-right:1rem}
-main{padding-top:1.5rem;padding-bottom:3rem}
+main{flex:1 0 auto;width:100%;padding-top:1.5rem;padding-bottom:3rem}
 .crumbs{font-size:.9rem;color:#52606d;margin:0 0 .75rem}
 .crumbs a{color:#0b5cad}
 h1{font-size:1.75rem;line-height:1.2;margin:0 0 .35rem}

@@ -4,10 +4,9 @@
  * per-visitor CSRF token).
  */
 import type { HttpContext } from '@adonisjs/core/http'
-import { site } from '#buyers/site'
 
 export async function renderHtml(ctx: HttpContext, view: string, data: Record<string, unknown>, status = 200) {
-  const html = await ctx.view.render(`buyers::${view}`, { site, ...data })
+  const html = await ctx.view.render(`buyers::${view}`, data)
   ctx.response.status(status)
   ctx.response.header('Content-Type', 'text/html; charset=utf-8')
   if (!ctx.response.getHeader('Cache-Control')) ctx.response.header('Cache-Control', 'private, no-store')
@@ -16,10 +15,15 @@ export async function renderHtml(ctx: HttpContext, view: string, data: Record<st
 
 /** A friendly error page (404, 410, 403, 429, 500) in the site's layout. */
 export function renderError(ctx: HttpContext, status: number, data: Record<string, unknown> = {}) {
-  return renderHtml(ctx, 'error', { status, ...ERRORS[status], ...data }, status)
+  const copy = ERRORS[status] ?? (status >= 500 ? ERRORS[500] : ERRORS[400])
+  return renderHtml(ctx, 'error', { status, ...copy, ...data }, status)
 }
 
 const ERRORS: Record<number, { heading: string; message: string }> = {
+  400: {
+    heading: 'No pudimos procesar el pedido',
+    message: 'Revisá los datos enviados y volvé a intentarlo desde la página de la publicación.',
+  },
   403: {
     heading: 'El formulario venció',
     message: 'Por seguridad, el formulario sólo puede enviarse desde la página de la publicación. Volvé a abrirla y enviá tu consulta otra vez.',

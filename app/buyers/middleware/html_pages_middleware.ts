@@ -1,28 +1,29 @@
 /*
  * The buyers' pages answer errors with HTML pages, not the API's problem
- * documents: a bad CSRF token (403), the form's rate limit (429) and
- * unexpected failures (500). Runs first on the HTML routes.
+ * documents. Errors thrown further down (Shield's CSRF check: 403, the form's
+ * rate limit: 429, anything unexpected: 500) are turned into problem
+ * documents by the framework's error handler before control returns here,
+ * so this middleware re-renders such a response as the matching HTML page,
+ * keeping its status and headers (Retry-After, X-RateLimit-*).
  */
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
+import { PROBLEM_CONTENT_TYPE } from '#core/http/problem'
 import { renderError } from '#buyers/http/html'
 
 export default class HtmlPagesMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
     try {
-      return await next()
-    } catch (error: any) {
-      switch (error?.code) {
-        case 'E_BAD_CSRF_TOKEN':
-          return renderError(ctx, 403)
-        case 'E_TOO_MANY_REQUESTS':
-          for (const [name, value] of Object.entries(error.getDefaultHeaders?.() ?? {})) {
-            ctx.response.header(name, String(value))
-          }
-          return renderError(ctx, 429)
-      }
+      await next()
+    } catch (error) {
       ctx.logger.error({ err: error }, 'buyers page failed')
-      return renderError(ctx, 500)
+      ctx.response.status(500)
+      ctx.response.header('Content-Type', PROBLEM_CONTENT_TYPE)
+    }
+    const type = String(ctx.response.getHeader('Content-Type') ?? '')
+    if (type.startsWith('application/problem+json')) {
+      const status = ctx.response.getStatus()
+      return renderError(ctx, status >= 500 ? 500 : status)
     }
   }
 }

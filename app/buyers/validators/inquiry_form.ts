@@ -101,30 +101,103 @@ export function errorList(errors: FormErrors) {
     .map((field) => ({ field, message: errors[field][0] }))
 }
 
-/** What the form partial needs to render. */
+type Option = { value: string | number; label: string }
+export type ExtraSelect = { name: string; label: string; hint?: string; options: Option[]; required?: boolean }
+
+type InputView = {
+  name: string
+  label: string
+  hint?: string
+  kind: 'input' | 'select' | 'textarea'
+  attrs: Record<string, string | number | boolean | undefined>
+  options?: Array<Option & { selected: boolean }>
+  value?: string
+  error?: string
+}
+
+const HINTS: Partial<Record<FormField, string>> = {
+  Telefono: 'Con código de área, por ejemplo 11 4567-8901',
+  Comentario: `Opcional, hasta ${LIMITS.comment} caracteres`,
+}
+
+const INPUTS: Record<Exclude<FormField, 'Interes' | 'Comentario'>, { type: string; autocomplete: string; inputmode?: string }> = {
+  Nombre: { type: 'text', autocomplete: 'given-name' },
+  Apellido: { type: 'text', autocomplete: 'family-name' },
+  Email: { type: 'email', autocomplete: 'email', inputmode: 'email' },
+  Telefono: { type: 'tel', autocomplete: 'tel', inputmode: 'tel' },
+}
+
+/** What the form partial renders: groups of fields with their attributes, values and errors. */
 export function formView(options: {
   action: string
   recipient: string
   submitLabel: string
-  values?: FormValues & Record<string, string | undefined>
+  values?: Record<string, string | undefined>
   errors?: FormErrors
   defaultComment?: string
-  selects?: Array<{ name: string; label: string; hint?: string; options: Array<{ value: string | number; label: string }> }>
+  selects?: ExtraSelect[]
   formError?: string
 }) {
   const errors = options.errors ?? {}
+  const values: Record<string, string | undefined> = { Interes: 'Compra', ...options.values }
+  const common = (name: string, required = false) => ({
+    'id': `campo-${name}`,
+    'name': name,
+    'required': required,
+    'aria-required': required ? 'true' : undefined,
+    'aria-invalid': errors[name] ? 'true' : undefined,
+    'aria-describedby': errors[name] ? `error-${name}` : undefined,
+  })
+  const input = (name: keyof typeof INPUTS): InputView => ({
+    name,
+    label: LABELS[name],
+    hint: HINTS[name],
+    kind: 'input',
+    attrs: {
+      ...common(name, FIELD_LIMITS[name].required),
+      type: INPUTS[name].type,
+      value: values[name] ?? '',
+      maxlength: FIELD_LIMITS[name].max,
+      autocomplete: INPUTS[name].autocomplete,
+      inputmode: INPUTS[name].inputmode,
+    },
+    error: errors[name]?.[0],
+  })
+  const select = (name: string, label: string, choices: Option[], hint?: string, required = false): InputView => ({
+    name,
+    label,
+    hint,
+    kind: 'select',
+    attrs: common(name, required),
+    options: choices.map((choice) => ({ ...choice, selected: String(values[name] ?? '') === String(choice.value) })),
+    error: errors[name]?.[0],
+  })
+  const interests = INTERESTS.map((value) => ({ value, label: INTEREST_LABELS[value] }))
+  const comment: InputView = {
+    name: 'Comentario',
+    label: LABELS.Comentario,
+    hint: HINTS.Comentario,
+    kind: 'textarea',
+    attrs: { ...common('Comentario'), rows: 5, maxlength: FIELD_LIMITS.Comentario.max },
+    value: values.Comentario ?? options.defaultComment ?? '',
+    error: errors.Comentario?.[0],
+  }
+  const extra = (options.selects ?? []).map((entry) =>
+    select(entry.name, entry.label, entry.options, entry.hint, entry.required)
+  )
   return {
     action: options.action,
     recipient: options.recipient,
     submitLabel: options.submitLabel,
-    values: { Interes: 'Compra', ...options.values },
-    errors,
     errorList: errorList(errors),
-    labels: LABELS,
-    limits: FIELD_LIMITS,
-    interests: INTERESTS.map((value) => ({ value, label: INTEREST_LABELS[value] })),
-    defaultComment: options.defaultComment ?? '',
-    selects: options.selects ?? [],
     formError: options.formError ?? errors._?.[0],
+    groups: [
+      [input('Nombre'), input('Apellido')],
+      [input('Email')],
+      [input('Telefono')],
+      ...extra.map((entry) => [entry]),
+      [select('Interes', LABELS.Interes, interests)],
+      [comment],
+    ],
   }
 }
