@@ -20,6 +20,7 @@ img{max-width:100%;height:auto;display:block}
 .brand{color:#fff;margin:0;font-weight:700;font-size:1.2rem;letter-spacing:.01em}
 .brand-mark{display:inline-block;width:1.6rem;height:1.6rem;border-radius:.4rem;background:#f5a623;color:#0b2545;text-align:center;line-height:1.6rem;margin-right:.5rem;font-weight:800}
 .tagline{color:#c9d6e8;font-size:.9rem;margin:0}
+@media (max-width:40rem){.tagline{display:none}}
 .wrap{max-width:72rem;margin:0 auto;padding-left:1rem;padding-right:1rem}
 main{flex:1 0 auto;width:100%;padding-top:1.5rem;padding-bottom:3rem}
 .crumbs{font-size:.9rem;color:#52606d;margin:0 0 .75rem}
