@@ -93,12 +93,11 @@ export default class ReceiveInquiry {
     const rules = this.#rules(body)
     if (rules) return fail('invalid', { errors: rules })
 
-    const subject = await this.#subject(agencyId, body)
+    const [subject, admin] = await Promise.all([this.#subject(agencyId, body), this.agencies.admin(agencyId)])
     if (!subject.ok) return subject
+    if (!admin) return fail('invalid', { errors: { _: ['La agencia no existe.'] } })
     const { vehicle, visibleAppId, operatorId, listingId, versionId, kind } = subject.value
 
-    const admin = await this.agencies.admin(agencyId)
-    if (!admin) return fail('invalid', { errors: { _: ['La agencia no existe.'] } })
     const audience = visibleAppId !== null ? [visibleAppId] : await this.agencies.appsReceivingOtherLeads(agencyId)
     const [agency, operators, configs] = await Promise.all([
       this.agencies.forApp(visibleAppId ?? appId, admin.email),
