@@ -9,7 +9,8 @@ export const loaders: ReferenceDataLoader[] = [
     name: 'catalog',
     async load() {
       const { default: LoadBundledCatalog } = await import('#catalog/services/load_bundled_catalog')
-      const report = await new LoadBundledCatalog().execute()
+      const { progressBar } = await import('#catalog/services/progress_bar')
+      const report = await new LoadBundledCatalog().execute({ progress: progressBar })
       if (report.loaded.length === 0) return 'already loaded'
       const { summary } = report
       return `loaded ${report.loaded.join(', ')}: ${summary.regions} regions, ${summary.cities} cities, ${summary.currencies} currencies, ${summary.brands} brands, ${summary.models} models, ${summary.versions} versions`

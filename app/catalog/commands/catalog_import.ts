@@ -19,23 +19,10 @@ export default class CatalogImport extends BaseCommand {
     const { default: ImportCatalog } = await import('#catalog/services/import_catalog')
     const { default: LoadBundledCatalog } = await import('#catalog/services/load_bundled_catalog')
     const { default: ReadCatalogFile } = await import('#catalog/services/read_catalog_file')
-    const { SingleBar, Presets } = await import('cli-progress')
+    const { progressBar } = await import('#catalog/services/progress_bar')
 
     const migrated = await migrate()
     if (migrated) this.logger.info(`Applied ${migrated} migration(s)`)
-
-    let bar: InstanceType<typeof SingleBar> | null = null
-    const progress = (label: string) => (done: number, total: number) => {
-      if (!bar) {
-        bar = new SingleBar({ format: `${label.padEnd(9)} [{bar}] {value}/{total}`, stream: process.stdout }, Presets.shades_classic)
-        bar.start(total, 0)
-      }
-      bar.update(done)
-      if (done >= total) {
-        bar.stop()
-        bar = null
-      }
-    }
 
     let summary
     if (this.file) {
@@ -45,9 +32,9 @@ export default class CatalogImport extends BaseCommand {
         this.exitCode = 1
         return
       }
-      summary = await new ImportCatalog().execute(read.value, progress('file'))
+      summary = await new ImportCatalog().execute(read.value, progressBar('file'))
     } else {
-      summary = (await new LoadBundledCatalog().execute({ force: true, progress })).summary
+      summary = (await new LoadBundledCatalog().execute({ force: true, progress: progressBar })).summary
     }
     const line = Object.entries(summary)
       .map(([kind, count]) => `${count} ${kind}`)

@@ -4,7 +4,7 @@ import BrandDirectory from '#catalog/services/brand_directory'
 import VehicleResolver from '#catalog/services/vehicle_resolver'
 import { brandMatchValidator, brandsQueryValidator, idValidator } from '#catalog/validators/catalog_validators'
 import { brandFull, brandRef, listShapes, shapes } from '#catalog/transformers/vehicle_transformer'
-import { matchProblem, notFound, respondCatalog } from './catalog_response.js'
+import { matchProblem, notFound, queryOf, respondCatalog } from './catalog_response.js'
 
 export default class BrandsController {
   private directory = new BrandDirectory()
@@ -12,7 +12,7 @@ export default class BrandsController {
 
   /** GET /v3/marcas{?q,soloMercadoNuevos} */
   async index(ctx: HttpContext) {
-    const input = await brandsQueryValidator.validate(ctx.request.qs())
+    const input = await brandsQueryValidator.validate(queryOf(ctx))
     const brands = await this.directory.brands({ q: input.q, newMarketOnly: input.soloMercadoNuevos })
     const self = { href: expand('/v3/marcas{?q,soloMercadoNuevos}', input) }
     return respondCatalog(ctx, listShapes({ self }, brands, brandFull, brandRef))
@@ -28,7 +28,7 @@ export default class BrandsController {
 
   /** GET /v3/marcas/bestmatch{?make} */
   async bestmatch(ctx: HttpContext) {
-    const input = await brandMatchValidator.validate(ctx.request.qs())
+    const input = await brandMatchValidator.validate(queryOf(ctx))
     const brand = await this.resolver.brand(input.make)
     if (!brand.ok) throw matchProblem('make', brand.reason)
     return respondCatalog(ctx, shapes(brand.value, brandFull, brandRef))

@@ -13,6 +13,15 @@ import CatalogRevision from '#catalog/services/catalog_revision'
 
 const revision = new CatalogRevision()
 
+/**
+ * The query string with empty values dropped: an RFC 6570 expansion with an
+ * empty variable (`?q=`) means "no filter"; a required parameter sent empty
+ * is then reported as missing.
+ */
+export function queryOf(ctx: HttpContext): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(ctx.request.qs()).filter(([, value]) => value !== ''))
+}
+
 export async function respondCatalog(ctx: HttpContext, shapes: Shapes) {
   negotiate(ctx)
   const contentType = String(ctx.response.getHeader('Content-Type'))

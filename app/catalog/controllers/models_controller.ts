@@ -5,7 +5,7 @@ import BrandDirectory from '#catalog/services/brand_directory'
 import VehicleResolver from '#catalog/services/vehicle_resolver'
 import { idValidator, modelMatchValidator, modelsQueryValidator } from '#catalog/validators/catalog_validators'
 import { listShapes, modelFull, modelRef, shapes } from '#catalog/transformers/vehicle_transformer'
-import { matchProblem, notFound, respondCatalog } from './catalog_response.js'
+import { matchProblem, notFound, queryOf, respondCatalog } from './catalog_response.js'
 
 export default class ModelsController {
   private directory = new BrandDirectory()
@@ -13,7 +13,7 @@ export default class ModelsController {
 
   /** GET /v3/modelos{?marca,q,soloMercadoNuevos} */
   async index(ctx: HttpContext) {
-    const input = await modelsQueryValidator.validate(ctx.request.qs())
+    const input = await modelsQueryValidator.validate(queryOf(ctx))
     if (!(await this.directory.brandExists(input.marca))) {
       throw Problem.badRequest({ marca: [`La marca ${input.marca} no existe en el catálogo.`] })
     }
@@ -32,7 +32,7 @@ export default class ModelsController {
 
   /** GET /v3/modelos/bestmatch{?make,model,bodystyle} */
   async bestmatch(ctx: HttpContext) {
-    const input = await modelMatchValidator.validate(ctx.request.qs())
+    const input = await modelMatchValidator.validate(queryOf(ctx))
     const bodyType = input.bodystyle ? this.resolver.bodyType(input.bodystyle) : null
     if (bodyType && !bodyType.ok) throw matchProblem('bodystyle', bodyType.reason)
     const brand = await this.resolver.brand(input.make)

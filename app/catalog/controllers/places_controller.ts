@@ -5,7 +5,7 @@ import PlaceResolver from '#catalog/services/place_resolver'
 import { citiesQueryValidator, idValidator } from '#catalog/validators/catalog_validators'
 import { cityFull, cityRef, regionFull, regionRef } from '#catalog/transformers/reference_transformer'
 import { listShapes, shapes } from '#catalog/transformers/vehicle_transformer'
-import { matchProblem, notFound, respondCatalog } from './catalog_response.js'
+import { matchProblem, notFound, queryOf, respondCatalog } from './catalog_response.js'
 
 /** Regions (provinces) and cities. */
 export default class PlacesController {
@@ -28,7 +28,7 @@ export default class PlacesController {
 
   /** GET /v3/ciudades{?region,q}: `region` is an id, href, name or ISO 3166-2 code. */
   async cities(ctx: HttpContext) {
-    const input = await citiesQueryValidator.validate(ctx.request.qs())
+    const input = await citiesQueryValidator.validate(queryOf(ctx))
     const region = input.region ? await this.resolver.region(input.region) : null
     if (region && !region.ok) throw matchProblem('region', region.reason)
     const cities = await this.directory.cities({ regionId: region?.ok ? region.value.id : undefined, q: input.q })

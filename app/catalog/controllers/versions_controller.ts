@@ -7,7 +7,7 @@ import VersionDirectory from '#catalog/services/version_directory'
 import { propulsionOf, transmissionOf } from '#catalog/services/normalize'
 import { idValidator, versionMatchValidator, versionsQueryValidator } from '#catalog/validators/catalog_validators'
 import { listShapes, shapes, versionFull, versionRef } from '#catalog/transformers/vehicle_transformer'
-import { matchProblem, notFound, respondCatalog } from './catalog_response.js'
+import { matchProblem, notFound, queryOf, respondCatalog } from './catalog_response.js'
 
 export default class VersionsController {
   private directory = new VersionDirectory()
@@ -15,7 +15,7 @@ export default class VersionsController {
 
   /** GET /v3/versiones{?modelo,year,q} */
   async index(ctx: HttpContext) {
-    const input = await versionsQueryValidator.validate(ctx.request.qs())
+    const input = await versionsQueryValidator.validate(queryOf(ctx))
     if (!(await this.directory.modelExists(input.modelo))) {
       throw Problem.badRequest({ modelo: [`El modelo ${input.modelo} no existe en el catálogo.`] })
     }
@@ -34,7 +34,7 @@ export default class VersionsController {
 
   /** GET /v3/versiones/bestmatch{?make,model,version,year,propulsion,transmission} */
   async bestmatch(ctx: HttpContext) {
-    const input = await versionMatchValidator.validate(ctx.request.qs())
+    const input = await versionMatchValidator.validate(queryOf(ctx))
     const propulsion = input.propulsion ? propulsionOf(input.propulsion) : null
     const transmission = input.transmission ? transmissionOf(input.transmission) : null
     const errors: Record<string, string[]> = {}

@@ -46,11 +46,16 @@ test.group('catalog:import FILE', () => {
     }
   })
 
-  test('normalises value sets and body types and keeps the revision moving', async ({ assert, client }) => {
+  test('normalises value sets and body types; an import invalidates catalogue ETags', async ({ assert, client }) => {
+    const { token } = await createCaller('catalog import reader')
+    const listed = await client.get('/v3/marcas').bearerToken(token)
     const before = await db.from('catalog_state').select('revision').first()
     ;(await runImport(fixture('catalog_import.csv'))).assertSucceeded()
     const after = await db.from('catalog_state').select('revision').first()
     assert.isAbove(Number(after.revision), Number(before.revision))
+    const again = await client.get('/v3/marcas').bearerToken(token).header('If-None-Match', listed.header('etag')!)
+    again.assertStatus(200)
+    assert.notEqual(again.header('etag'), listed.header('etag'))
 
     const rows = await db
       .from('versions')
@@ -64,7 +69,6 @@ test.group('catalog:import FILE', () => {
       [2024, 'Diésel', 'Manual', 'Pick-up', 'Pick-up mediana', true],
     ])
 
-    const { token } = await createCaller('catalog import reader')
     const brands = await client.get('/v3/marcas?q=znl').bearerToken(token)
     assert.deepEqual(brands.body()._entries.map((entry: any) => entry.Nombre), ['Zanella'])
     const models = await client.get('/v3/modelos/bestmatch?make=agrale&model=marrua').bearerToken(token)

@@ -96,6 +96,9 @@ test.group('GET /v3/ciudades', (group) => {
       assert.properties(response.body().Errors, [field], query)
     }
     ;(await get(client, `/v3/ciudades?q=${'x'.repeat(100)}`)).assertStatus(200)
+    const empty = await get(client, '/v3/ciudades?region=&q=')
+    empty.assertStatus(200)
+    assert.includeMembers(names(empty.body()), ['La Plata', 'Rosario'], 'empty region and q are no filter')
   })
 
   test('GET /v3/ciudades/{id}: full, reference, 304, 404, 400', async ({ client, assert }) => {

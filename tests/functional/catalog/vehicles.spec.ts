@@ -55,6 +55,9 @@ test.group('GET /v3/marcas', (group) => {
     assert.deepEqual(names((await get(client, '/v3/marcas?q=benz')).body()), ['Mercedes-Benz'])
     assert.deepEqual(names((await get(client, '/v3/marcas?q=%25')).body()), [], 'LIKE wildcards match literally')
     assert.deepEqual(names((await get(client, '/v3/marcas?q=zzzz')).body()), [])
+    const empty = (await get(client, '/v3/marcas?q=')).body()
+    assert.includeMembers(names(empty), ['Toyota', 'Peugeot'], 'an empty q is no filter')
+    assert.deepEqual(empty._links.self, { href: '/v3/marcas' })
   })
 
   test('q is capped at 100 characters', async ({ client, assert }) => {
@@ -147,7 +150,13 @@ test.group('GET /v3/marcas/{id} and /v3/marcas/bestmatch', (group) => {
     }
     const ambiguous = await get(client, '/v3/marcas/bestmatch?make=e')
     assert.match(ambiguous.body().Errors.make[0], /más de una/)
-    ;(await get(client, `/v3/marcas/bestmatch?make=${'x'.repeat(200)}`)).assertStatus(400)
+    const missing = await get(client, '/v3/marcas/bestmatch?make=')
+    assert.match(missing.body().Errors.make[0], /obligatorio/)
+    // 200 characters are accepted (and match nothing); 201 are refused as too long.
+    const longest = await get(client, `/v3/marcas/bestmatch?make=${'x'.repeat(200)}`)
+    assert.match(longest.body().Errors.make[0], /No hay coincidencias/)
+    const tooLong = await get(client, `/v3/marcas/bestmatch?make=${'x'.repeat(201)}`)
+    assert.match(tooLong.body().Errors.make[0], /200/)
   })
 })
 
