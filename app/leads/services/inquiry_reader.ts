@@ -57,7 +57,7 @@ export default class InquiryReader {
   constructor(private agencies: AgencyDirectory) {}
 
   find(audience: Audience, sid: string) {
-    return visibleTo(Inquiry.query(), audience).where('sid', sid).first()
+    return visibleTo(Inquiry.query(), audience).where('sid', sid.toLowerCase()).first()
   }
 
   /** One page of an agency's inquiries, newest first, and the total. */

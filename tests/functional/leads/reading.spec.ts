@@ -205,6 +205,7 @@ test.group('Inquiries: visibility between apps', () => {
     ;(await client.get(`${self}/entregas`).bearerToken(partnerToken)).assertStatus(404)
     ;(await client.post(`${self}/resendwebhook`).bearerToken(partnerToken)).assertStatus(404)
     ;(await client.get(self).bearerToken(world.token)).assertStatus(200)
+    ;(await client.get(self.toUpperCase().replace('/V3/CONSULTAS/', '/v3/consultas/')).bearerToken(world.token)).assertStatus(200)
 
     // An app not linked to the agency learns nothing.
     const { token: outsider } = await createCaller('Outsider')
