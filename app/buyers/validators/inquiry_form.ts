@@ -94,7 +94,7 @@ export async function validateInquiryForm(
 
 /** Errors in the order of the form, for the summary at its top. */
 export function errorList(errors: FormErrors) {
-  const order = [...FORM_FIELDS, 'Region', 'VersionId'] as string[]
+  const order = ['Nombre', 'Apellido', 'Email', 'Telefono', 'Region', 'VersionId', 'Interes', 'Comentario']
   return Object.keys(errors)
     .filter((field) => field !== '_')
     .sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99))
@@ -200,4 +200,20 @@ export function formView(options: {
       [comment],
     ],
   }
+}
+
+/** The catalogue form's own choices: a region and a version of the model, both from the offered lists. */
+export function catalogChoices(
+  values: { Region?: string; VersionId?: string },
+  regions: Option[],
+  versions: Option[]
+): { regionId?: number; versionId?: number; errors: FormErrors } {
+  const errors: FormErrors = {}
+  const pick = (value: string | undefined, options: Option[]) =>
+    options.find((option) => value !== undefined && value !== '' && String(option.value) === value.trim())
+  const region = pick(values.Region, regions)
+  const version = pick(values.VersionId, versions)
+  if (!region) errors.Region = ['Elegí tu provincia.']
+  if (!version) errors.VersionId = ['Elegí una versión del modelo.']
+  return { regionId: region ? Number(region.value) : undefined, versionId: version ? Number(version.value) : undefined, errors }
 }

@@ -1,0 +1,56 @@
+/*
+ * Which agency gets a catalogue inquiry from a model page: one whose main
+ * branch is in the buyer's region and that receives other leads through an
+ * app link; among those, the one that got a catalogue inquiry from these
+ * pages least recently (never first), then the lowest agency id — a fair
+ * rotation that needs no state outside this module's own table.
+ *
+ * The candidates come from the agencies module
+ * (`AgencyDirectory.otherLeadsRecipients(regionId)`, requested in
+ * docs/module_services.md); until it offers that read, no agency can be
+ * picked and the page says so.
+ */
+import { inject } from '@adonisjs/core'
+import db from '@adonisjs/lucid/services/db'
+import AgencyDirectory from '#agencies/services/agency_directory'
+import { fail, ok, type Result } from '#core/result'
+
+export type CatalogRecipient = { agencyId: number; appId: number; tradeName: string }
+
+type RecipientsRead = { otherLeadsRecipients?: (regionId: number) => Promise<CatalogRecipient[]> }
+
+@inject()
+export default class PickCatalogAgency {
+  constructor(private agencies: AgencyDirectory) {}
+
+  /** True once the agencies module offers the candidates read. */
+  get available(): boolean {
+    return typeof (this.agencies as unknown as RecipientsRead).otherLeadsRecipients === 'function'
+  }
+
+  async execute(regionId: number): Promise<Result<CatalogRecipient, 'none_in_region'>> {
+    const read = (this.agencies as unknown as RecipientsRead).otherLeadsRecipients
+    const candidates = read ? await read.call(this.agencies, regionId) : []
+    if (candidates.length === 0) return fail('none_in_region')
+    const ids = [...new Set(candidates.map((candidate) => candidate.agencyId))]
+    const rows: { agency_id: number; last_assigned_at: Date }[] = await db
+      .from('catalog_lead_assignments')
+      .whereIn('agency_id', ids)
+      .select('agency_id', 'last_assigned_at')
+    const last = new Map(rows.map((row) => [row.agency_id, new Date(row.last_assigned_at).getTime()]))
+    const [chosen] = [...candidates].sort(
+      (a, b) => (last.get(a.agencyId) ?? 0) - (last.get(b.agencyId) ?? 0) || a.agencyId - b.agencyId || a.appId - b.appId
+    )
+    return ok(chosen)
+  }
+
+  /** Records that `agencyId` got one (after the intake committed it). */
+  async assigned(agencyId: number) {
+    await db.rawQuery(
+      `insert into catalog_lead_assignments (agency_id, assigned, last_assigned_at) values (?, 1, now())
+       on conflict (agency_id) do update
+         set assigned = catalog_lead_assignments.assigned + 1, last_assigned_at = now()`,
+      [agencyId]
+    )
+  }
+}
