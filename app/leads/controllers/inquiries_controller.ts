@@ -2,8 +2,6 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { Problem } from '#core/http/problem'
 import { respond } from '#core/http/respond'
-import { pagedEnvelope } from '#core/http/envelopes'
-import { path } from '#core/http/links'
 import { requireAbility } from '#core/auth/abilities'
 import { settings } from '#core/settings'
 import AgencyDirectory from '#agencies/services/agency_directory'
@@ -12,78 +10,59 @@ import ListInquiries from '#leads/services/list_inquiries'
 import InquiryReader from '#leads/services/inquiry_reader'
 import ResendWebhook from '#leads/services/resend_webhook'
 import { listQueryValidator } from '#leads/validators/inquiry_validators'
-import { InquiryTransformer, inquiryPath, moment } from '#leads/transformers/inquiry_transformer'
+import { InquiryTransformer, inquiryPath } from '#leads/transformers/inquiry_transformer'
 
-const LIST_QUERY = '{?operador,externalid,desde,hasta,pagina}'
+const NO_AGENCY = 'La agencia no existe para esta aplicación.'
+const NO_INQUIRY = 'La consulta no existe para esta aplicación.'
 
 @inject()
 export default class InquiriesController {
-  constructor(private agencies: AgencyDirectory) {}
+  constructor(
+    private agencies: AgencyDirectory,
+    private intake: ReceiveInquiry,
+    private lister: ListInquiries,
+    private reader: InquiryReader,
+    private resender: ResendWebhook
+  ) {}
 
-  /** The agency of the path, or the 404/403 the endpoint answers when it does not exist for the app. */
+  /** The agency of the path; 404 (or 403 where the spec says so) when it does not exist for the app. */
   async #agency(ctx: HttpContext, status: 403 | 404 = 404) {
     const agency = await this.agencies.forApp(ctx.caller.id, ctx.params.adminmail)
-    if (agency) return agency
-    const detail = 'La agencia no existe para esta aplicación.'
-    throw status === 403 ? Problem.forbidden(detail) : Problem.notFound(detail)
+    if (!agency) throw status === 403 ? Problem.forbidden(NO_AGENCY) : Problem.notFound(NO_AGENCY)
+    return agency
   }
 
   async store(ctx: HttpContext) {
     requireAbility(ctx, 'consultas:crear')
     const agency = await this.#agency(ctx)
-    const service = await ctx.containerResolver.make(ReceiveInquiry)
-    const result = await service.execute({ appId: ctx.caller.id, agencyId: agency.id, input: ctx.request.body() })
+    const result = await this.intake.execute({ appId: ctx.caller.id, agencyId: agency.id, input: ctx.request.body() })
     if (!result.ok) {
-      if (result.reason === 'unavailable') throw Problem.conflict(result.errors ?? {})
-      throw Problem.badRequest(result.errors ?? {})
+      throw result.reason === 'unavailable' ? Problem.conflict(result.errors ?? {}) : Problem.badRequest(result.errors ?? {})
     }
-    const inquiry = result.value
-    return respond(
-      ctx,
-      { full: () => InquiryTransformer.full(inquiry, agency.adminMail), ref: () => InquiryTransformer.ref(inquiry, agency.adminMail) },
-      { status: 201, location: settings.publicUrl + inquiryPath(agency.adminMail, inquiry.sid) }
-    )
+    const location = settings.publicUrl + inquiryPath(agency.adminMail, result.value.sid)
+    return respond(ctx, InquiryTransformer.shapes(result.value, agency.adminMail), { status: 201, location })
   }
 
   async index(ctx: HttpContext) {
     const agency = ctx.params.adminmail ? await this.#agency(ctx) : null
     const query = await listQueryValidator.validate(ctx.request.qs())
-    const result = await (await ctx.containerResolver.make(ListInquiries)).execute(ctx.caller.id, agency, query)
+    const result = await this.lister.execute(ctx.caller.id, agency, query)
     if (!result.ok) throw Problem.badRequest(result.errors ?? {})
-    const { inquiries, total, adminMails, from, to, page, perPage } = result.value
-    const qs = ctx.request.qs()
-    const template = (agency ? path('consultas', agency.adminMail) : '/v3/consultas') + LIST_QUERY
-    const values = { operador: qs.operador, externalid: qs.externalid, desde: qs.desde, hasta: qs.hasta }
-    const envelope = (entry: (inquiry: (typeof inquiries)[number], adminMail: string) => unknown) =>
-      pagedEnvelope(
-        template,
-        values,
-        { page, perPage, total },
-        inquiries.map((inquiry) => entry(inquiry, adminMails.get(inquiry.agencyId) ?? '')),
-        { Desde: moment(from), Hasta: moment(to.minus({ milliseconds: 1 })) }
-      )
-    return respond(ctx, { full: () => envelope(InquiryTransformer.full), ref: () => envelope(InquiryTransformer.ref) })
+    return respond(ctx, InquiryTransformer.page(result.value, agency?.adminMail ?? null, ctx.request.qs()))
   }
 
   async show(ctx: HttpContext) {
     const agency = await this.#agency(ctx)
-    const reader = await ctx.containerResolver.make(InquiryReader)
     const audience = { appId: ctx.caller.id, agencyId: agency.id, receivesOtherLeads: agency.receivesOtherLeads }
-    const inquiry = await reader.find(audience, ctx.params.sid)
-    if (!inquiry) throw Problem.notFound('La consulta no existe para esta aplicación.')
-    return respond(ctx, {
-      full: () => InquiryTransformer.full(inquiry, agency.adminMail),
-      ref: () => InquiryTransformer.ref(inquiry, agency.adminMail),
-    })
+    const inquiry = await this.reader.find(audience, ctx.params.sid)
+    if (!inquiry) throw Problem.notFound(NO_INQUIRY)
+    return respond(ctx, InquiryTransformer.shapes(inquiry, agency.adminMail))
   }
 
   async resend(ctx: HttpContext) {
     const agency = await this.#agency(ctx, 403)
-    const result = await (await ctx.containerResolver.make(ResendWebhook)).execute(ctx.caller.id, agency, ctx.params.sid)
-    if (!result.ok) {
-      if (result.reason === 'not_found') throw Problem.notFound('La consulta no existe para esta aplicación.')
-      throw Problem.badRequest(result.errors ?? {})
-    }
+    const result = await this.resender.execute(ctx.caller.id, agency, ctx.params.sid)
+    if (!result.ok) throw result.reason === 'not_found' ? Problem.notFound(NO_INQUIRY) : Problem.badRequest(result.errors ?? {})
     const { callback, payload } = result.value
     return respond(ctx, { full: () => payload, ref: () => payload }, { status: 202, location: callback })
   }

@@ -4,9 +4,24 @@
  */
 import { DateTime } from 'luxon'
 import { link, path, type Links } from '#core/http/links'
+import { pagedEnvelope } from '#core/http/envelopes'
+import type { Shapes } from '#core/http/respond'
 import { settings } from '#core/settings'
 import type Inquiry from '#leads/models/inquiry'
 import type { Money } from '#leads/models/inquiry'
+
+const LIST_QUERY = '{?operador,externalid,desde,hasta,pagina}'
+
+/** What the list service hands the transformer. */
+export type InquiryList = {
+  inquiries: Inquiry[]
+  adminMails: Map<number, string>
+  total: number
+  page: number
+  perPage: number
+  from: DateTime
+  to: DateTime
+}
 
 const valor = (money: Money | null | undefined) =>
   money ? { Moneda: money.currency, Importe: Number(money.amount) } : null
@@ -90,6 +105,30 @@ export const InquiryTransformer = {
     const buyer = inquiry.email ?? inquiry.phone ?? ''
     const title = [buyer, vehicleTitle(inquiry), inquiry.externalId].filter(Boolean).join(', ')
     return { href: inquiryPath(adminMail, inquiry.sid), title }
+  },
+
+  /** Both representations of one inquiry, for `respond`. */
+  shapes(inquiry: Inquiry, adminMail: string): Shapes {
+    return { full: () => InquiryTransformer.full(inquiry, adminMail), ref: () => InquiryTransformer.ref(inquiry, adminMail) }
+  },
+
+  /**
+   * The paged list of spec §2.12. Links repeat only the query values the
+   * client sent; `adminMail` null is the operator-wide list (GET /v3/consultas).
+   */
+  page(list: InquiryList, adminMail: string | null, sent: Record<string, unknown>): Shapes {
+    const template = (adminMail ? path('consultas', adminMail) : '/v3/consultas') + LIST_QUERY
+    const values = { operador: sent.operador, externalid: sent.externalid, desde: sent.desde, hasta: sent.hasta }
+    const period = { Desde: moment(list.from), Hasta: moment(list.to.minus({ milliseconds: 1 })) }
+    const envelope = (entry: (inquiry: Inquiry, adminMail: string) => unknown) =>
+      pagedEnvelope(
+        template,
+        values,
+        { page: list.page, perPage: list.perPage, total: list.total },
+        list.inquiries.map((inquiry) => entry(inquiry, list.adminMails.get(inquiry.agencyId) ?? '')),
+        period
+      )
+    return { full: () => envelope(InquiryTransformer.full), ref: () => envelope(InquiryTransformer.ref) }
   },
 
   /** The `PublicacionConsultada` webhook payload (DESIGN.md §9). */
