@@ -4,7 +4,7 @@
 import db from '@adonisjs/lucid/services/db'
 import { settings } from '#core/settings'
 import { likeLiteral } from './matcher.js'
-import type { CityRef, RegionRef } from './place_resolver.js'
+import { cityRows, type CityRef, type RegionRef } from './place_resolver.js'
 
 export type CurrencyView = { code: string; name: string; accepted: boolean }
 
@@ -41,11 +41,4 @@ export default class PlaceDirectory {
     const row = await db.from('currencies').where('code', code.toUpperCase()).select('code', 'name').first()
     return row ? { ...row, accepted: settings.acceptedCurrencies.includes(row.code) } : null
   }
-}
-
-function cityRows() {
-  return db
-    .from('cities')
-    .join('regions', 'regions.id', 'cities.region_id')
-    .select('cities.id', 'cities.region_id as regionId', 'cities.name', 'regions.name as regionName')
 }

@@ -42,7 +42,7 @@ export default class PlaceResolver {
       input
     )
     if (!found.ok) return found
-    const city = await this.cityRows().where('cities.id', found.value).first()
+    const city = await cityRows().where('cities.id', found.value).first()
     return city ? ok(city) : fail('not_found')
   }
 
@@ -52,7 +52,7 @@ export default class PlaceResolver {
     const cityIds = [...new Set(ids.map((entry) => entry.cityId).filter((id): id is number => !!id))]
     const [regions, cities] = await Promise.all([
       regionIds.length ? this.regionRow().whereIn('id', regionIds) : [],
-      cityIds.length ? this.cityRows().whereIn('cities.id', cityIds) : [],
+      cityIds.length ? cityRows().whereIn('cities.id', cityIds) : [],
     ])
     return {
       regions: new Map<number, RegionRef>(regions.map((region: RegionRef) => [region.id, region])),
@@ -63,11 +63,12 @@ export default class PlaceResolver {
   private regionRow() {
     return db.from('regions').select('id', 'code', 'name')
   }
+}
 
-  private cityRows() {
-    return db
-      .from('cities')
-      .join('regions', 'regions.id', 'cities.region_id')
-      .select('cities.id', 'cities.region_id as regionId', 'cities.name', 'regions.name as regionName')
-  }
+/** Cities with their region's name: the rows behind CityRef. */
+export function cityRows() {
+  return db
+    .from('cities')
+    .join('regions', 'regions.id', 'cities.region_id')
+    .select('cities.id', 'cities.region_id as regionId', 'cities.name', 'regions.name as regionName')
 }
