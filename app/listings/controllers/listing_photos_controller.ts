@@ -1,3 +1,4 @@
+import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { respond } from '#core/http/respond'
 import { Problem } from '#core/http/problem'
@@ -9,8 +10,9 @@ import { listingHref, photoEntry, photoRef } from '#listings/transformers/listin
 import { listingParamsValidator } from '#listings/validators/listing'
 import { problemFor } from './problems.js'
 
+@inject()
 export default class ListingPhotosController {
-  constructor(private lister = new ListPhotos()) {}
+  constructor(private lister: ListPhotos) {}
 
   /** GET /v3/publicaciones/{adminmail}/{externalid}/fotos */
   async index(ctx: HttpContext) {

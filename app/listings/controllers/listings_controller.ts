@@ -1,3 +1,4 @@
+import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { respond } from '#core/http/respond'
 import { ifMatch } from '#core/http/etag'
@@ -24,12 +25,13 @@ import {
 import { problemFor, type Outcome } from './problems.js'
 
 /** Listings of an agency (spec §4.1, DESIGN.md §6). */
+@inject()
 export default class ListingsController {
   constructor(
-    private creator = new CreateListing(),
-    private changer = new ChangeListing(),
-    private shower = new ShowListing(),
-    private lister = new ListListings()
+    private creator: CreateListing,
+    private changer: ChangeListing,
+    private shower: ShowListing,
+    private lister: ListListings
   ) {}
 
   async index(ctx: HttpContext) {

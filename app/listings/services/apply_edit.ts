@@ -4,6 +4,7 @@
  * Bad input fails with `invalid` (400); a state the plan, the agency or the
  * operator does not allow fails with `conflict` (409).
  */
+import { inject } from '@adonisjs/core'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { fail, ok, type Result } from '#core/result'
 import AgencyDirectory, { type AgencyView, type OperatorView } from '#agencies/services/agency_directory'
@@ -39,10 +40,11 @@ const PLACE_MESSAGES = {
 /** Advisory-lock namespace of this module (its migration range): one activation per agency at a time. */
 const LOCK_NAMESPACE = 300
 
+@inject()
 export default class ApplyEdit {
   constructor(
-    private directory = new AgencyDirectory(),
-    private places = new PlaceResolver()
+    private directory: AgencyDirectory,
+    private places: PlaceResolver
   ) {}
 
   async execute(trx: TransactionClientContract, context: EditContext): Promise<Result<EditResult, 'invalid' | 'conflict'>> {

@@ -9,6 +9,7 @@
  * gets `precondition`. Without If-Match a write that loses such a race is
  * re-applied on the fresh row.
  */
+import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { fail, ok, type Result } from '#core/result'
@@ -34,11 +35,12 @@ type Attempt = Result<{ agency: AgencyView; record: ListingRecord }, ChangeFailu
 
 const ATTEMPTS = 3
 
+@inject()
 export default class ChangeListing {
   constructor(
-    private directory = new AgencyDirectory(),
-    private applyEdit = new ApplyEdit(),
-    private reader = new ListingReader()
+    private directory: AgencyDirectory,
+    private applyEdit: ApplyEdit,
+    private reader: ListingReader
   ) {}
 
   async execute(request: {

@@ -4,6 +4,7 @@
  * the edit rules apply as for any change, and the photos' jobs are queued in
  * the same transaction.
  */
+import { inject } from '@adonisjs/core'
 import { randomBytes } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
 import { fail, ok, type Result } from '#core/result'
@@ -35,12 +36,13 @@ export function catalogueSpecs(version: VersionRef): Spec[] {
   return specs.filter((spec): spec is Spec => spec !== null)
 }
 
+@inject()
 export default class CreateListing {
   constructor(
-    private directory = new AgencyDirectory(),
-    private vehicles = new VehicleResolver(),
-    private applyEdit = new ApplyEdit(),
-    private reader = new ListingReader()
+    private directory: AgencyDirectory,
+    private vehicles: VehicleResolver,
+    private applyEdit: ApplyEdit,
+    private reader: ListingReader
   ) {}
 
   async execute(

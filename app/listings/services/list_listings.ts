@@ -1,3 +1,4 @@
+import { inject } from '@adonisjs/core'
 import { fail, ok } from '#core/result'
 import type { Caller } from '#core/auth/app_scoped'
 import AgencyDirectory from '#agencies/services/agency_directory'
@@ -7,10 +8,11 @@ import ListingReader from './listing_reader.js'
 export const PER_PAGE = 100
 
 /** A page of the app's listings of an agency, optionally of one operator or state. */
+@inject()
 export default class ListListings {
   constructor(
-    private directory = new AgencyDirectory(),
-    private reader = new ListingReader()
+    private directory: AgencyDirectory,
+    private reader: ListingReader
   ) {}
 
   async execute(caller: Caller, adminMail: string, filters: { operator?: string; state?: ListingState; page: number }) {

@@ -1,3 +1,4 @@
+import { inject } from '@adonisjs/core'
 import { fail, ok } from '#core/result'
 import type { Caller } from '#core/auth/app_scoped'
 import AgencyDirectory from '#agencies/services/agency_directory'
@@ -5,10 +6,11 @@ import ListingPhoto from '#listings/models/listing_photo'
 import ListingReader from './listing_reader.js'
 
 /** A listing's photos in order, with their processing state. */
+@inject()
 export default class ListPhotos {
   constructor(
-    private directory = new AgencyDirectory(),
-    private reader = new ListingReader()
+    private directory: AgencyDirectory,
+    private reader: ListingReader
   ) {}
 
   async execute(caller: Caller, adminMail: string, externalId: string) {

@@ -5,7 +5,7 @@
  */
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
-import Listing, { type ListingState } from '#listings/models/listing'
+import Listing, { type Exposure, type ListingState } from '#listings/models/listing'
 import { photoUrl } from './photo_storage.js'
 import { EXPOSURE_WIRE } from './listing_rules.js'
 
@@ -88,6 +88,20 @@ export default class ListingDirectory {
       .whereRaw('lower(external_id) = lower(?)', [externalId])
       .first()
     return listing ? snapshot(listing) : null
+  }
+
+  /** The agency's active listings (all apps) per exposure level: what its plan has in use. */
+  async usage(agencyId: number, client: QueryClientContract = db.connection()) {
+    const rows = await client
+      .from('listings')
+      .where('agency_id', agencyId)
+      .where('state', 'active')
+      .groupBy('exposure')
+      .select('exposure')
+      .count('* as total')
+    const usage = { Alta: 0, Media: 0, Baja: 0 }
+    for (const row of rows) usage[EXPOSURE_WIRE[row.exposure as Exposure]] = Number(row.total)
+    return usage
   }
 
   /** The listing behind `/autos/{slug}` (any state: the page answers 410 when not active), or null. */

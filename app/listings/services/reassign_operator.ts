@@ -3,13 +3,15 @@
  * receiving operator, inside the agencies module's transaction. The sales
  * phone follows the operator (it must be one of the responsible's phones).
  */
+import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { fail, ok, type Result } from '#core/result'
 import AgencyDirectory from '#agencies/services/agency_directory'
 
+@inject()
 export default class ReassignOperator {
-  constructor(private directory = new AgencyDirectory()) {}
+  constructor(private directory: AgencyDirectory) {}
 
   /** Moves every listing of `fromOperatorId` in the agency; answers how many moved. */
   async execute(

@@ -1,13 +1,15 @@
+import { inject } from '@adonisjs/core'
 import { fail, ok, type Result } from '#core/result'
 import type { Caller } from '#core/auth/app_scoped'
 import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
 import ListingReader, { type ListingRecord } from './listing_reader.js'
 
 /** One listing of the app: the agency lookup plus one indexed query. */
+@inject()
 export default class ShowListing {
   constructor(
-    private directory = new AgencyDirectory(),
-    private reader = new ListingReader()
+    private directory: AgencyDirectory,
+    private reader: ListingReader
   ) {}
 
   async execute(

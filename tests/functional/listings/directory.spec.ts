@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import ListingDirectory from '#listings/services/listing_directory'
 import ReassignOperator from '#listings/services/reassign_operator'
@@ -44,6 +45,14 @@ test.group('Listings: services for other modules', () => {
     assert.isNull(await new ListingDirectory().bySlug('no-such-slug'))
   })
 
+  test('ListingDirectory.usage counts the active listings per exposure level', async ({ assert }) => {
+    const ctx = await setup({ plan: { capacity: 10, alta: 1, media: 5, baja: 5 } })
+    await createListing(ctx.app, ctx.fixture)
+    await createListing(ctx.app, ctx.fixture)
+    await createListing(ctx.app, ctx.fixture, { Activa: false })
+    assert.deepEqual(await new ListingDirectory().usage(ctx.fixture.agency.id), { Alta: 1, Media: 1, Baja: 0 })
+  })
+
   test('createListing helper: Activa false gives a suspended listing', async ({ assert }) => {
     const ctx = await setup()
     const created = await createListing(ctx.app, ctx.fixture, { Activa: false })
@@ -59,7 +68,7 @@ test.group('Listings: services for other modules', () => {
     const stays = await createListing(ctx.app, ctx.fixture)
     const before = (await client.get(ctx.href(moved.externalId)).bearerToken(ctx.token)).header('etag')
 
-    const result = await db.transaction((trx) => new ReassignOperator().execute(ctx.fixture.agency.id, source.id, target.id, trx))
+    const result = await db.transaction(async (trx) => (await app.container.make(ReassignOperator)).execute(ctx.fixture.agency.id, source.id, target.id, trx))
     assert.deepEqual(result, { ok: true, value: 1 })
 
     const after = await client.get(ctx.href(moved.externalId)).bearerToken(ctx.token)
@@ -68,7 +77,7 @@ test.group('Listings: services for other modules', () => {
     const untouched = await client.get(ctx.href(stays.externalId)).bearerToken(ctx.token)
     assert.equal(untouched.body().OperadorResponsable, ctx.fixture.admin.email)
 
-    const unknown = await db.transaction((trx) => new ReassignOperator().execute(ctx.fixture.agency.id, target.id, 999_999, trx))
+    const unknown = await db.transaction(async (trx) => (await app.container.make(ReassignOperator)).execute(ctx.fixture.agency.id, target.id, 999_999, trx))
     assert.isFalse(unknown.ok)
   })
 })
