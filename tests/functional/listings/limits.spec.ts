@@ -15,6 +15,8 @@ test.group('Listings: limits of spec §8, both sides of each edge', (group) => {
   const edges: Array<[string, Record<string, unknown>, Record<string, unknown>, string]> = [
     ['RefStock 25 / 26', { RefStock: 'r'.repeat(25) }, { RefStock: 'r'.repeat(26) }, 'RefStock'],
     ['Descripcion 2000 / 2001', { Descripcion: 'd'.repeat(2000) }, { Descripcion: 'd'.repeat(2001) }, 'Descripcion'],
+    ['Kilometraje 0 / -1', { Kilometraje: 0 }, { Kilometraje: -1 }, 'Kilometraje'],
+    ['Kilometraje integer / decimal', { Kilometraje: 0 }, { Kilometraje: 0.5 }, 'Kilometraje'],
     ['VersionYear 2050 / 2051', { VersionYear: 2050 }, { VersionYear: 2051 }, 'VersionYear'],
     ['Exposicion Media / Altas', { Exposicion: 'Media' }, { Exposicion: 'Altas' }, 'Exposicion'],
     ['Exposicion 5 chars / 6 chars', { Exposicion: 'media' }, { Exposicion: 'Mediaa' }, 'Exposicion'],
