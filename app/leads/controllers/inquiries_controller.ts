@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { Problem } from '#core/http/problem'
 import { respond } from '#core/http/respond'
+import { negotiate } from '#core/http/negotiation'
 import { requireAbility } from '#core/auth/abilities'
 import { settings } from '#core/settings'
 import AgencyDirectory from '#agencies/services/agency_directory'
@@ -34,6 +35,7 @@ export default class InquiriesController {
 
   async store(ctx: HttpContext) {
     requireAbility(ctx, 'consultas:crear')
+    negotiate(ctx) // 406 before anything is written, not after
     const agency = await this.#agency(ctx)
     const result = await this.intake.execute({ appId: ctx.caller.id, agencyId: agency.id, input: ctx.request.body() })
     if (!result.ok) {
@@ -60,6 +62,7 @@ export default class InquiriesController {
   }
 
   async resend(ctx: HttpContext) {
+    negotiate(ctx)
     const agency = await this.#agency(ctx, 403)
     const result = await this.resender.execute(ctx.caller.id, agency, ctx.params.sid)
     if (!result.ok) throw result.reason === 'not_found' ? Problem.notFound(NO_INQUIRY) : Problem.badRequest(result.errors ?? {})

@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { Problem } from '#core/http/problem'
 import { respond } from '#core/http/respond'
+import { negotiate } from '#core/http/negotiation'
 import AgencyDirectory from '#agencies/services/agency_directory'
 import NotificationConfig from '#leads/models/notification_config'
 import SaveNotificationConfig from '#leads/services/save_notification_config'
@@ -26,6 +27,7 @@ export default class NotificationsController {
   }
 
   async update(ctx: HttpContext) {
+    negotiate(ctx) // 406 before the configuration is replaced
     const agency = await this.agencies.forApp(ctx.caller.id, ctx.params.adminmail)
     if (!agency) throw Problem.forbidden('La agencia no existe para esta aplicación.')
     const input = await notificationConfigValidator.validate(ctx.request.body())

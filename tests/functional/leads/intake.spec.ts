@@ -78,6 +78,23 @@ test.group('POST /v3/consultas/{adminmail}: intake', () => {
     assert.isNull(response.body().Interesado.Email)
   })
 
+  test('406 for an unacceptable Accept, before anything is stored; reference body on request', async ({ client, assert }) => {
+    const world = await dealerWorld()
+    const url = `/v3/consultas/${world.adminMail}`
+    const refused = await client.post(url).bearerToken(world.token).header('Accept', 'text/html').json(inquiryBody(world.listing.externalId))
+    refused.assertStatus(406)
+    const stored = await db.from('inquiries').where('agency_id', world.fixture.agency.id).count('* as n')
+    assert.equal(Number(stored[0].n), 0)
+    const ref = await client
+      .post(url)
+      .bearerToken(world.token)
+      .header('Accept', 'application/vnd.service.ref+json')
+      .json(inquiryBody(world.listing.externalId, { Email: 'ref.buyer@example.com' }))
+    ref.assertStatus(201)
+    assert.equal(ref.body().href, new URL(ref.header('location')!).pathname)
+    assert.match(ref.body().title, /^ref\.buyer@example\.com, Toyota Corolla .+, /)
+  })
+
   test('403 without the consultas:crear ability; 404 when the agency does not exist for the app', async ({ client }) => {
     const world = await dealerWorld()
     const { token: plain } = await createCaller('No ability')
