@@ -7,7 +7,7 @@
 export const css = `
 *,*::before,*::after{box-sizing:border-box}
 html{font-size:100%;-webkit-text-size-adjust:100%}
-body{margin:0;min-height:100vh;display:flex;flex-direction:column;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;line-height:1.5;color:#1f2933;background:#f3f5f8}
+body{margin:0;overflow-wrap:break-word;min-height:100vh;display:flex;flex-direction:column;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;line-height:1.5;color:#1f2933;background:#f3f5f8}
 a{color:#0b5cad}
 a:hover{color:#08437f}
 :focus-visible{outline:3px solid #f5a623;outline-offset:2px}
@@ -30,6 +30,7 @@ h2{font-size:1.25rem;margin:0 0 .75rem}
 .subtitle{color:#52606d;margin:0 0 1.25rem}
 .layout{display:grid;grid-template-columns:1fr;gap:1.5rem}
 @media (min-width:60rem){.layout{grid-template-columns:minmax(0,1fr) 24rem;grid-template-areas:"gallery aside" "details aside";align-items:start}.gallery{grid-area:gallery}.details{grid-area:details}.aside{grid-area:aside}}
+.layout>*{min-width:0}
 .gallery{background:#fff;border:1px solid #d9e0e8;border-radius:.75rem;padding:1rem}
 .card{background:#fff;border:1px solid #d9e0e8;border-radius:.75rem;padding:1.25rem;margin-bottom:1.5rem}
 .gallery-main{margin:0 0 .75rem;border-radius:.6rem;overflow:hidden;background:#e4e9f0;aspect-ratio:16/10}
@@ -46,7 +47,7 @@ h2{font-size:1.25rem;margin:0 0 .75rem}
 .facts div{border-bottom:1px solid #edf1f5;padding-bottom:.5rem}
 .facts dt{font-size:.8rem;text-transform:uppercase;letter-spacing:.05em;color:#52606d}
 .facts dd{margin:0;font-weight:600}
-.description{white-space:pre-line;margin:0}
+.description{white-space:pre-line;margin:0;overflow-wrap:anywhere}
 .equipment{columns:2 14rem;margin:0;padding-left:1.1rem}
 .seller{display:flex;gap:.9rem;align-items:flex-start}
 .seller-mark{flex:none;width:2.75rem;height:2.75rem;border-radius:50%;background:#0b2545;color:#fff;display:flex;align-items:center;justify-content:center;font-weight:700}
@@ -70,11 +71,13 @@ h2{font-size:1.25rem;margin:0 0 .75rem}
 .summary ul{margin:0;padding-left:1.1rem}
 .legal{font-size:.8rem;color:#52606d;margin:.75rem 0 0}
 .notice{max-width:40rem;margin:2rem auto;text-align:center}
-.notice .icon{font-size:2.5rem;line-height:1;margin-bottom:.5rem}
+.notice .icon{display:inline-flex;align-items:center;justify-content:center;width:3.5rem;height:3.5rem;border-radius:50%;font-size:2rem;font-weight:800;line-height:1;margin:0 0 .75rem;background:#e4e9f0;color:#0b2545}
+.notice .icon.ok{background:#e3f1e8;color:#14532d}
 .notice .button{width:auto;margin-top:1rem}
 .versions{width:100%;border-collapse:collapse;font-size:.95rem}
 .versions th,.versions td{text-align:left;padding:.55rem .5rem;border-bottom:1px solid #edf1f5;vertical-align:top}
-.versions th{font-size:.8rem;text-transform:uppercase;letter-spacing:.05em;color:#52606d}
+.versions thead th{font-size:.8rem;text-transform:uppercase;letter-spacing:.05em;color:#52606d}
+.versions tbody th{font-weight:600}
 .table-scroll{overflow-x:auto}
 .site-footer{border-top:1px solid #d9e0e8;background:#fff;color:#52606d;font-size:.85rem}
 .site-footer .wrap{padding-top:1.25rem;padding-bottom:1.25rem}

@@ -82,7 +82,7 @@ export default class ModelPageController {
   #form(page: ModelPageView, values?: Record<string, string | undefined>, errors?: FormErrors) {
     return formView({
       action: `/modelos/${page.id}/consultas#consulta`,
-      recipient: 'la agencia de tu provincia que la reciba',
+      recipient: 'una agencia de tu provincia',
       submitLabel: 'Enviar consulta',
       values,
       errors,

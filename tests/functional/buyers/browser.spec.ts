@@ -18,6 +18,7 @@ import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import { startLeadWorkers, until } from '#tests/helpers/leads'
 import { baseUrl } from '#tests/helpers/http'
 import { carPhoto } from '#tests/helpers/car_photos'
+import { seedCatalog } from '#tests/helpers/catalog'
 
 const CHROMIUM = '/usr/bin/chromium'
 const ARGS = [
@@ -146,4 +147,33 @@ test.group('Buyer in a browser', (group) => {
   })
     .skip(!existsSync(CHROMIUM), `Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium`)
     .timeout(90_000)
+
+  test('pages fit a phone screen without sideways scrolling; error and model pages render', async ({ assert }) => {
+    const { chromium } = await import('playwright-core')
+    const { app: caller } = await createCaller('Portal e2e móvil')
+    const fixture = await createAgency(caller)
+    const active = await createListing(caller, fixture, { Descripcion: 'x'.repeat(300) })
+    const suspended = await createListing(caller, fixture, { Activa: false })
+    const seed = await seedCatalog()
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+    try {
+      const page = await browser.newPage({ viewport: { width: 360, height: 740 }, locale: 'es-AR' })
+      const pages: Array<[string, number, string]> = [
+        [`/autos/${active.slug}`, 200, 'buyers-listing-phone.png'],
+        [`/autos/${suspended.slug}`, 410, 'buyers-gone.png'],
+        [`/modelos/${seed.models['toyota/corolla']}`, 200, 'buyers-model-phone.png'],
+      ]
+      for (const [path, status, shot] of pages) {
+        const response = await page.goto(`${baseUrl()}${path}`)
+        assert.equal(response?.status(), status, path)
+        const overflow = await page.evaluate('document.scrollingElement.scrollWidth - window.innerWidth')
+        assert.equal(overflow, 0, `${path} scrolls sideways`)
+        await page.screenshot({ path: app.makePath(`tmp/${shot}`), fullPage: true })
+      }
+    } finally {
+      await browser.close()
+    }
+  })
+    .skip(!existsSync(CHROMIUM), `Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium`)
+    .timeout(60_000)
 })
