@@ -79,6 +79,23 @@ test.group('Listing page', () => {
     stranger.assertStatus(200)
   })
 
+  test('a change of the listing changes the ETag; suspending it makes the page 410 at once', async ({ client, assert }) => {
+    const { token, fixture, listing, path } = await world({ Precio: { Moneda: 'USD', Importe: 30000 } })
+    const who = visitor()
+    const { page } = await openForm(client, path, who)
+    const etag = page.header('etag')!
+    const api = `/v3/publicaciones/${fixture.agency.adminMail}/${listing.externalId}`
+    ;(await client.patch(api).bearerToken(token).json({ Precio: { Moneda: 'USD', Importe: 28500 } })).assertStatus(200)
+    const changed = await get(client, path, who).header('If-None-Match', etag)
+    changed.assertStatus(200)
+    assert.notEqual(changed.header('etag'), etag)
+    assert.match(changed.text(), /US\$\s?28\.500/)
+
+    ;(await client.patch(`${api}/suspender`).bearerToken(token)).assertStatus(200)
+    const gone = await get(client, path, who).header('If-None-Match', changed.header('etag')!)
+    gone.assertStatus(410)
+  })
+
   test('a suspended listing is 410 with a friendly page', async ({ client, assert }) => {
     const { path } = await world({ Activa: false })
     const response = await get(client, path, visitor())

@@ -10,6 +10,8 @@ import { createAgency, uniqueEmail } from '#tests/helpers/agencies'
 import GrantAgency from '#agencies/services/grant_agency'
 import RecordVisit, { type VisitedListing } from '#buyers/services/record_visit'
 import { shiftDay, today } from '#buyers/services/visit_clock'
+import PruneVisitors from '#buyers/services/prune_visitors'
+import db from '@adonisjs/lucid/services/db'
 import { MAX_SPAN_DAYS } from '#buyers/validators/visits_query'
 
 let nextListingId = 900_000_000 + Math.floor(Math.random() * 1_000_000)
@@ -237,5 +239,19 @@ test.group('Visit counting', () => {
     ]) {
       assert.equal(await record.execute(car, { ip: '10.9.9.9', userAgent }, today()), 'bot', String(userAgent))
     }
+  })
+
+  test('visitor hashes older than yesterday are pruned; the daily counts stay', async ({ assert }) => {
+    const { app } = await createCaller('Poda')
+    const fixture = await createAgency(app)
+    const car = listing(app.id, fixture.agency.id, 'PODA-1')
+    for (const days of [0, 1, 2, 3]) await visits(car, 2, shiftDay(today(), -days))
+    await new PruneVisitors().execute()
+    const left = await db.from('listing_visitors').where('listing_id', car.listingId).orderBy('day').select(db.raw(`to_char(day, 'YYYY-MM-DD') as day`))
+    assert.deepEqual([...new Set(left.map((row) => row.day))], [shiftDay(today(), -1), today()])
+    const counts = await db.from('listing_visits').where('listing_id', car.listingId).count('* as days').first()
+    assert.equal(Number(counts!.days), 4)
+    // Pruning again is harmless (the job is idempotent).
+    await new PruneVisitors().execute()
   })
 })
