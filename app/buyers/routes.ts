@@ -8,6 +8,7 @@ import router from '@adonisjs/core/services/router'
 import limiter from '@adonisjs/limiter/services/main'
 import { apiRoutes } from '#core/http/api'
 import { mountViews } from '#buyers/site'
+import { FORM_LIMIT } from '#buyers/limits'
 
 mountViews()
 
@@ -21,9 +22,6 @@ const web = router.named({
   session: () => import('@adonisjs/session/session_middleware'),
   shield: () => import('@adonisjs/shield/shield_middleware'),
 })
-
-/** Inquiry forms: FORM_LIMIT posts per IP and window, shared by both forms. */
-export const FORM_LIMIT = { requests: 10, window: '10 minutes' } as const
 
 const formThrottle = limiter.define('buyers_form', (ctx) =>
   limiter.allowRequests(FORM_LIMIT.requests).every(FORM_LIMIT.window).usingKey(`inquiry_form_${ctx.request.ip()}`)

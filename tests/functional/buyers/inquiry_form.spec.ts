@@ -9,7 +9,7 @@ import { createCaller } from '#tests/helpers/apps'
 import { createAgency } from '#tests/helpers/agencies'
 import { createListing } from '#tests/helpers/listings'
 import { cookiesOf, formFields, get, openForm, postForm, visitor, type Visitor } from '#tests/helpers/buyers'
-import { FORM_LIMIT } from '#buyers/routes'
+import { FORM_LIMIT } from '#buyers/limits'
 
 async function world(listing: Record<string, unknown> = {}) {
   const { app, token } = await createCaller('Portal form')
