@@ -96,6 +96,14 @@ test.group('Listing page', () => {
     gone.assertStatus(410)
   })
 
+  test("the Publicacion's `publica` link is this page", async ({ client, assert }) => {
+    const { token, fixture, listing, path } = await world()
+    const api = await client.get(`/v3/publicaciones/${fixture.agency.adminMail}/${listing.externalId}`).bearerToken(token)
+    api.assertStatus(200)
+    assert.equal(api.body()._links.publica.href, path)
+    ;(await get(client, api.body()._links.publica.href, visitor())).assertStatus(200)
+  })
+
   test('a suspended listing is 410 with a friendly page', async ({ client, assert }) => {
     const { path } = await world({ Activa: false })
     const response = await get(client, path, visitor())
