@@ -10,7 +10,7 @@ html{font-size:100%;-webkit-text-size-adjust:100%}
 body{margin:0;overflow-wrap:break-word;min-height:100vh;display:flex;flex-direction:column;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;line-height:1.5;color:#1f2933;background:#f3f5f8}
 a{color:#0b5cad}
 a:hover{color:#08437f}
-:focus-visible{outline:3px solid #f5a623;outline-offset:2px}
+:focus-visible{outline:3px solid #b45309;outline-offset:2px}
 img{max-width:100%;height:auto;display:block}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);border:0}
 .skip{position:absolute;left:-9999px;top:0;background:#fff;padding:.5rem 1rem;z-index:10}
