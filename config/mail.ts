@@ -19,6 +19,10 @@ const mailConfig = defineConfig({
     smtp: transports.smtp({
       host: smtpHost ?? '127.0.0.1',
       port: env.get('SMTP_PORT') ?? 587,
+      // A stalled server must not hold a mail worker for nodemailer's default 10 minutes.
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
       ...(user ? { auth: { type: 'login' as const, user, pass: env.get('SMTP_PASSWORD') ?? '' } } : {}),
     }),
     eml: () => new EmlTransport(join(isAbsolute(dataDir) ? dataDir : app.makePath(dataDir), 'mail')),

@@ -9,10 +9,10 @@ import Branch from '#agencies/models/branch'
 import { createCaller } from '#tests/helpers/apps'
 import { createAgency, uniqueEmail } from '#tests/helpers/agencies'
 import { seedCatalog } from '#tests/helpers/catalog'
-import { startSmtpSink, type SmtpSink } from '#tests/helpers/smtp_sink'
+import type { SmtpSink } from '#tests/helpers/smtp_sink'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import { raw } from '#tests/helpers/http'
-import { invitationBody, mailsTo, pathOf, registrationLink, startAgencyWorkers } from './support.js'
+import { invitationBody, mailsTo, startMailSink, pathOf, registrationLink, startAgencyWorkers } from './support.js'
 
 const SECRET = 'invitations-secret-0123456789'
 
@@ -30,7 +30,7 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
   group.setup(async () => {
     await seedCatalog()
     await startAgencyWorkers()
-    sink = await startSmtpSink()
+    sink = await startMailSink()
     receiver = await startReceiver()
     return async () => {
       await sink.close()
@@ -281,6 +281,10 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
 test.group('Agencies / AgenciaCreate validation (spec §2.6, §8)', (group) => {
   group.setup(async () => {
     await seedCatalog()
+    await startAgencyWorkers()
+    // The accepted invitations are mailed too; the sink takes them so none is left retrying.
+    const sink = await startMailSink()
+    return () => sink.close()
   })
 
   async function post(client: any, token: string, overrides: Record<string, unknown>) {

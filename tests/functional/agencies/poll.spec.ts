@@ -10,10 +10,10 @@ import JobRunner from '#core/jobs/runner'
 import Invitation from '#agencies/models/invitation'
 import { createCaller } from '#tests/helpers/apps'
 import { seedCatalog } from '#tests/helpers/catalog'
-import { startSmtpSink, type SmtpSink } from '#tests/helpers/smtp_sink'
+import type { SmtpSink } from '#tests/helpers/smtp_sink'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import { raw } from '#tests/helpers/http'
-import { invitationBody, mailsTo, pathOf, registrationLink, startAgencyWorkers } from './support.js'
+import { invitationBody, mailsTo, startMailSink, pathOf, registrationLink, startAgencyWorkers } from './support.js'
 
 const SECRET = 'poll-secret-0123456789abcdef'
 
@@ -24,7 +24,7 @@ test.group('Agencies / invitations.poll (cron): expiry, reminder, owed app event
   group.setup(async () => {
     await seedCatalog()
     runner = await startAgencyWorkers()
-    sink = await startSmtpSink()
+    sink = await startMailSink()
     receiver = await startReceiver()
     return async () => {
       await sink.close()

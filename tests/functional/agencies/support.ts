@@ -6,12 +6,39 @@ import app from '@adonisjs/core/services/app'
 import JobRunner from '#core/jobs/runner'
 import { settings } from '#core/settings'
 import { uniqueEmail } from '#tests/helpers/agencies'
-import type { SmtpSink, SunkMail } from '#tests/helpers/smtp_sink'
+import db from '@adonisjs/lucid/services/db'
+import { startSmtpSink, type SmtpSink, type SunkMail } from '#tests/helpers/smtp_sink'
 
 export async function startAgencyWorkers() {
   const runner = await app.container.make(JobRunner)
   await runner.work({ work: ['agencies.mail', 'apps.webhook'] })
   return runner
+}
+
+/**
+ * The SMTP sink for a group. Closing it first waits until every queued
+ * invitation mail went out, so no mail of this group is left retrying
+ * against a closed port while the next group runs.
+ */
+export async function startMailSink(): Promise<SmtpSink> {
+  const sink = await startSmtpSink()
+  return {
+    ...sink,
+    async close() {
+      const deadline = Date.now() + 15_000
+      while (Date.now() < deadline) {
+        const owed = await db
+          .from('invitations')
+          .where('state', 'pending')
+          .whereColumn('mailed_sequence', '<', 'mail_sequence')
+          .count('* as total')
+          .first()
+        if (Number(owed?.total ?? 0) === 0) break
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      await sink.close()
+    },
+  }
 }
 
 export function invitationBody(overrides: Record<string, unknown> = {}) {
