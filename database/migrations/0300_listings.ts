@@ -11,6 +11,9 @@ export default class extends BaseSchema {
       table.increments('id')
       table.integer('app_id').notNullable().references('apps.id').onDelete('CASCADE')
       table.integer('agency_id').notNullable()
+      // The agency's administrator e-mail (its immutable identity, spec §1), copied so that a
+      // GET by {adminmail}/{externalid} is one query.
+      table.string('admin_email', 254).notNullable()
       table.string('external_id', 255).notNullable()
       table.string('ref_stock', 25).nullable()
       // active | suspended | archived (terminal)
@@ -50,11 +53,16 @@ export default class extends BaseSchema {
       table.string('address', 200).nullable()
       table.string('phone', 20).nullable()
       table.string('slug', 200).notNullable().unique()
+      // Kept by the photo writes in their transactions: the storage keys of the ready photos in
+      // order, and how many photos the listing has in any state. A GET reads no other table.
+      table.jsonb('photo_keys').notNullable().defaultTo('[]')
+      table.smallint('photo_count').notNullable().defaultTo(0)
       table.timestamp('created_at', { useTz: true }).notNullable().defaultTo(this.now())
       table.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(this.now())
     })
     // ExternalId is unique per agency, case-insensitively; the GET path reads through this index.
     this.schema.raw('create unique index listings_agency_external on listings (agency_id, lower(external_id))')
+    this.schema.raw('create index listings_app_admin_external on listings (app_id, admin_email, lower(external_id))')
     this.schema.raw('create index listings_app_agency_state on listings (app_id, agency_id, state, id)')
     this.schema.raw('create index listings_agency_active on listings (agency_id, exposure) where state = \'active\'')
     this.schema.raw('create index listings_operator on listings (agency_id, operator_id)')

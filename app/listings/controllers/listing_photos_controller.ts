@@ -10,14 +10,12 @@ import { listingHref, photoEntry, photoRef } from '#listings/transformers/listin
 import { listingParamsValidator } from '#listings/validators/listing'
 import { problemFor } from './problems.js'
 
-@inject()
 export default class ListingPhotosController {
-  constructor(private lister: ListPhotos) {}
-
   /** GET /v3/publicaciones/{adminmail}/{externalid}/fotos */
-  async index(ctx: HttpContext) {
+  @inject()
+  async index(ctx: HttpContext, lister: ListPhotos) {
     await listingParamsValidator.validate(ctx.params)
-    const found = await this.lister.execute(ctx.caller, ctx.params.adminmail, ctx.params.externalid)
+    const found = await lister.execute(ctx.caller, ctx.params.adminmail, ctx.params.externalid)
     if (!found.ok) throw problemFor(found, 'read')
     const { agency, record, photos } = found.value
     const self = listingHref(agency, record.listing.externalId)

@@ -9,7 +9,7 @@ import type { Fail } from '#core/result'
 import type { AgencyView } from '#agencies/services/agency_directory'
 import type { ListingRecord } from '#listings/services/listing_reader'
 
-export type Outcome = { agency: AgencyView; record: ListingRecord }
+export type Outcome = { agency: Pick<AgencyView, 'adminMail'>; record: ListingRecord }
 
 export function problemFor(failure: Fail<string>, mode: 'read' | 'write'): Problem {
   switch (failure.reason) {

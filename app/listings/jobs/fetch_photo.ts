@@ -11,6 +11,7 @@ import { outbound, OutboundError } from '#core/outbound/http_client'
 import { jobs, type PhotoFetchData } from '#listings/jobs'
 import { processPhoto } from '#listings/services/process_photo'
 import { photoKeys, storePhoto } from '#listings/services/photo_storage'
+import { READY_KEYS_SQL } from '#listings/services/photo_set'
 
 export const MAX_BYTES = 15 * 1024 * 1024
 export const TIMEOUT_MS = 20_000
@@ -76,7 +77,7 @@ export default class FetchPhoto implements JobHandler<PhotoFetchData> {
       await trx
         .from('listings')
         .where('id', photo.listing_id)
-        .update({ revision: db.raw('revision + 1'), updated_at: new Date() })
+        .update({ revision: db.raw('revision + 1'), photo_keys: db.raw(READY_KEYS_SQL), updated_at: new Date() })
     })
   }
 }

@@ -22,6 +22,9 @@ export default class Listing extends AppScoped(BaseModel) {
   declare agencyId: number
 
   @column()
+  declare adminEmail: string
+
+  @column()
   declare externalId: string
 
   @column()
@@ -126,9 +129,63 @@ export default class Listing extends AppScoped(BaseModel) {
   @column()
   declare slug: string
 
+  /** Storage keys of the ready photos, in order (kept by the photo writes). */
+  @column({ prepare: (value: string[]) => JSON.stringify(value) })
+  declare photoKeys: string[]
+
+  /** Photos in any state (the spec's "number of photos already on the listing"). */
+  @column()
+  declare photoCount: number
+
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime
 
   @column.dateTime({ autoCreate: true, autoUpdate: true })
   declare updatedAt: DateTime
 }
+
+/** The stored fields of a listing, as a plain object (what reads hand to transformers). */
+export type ListingData = Pick<
+  Listing,
+  | 'id'
+  | 'appId'
+  | 'agencyId'
+  | 'adminEmail'
+  | 'externalId'
+  | 'refStock'
+  | 'state'
+  | 'revision'
+  | 'exposure'
+  | 'operatorId'
+  | 'operatorEmail'
+  | 'brandId'
+  | 'modelId'
+  | 'versionId'
+  | 'brandName'
+  | 'modelName'
+  | 'versionName'
+  | 'bodyType'
+  | 'transmission'
+  | 'propulsion'
+  | 'year'
+  | 'mileage'
+  | 'colour'
+  | 'description'
+  | 'customSpecs'
+  | 'priceCurrency'
+  | 'priceAmount'
+  | 'downPaymentCurrency'
+  | 'downPaymentAmount'
+  | 'installmentCurrency'
+  | 'installmentAmount'
+  | 'warrantyCertificate'
+  | 'regionId'
+  | 'cityId'
+  | 'regionName'
+  | 'cityName'
+  | 'address'
+  | 'phone'
+  | 'slug'
+  | 'photoKeys'
+  | 'photoCount'
+>

@@ -9,7 +9,7 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { fail, ok, type Result } from '#core/result'
 import AgencyDirectory, { type AgencyView, type OperatorView } from '#agencies/services/agency_directory'
 import PlaceResolver from '#catalog/services/place_resolver'
-import type Listing from '#listings/models/listing'
+import type { ListingData } from '#listings/models/listing'
 import type { Exposure, ListingState, Spec } from '#listings/models/listing'
 import { type ListingEditInput, type Money } from '#listings/validators/listing'
 import { EXPOSURE_CODE, chooseExposure, choosePhone, mileageErrors, transition } from './listing_rules.js'
@@ -17,7 +17,7 @@ import { EXPOSURE_CODE, chooseExposure, choosePhone, mileageErrors, transition }
 export type EditContext = {
   agency: AgencyView
   /** The listing as stored, or null when creating. */
-  listing: Listing | null
+  listing: ListingData | null
   photoCount: number
   input: ListingEditInput
   target: ListingState
@@ -118,7 +118,7 @@ export default class ApplyEdit {
   async #operator(
     trx: TransactionClientContract,
     agency: AgencyView,
-    listing: Listing | null,
+    listing: ListingData | null,
     email: string | null | undefined
   ): Promise<OperatorView | null> {
     if (email) {

@@ -83,6 +83,7 @@ export default class CreateListing {
             ...applied.value.values,
             app_id: caller.id,
             agency_id: agency.id,
+            admin_email: agency.adminMail,
             external_id: input.externalId,
             slug: slugFor(vehicle.value.columns.brand_name, vehicle.value.columns.model_name, vehicle.value.year, shortId()),
             revision: 1,

@@ -1,24 +1,33 @@
 /*
- * Reads listings of the calling app. A listing and its processed photos come
- * back in one index-backed query (the GET path; no N+1 in lists either).
+ * Reads listings of the calling app. A listing row carries its ready photos'
+ * keys, so a GET is one index-backed query and a list needs no per-row query.
  */
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { Caller } from '#core/auth/app_scoped'
-import Listing, { type ListingState } from '#listings/models/listing'
+import Listing, { type ListingData, type ListingState } from '#listings/models/listing'
 import { photoUrl } from './photo_storage.js'
 
-/** Ready photo keys in order, and how many photos the listing has in any state. */
-const PHOTOS_SQL = `(select json_build_object(
-    'keys', coalesce(json_agg(p.storage_key order by p.position) filter (where p.state = 'ready'), '[]'),
-    'count', count(*))
-  from listing_photos p where p.listing_id = listings.id) as photos`
+/** Every stored column but the timestamps: attribute, column and how its value is read. */
+const FIELDS = Array.from(Listing.$columnsDefinitions.entries())
+  .filter(([attribute]) => attribute !== 'createdAt' && attribute !== 'updatedAt')
+  .map(([attribute, column]) => ({ attribute, column: column.columnName, consume: column.consume }))
 
-export type ListingRecord = { listing: Listing; photoUrls: string[]; photoCount: number }
+/** GET by {adminmail}/{externalid}: one row through index listings_app_admin_external. */
+export const SHOW_SQL = `select ${FIELDS.map((field) => `listings.${field.column}`).join(', ')} from listings
+  where listings.app_id = ? and listings.admin_email = ? and lower(listings.external_id) = lower(?) limit 1`
 
-function toRecord(listing: Listing): ListingRecord {
-  const photos = listing.$extras.photos as { keys: string[]; count: number }
-  return { listing, photoUrls: photos.keys.map(photoUrl), photoCount: Number(photos.count) }
+/** A row as a plain object, the way the model would read it (without building a model instance). */
+function fromRow(row: Record<string, unknown>): ListingData {
+  const data: Record<string, unknown> = {}
+  for (const { attribute, column, consume } of FIELDS) data[attribute] = consume ? consume(row[column], attribute, undefined as any) : row[column]
+  return data as ListingData
+}
+
+export type ListingRecord = { listing: ListingData; photoUrls: string[]; photoCount: number }
+
+function toRecord(listing: ListingData): ListingRecord {
+  return { listing, photoUrls: listing.photoKeys.map(photoUrl), photoCount: listing.photoCount }
 }
 
 export type ListFilters = { operatorId?: number; state?: ListingState; page: number; perPage: number }
@@ -29,10 +38,20 @@ export default class ListingReader {
     const query = Listing.forApp(caller)
       .where('listings.agency_id', agencyId)
       .whereRaw('lower(listings.external_id) = lower(?)', [externalId])
-      .select('listings.*', db.raw(PHOTOS_SQL))
     if (trx) query.useTransaction(trx)
     const listing = await query.first()
     return listing ? toRecord(listing) : null
+  }
+
+  /**
+   * The read path of GET: the app's listing by the agency's administrator
+   * e-mail and ExternalId, in one query (no agency lookup: the app's own
+   * listing exists only where the app was linked to the agency).
+   */
+  async findByAdminMail(caller: Caller, adminMail: string, externalId: string) {
+    // The hot path: a statement built once, no query builder; timestamps are not selected.
+    const { rows } = await db.rawQuery(SHOW_SQL, [caller.id, adminMail.trim().toLowerCase(), externalId])
+    return rows.length ? toRecord(fromRow(rows[0])) : null
   }
 
   /** One page of the app's listings of the agency; archived ones only when asked for. */
@@ -43,7 +62,6 @@ export default class ListingReader {
     if (filters.operatorId !== undefined) query.where('listings.operator_id', filters.operatorId)
     const [{ total }] = await query.clone().count('* as total').pojo<{ total: string }>()
     const rows = await query
-      .select('listings.*', db.raw(PHOTOS_SQL))
       .orderBy('listings.id', 'asc')
       .offset((filters.page - 1) * filters.perPage)
       .limit(filters.perPage)

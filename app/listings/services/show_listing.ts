@@ -1,25 +1,22 @@
 import { inject } from '@adonisjs/core'
 import { fail, ok, type Result } from '#core/result'
 import type { Caller } from '#core/auth/app_scoped'
-import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
 import ListingReader, { type ListingRecord } from './listing_reader.js'
 
-/** One listing of the app: the agency lookup plus one indexed query. */
+/**
+ * One listing of the app: a single indexed query. An agency not linked to the
+ * app has no listing of the app, so it answers `not_found` like a missing one.
+ */
 @inject()
 export default class ShowListing {
-  constructor(
-    private directory: AgencyDirectory,
-    private reader: ListingReader
-  ) {}
+  constructor(private reader: ListingReader) {}
 
   async execute(
     caller: Caller,
     adminMail: string,
     externalId: string
-  ): Promise<Result<{ agency: AgencyView; record: ListingRecord }, 'no_agency' | 'not_found'>> {
-    const agency = await this.directory.forApp(caller.id, adminMail)
-    if (!agency) return fail('no_agency')
-    const record = await this.reader.find(caller, agency.id, externalId)
-    return record ? ok({ agency, record }) : fail('not_found')
+  ): Promise<Result<{ agency: { adminMail: string }; record: ListingRecord }, 'not_found'>> {
+    const record = await this.reader.findByAdminMail(caller, adminMail, externalId)
+    return record ? ok({ agency: { adminMail: record.listing.adminEmail }, record }) : fail('not_found')
   }
 }

@@ -4,7 +4,7 @@
  */
 import { expand, group, link, path, type Links } from '#core/http/links'
 import type { AgencyView } from '#agencies/services/agency_directory'
-import type Listing from '#listings/models/listing'
+import type { ListingData } from '#listings/models/listing'
 import type { ListingRecord } from '#listings/services/listing_reader'
 import { EXPOSURE_WIRE, STATE_WIRE } from '#listings/services/listing_rules'
 import { listingEtag } from '#listings/services/listing_etag'
@@ -17,14 +17,14 @@ export function listingHref(agency: Agency, externalId: string) {
   return path('publicaciones', agency.adminMail, externalId)
 }
 
-export function listingTitle(listing: Listing) {
+export function listingTitle(listing: ListingData) {
   return `${listing.brandName} ${listing.modelName} ${listing.versionName} ${listing.year}`
 }
 
 const valor = (currency: string | null, amount: number | null) =>
   currency === null || amount === null ? null : { Moneda: currency, Importe: amount }
 
-function links(agency: Agency, listing: Listing): Links {
+function links(agency: Agency, listing: ListingData): Links {
   const self = listingHref(agency, listing.externalId)
   const result: Links = {
     self: link(self),
