@@ -16,6 +16,8 @@ import { createCaller } from '#tests/helpers/apps'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 
 const QUEUE = 'test.deliveries'
+/** A queue nobody works: the rules group drives `attempt` by hand, without a worker racing it. */
+const IDLE = 'test.deliveries.idle'
 const gone: string[] = []
 
 /** A delivery queue handler as a module writes one: POST the payload, report 410s. */
@@ -51,10 +53,10 @@ async function settled(id: string) {
   )
 }
 
-async function openJobs(id: string) {
+async function openJobs(id: string, queue = QUEUE) {
   const result = await db.rawQuery(
     `select count(*)::int as n from pgboss.job where name = ? and data->>'deliveryId' = ? and state in ('created', 'retry', 'active')`,
-    [QUEUE, id]
+    [queue, id]
   )
   return result.rows[0].n as number
 }
@@ -181,7 +183,7 @@ test.group('Deliveries: retries through a real worker', (group) => {
     receiver.setDefault({ status: 500 })
     const created = await create(appId, receiver.url('/down'))
     const dead = await settled(created.id)
-    assert.equal(dead.status, 'dead')
+    assert.equal(dead.status, 'dead', `status ${dead.status} after ${dead.attemptCount} tries (${dead.lastError})`)
     // One first try plus one per schedule entry.
     assert.equal(dead.attemptCount, settings.deliveryRetrySchedule.length + 1)
     assert.equal(await openJobs(created.id), 0)
@@ -190,7 +192,7 @@ test.group('Deliveries: retries through a real worker', (group) => {
     const [again] = await db.transaction((trx) => deliveries.resend(created.id, trx))
     assert.equal(again.status, 'pending')
     const delivered = await settled(created.id)
-    assert.equal(delivered.status, 'delivered')
+    assert.equal(delivered.status, 'delivered', `status ${delivered.status} after ${delivered.attemptCount} tries (${delivered.lastError})`)
     assert.equal(delivered.attemptCount, settings.deliveryRetrySchedule.length + 2)
     assert.equal(receiver.requests.at(-1)!.headers['webhook-id'], created.messageId)
   })
@@ -214,7 +216,7 @@ test.group('Deliveries: service rules', (group) => {
   const initial = settings.deliveryRetrySchedule
   group.setup(async () => {
     const runner = await app.container.make(JobRunner)
-    runner.register({ name: QUEUE, queue: deliveryQueue, work: deliveryWork, handler: async () => ({ default: TestDeliveryHandler }) })
+    runner.register({ name: IDLE, queue: deliveryQueue, handler: async () => ({ default: TestDeliveryHandler }) })
     appId = (await createCaller('Deliveries rules')).app.id
   })
   group.each.teardown(() => {
@@ -224,18 +226,18 @@ test.group('Deliveries: service rules', (group) => {
   test('a delivery created in a rolled-back transaction leaves no row and no job', async ({ assert }) => {
     const trx = await db.transaction()
     const created = await deliveries.create(
-      { channel: 'test', ownerType: 'test', ownerId: 'rollback', appId, target: 'http://127.0.0.1:9/', payload: {}, queue: QUEUE },
+      { channel: 'test', ownerType: 'test', ownerId: 'rollback', appId, target: 'http://127.0.0.1:9/', payload: {}, queue: IDLE },
       trx
     )
     await trx.rollback()
     assert.isNull(await Delivery.find(created.id))
-    assert.equal(await openJobs(created.id), 0)
+    assert.equal(await openJobs(created.id, IDLE), 0)
   })
 
   test('a delivered delivery is skipped: duplicate jobs send nothing', async ({ assert }) => {
     const created = await db.transaction((trx) =>
       deliveries.create(
-        { channel: 'test', ownerType: 'test', ownerId: 'dup', appId, target: 'http://127.0.0.1:9/', payload: {}, queue: QUEUE },
+        { channel: 'test', ownerType: 'test', ownerId: 'dup', appId, target: 'http://127.0.0.1:9/', payload: {}, queue: IDLE },
         trx
       )
     )
@@ -252,7 +254,7 @@ test.group('Deliveries: service rules', (group) => {
     settings.deliveryRetrySchedule = [60]
     const created = await db.transaction((trx) =>
       deliveries.create(
-        { channel: 'test', ownerType: 'test', ownerId: 'due', appId, target: 'http://127.0.0.1:9/', payload: {}, queue: QUEUE },
+        { channel: 'test', ownerType: 'test', ownerId: 'due', appId, target: 'http://127.0.0.1:9/', payload: {}, queue: IDLE },
         trx
       )
     )
