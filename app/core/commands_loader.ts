@@ -15,6 +15,7 @@ const loader = Promise.all([
   import('#apps/commands/app_token'),
   import('#agencies/commands/agency_grant'),
   import('#agencies/commands/agency_plan'),
+  import('#agencies/commands/agency_suspend'),
   import('#catalog/commands/catalog_import'),
 ]).then((modules) => new ListLoader(modules.map((module) => module.default)))
 

@@ -4,6 +4,7 @@
  */
 import db from '@adonisjs/lucid/services/db'
 import GrantAgency from '#agencies/services/grant_agency'
+import SetSuspension from '#agencies/services/set_suspension'
 import CreateAgency from '#agencies/services/create_agency'
 import AddCollaborator from '#agencies/services/add_collaborator'
 import AgencyDirectory, { type AgencyView, type OperatorView } from '#agencies/services/agency_directory'
@@ -84,4 +85,14 @@ export async function createAgency(app: { id: number }, options: AgencyOptions =
 export async function grantAgency(app: { id: number }, adminMail: string, receivesOtherLeads = false) {
   const granted = await new GrantAgency().execute(adminMail, app.id, receivesOtherLeads)
   if (!granted.ok) throw new Error(`grantAgency: ${granted.reason}`)
+}
+
+/** Suspends (or reinstates) an agency, as `agency:suspend` does. */
+export async function suspendAgency(adminMail: string, suspended = true) {
+  await new SetSuspension().agency(adminMail, suspended)
+}
+
+/** Suspends (or reinstates) one person, as `agency:suspend --operator` does. */
+export async function suspendOperator(email: string, suspended = true) {
+  await new SetSuspension().operator(email, suspended)
 }

@@ -10,6 +10,7 @@ import runner from '#core/jobs/main'
 import Invitation from '#agencies/models/invitation'
 import Agency from '#agencies/models/agency'
 import InvitationEvents from './invitation_events.js'
+import { affected } from './affected.js'
 import type { InvitationMailJob } from './invite_agency.js'
 
 export type PollReport = { expired: number; reminded: number; events: number }
@@ -69,6 +70,6 @@ export default class PollInvitations {
         events += 1
       })
     }
-    return { expired: Array.isArray(expired) ? expired.length : Number(expired), reminded, events }
+    return { expired: affected(expired), reminded, events }
   }
 }

@@ -183,4 +183,34 @@ test.group('Agencies / products (plan) and support commands', (group) => {
     assert.equal((await ace('agency:grant', [uniqueEmail('nobody'), '--app', String(other.id)])).exitCode, 1)
     assert.equal((await ace('agency:grant', [m, '--app', '999999'])).exitCode, 1)
   })
+
+  test('ace agency:suspend suspends and reinstates an agency or a person (DESIGN.md §7 flags)', async ({ client, assert }) => {
+    const { app: caller, token } = await createCaller()
+    const colab = uniqueEmail('colab')
+    const fixture = await createAgency(caller, { collaborators: [colab] })
+    const m = fixture.agency.adminMail
+    const directory = new AgencyDirectory()
+
+    assert.equal((await ace('agency:suspend', [m.toUpperCase()])).exitCode, 0)
+    assert.isTrue((await directory.forApp(caller.id, m))?.suspended)
+    assert.isTrue((await client.get(`/v3/productos/${m}`).bearerToken(token)).body().Suspendida)
+    assert.equal((await ace('agency:suspend', [m, '--off'])).exitCode, 0)
+    assert.isFalse((await directory.forApp(caller.id, m))?.suspended)
+
+    assert.equal((await ace('agency:suspend', [colab, '--operator'])).exitCode, 0)
+    assert.isTrue((await directory.member(fixture.agency.id, colab))?.suspended)
+    // A suspended person cannot receive a detached colleague's work.
+    const other = await client.post(`/v3/operadores/${m}`).bearerToken(token).json({ Email: uniqueEmail('other') })
+    const refused = await client
+      .patch(`/v3/operadores/${m}/desasociar`)
+      .qs({ operador: other.body().Email, operadorDestino: colab })
+      .bearerToken(token)
+    refused.assertStatus(400)
+    assert.match(refused.body().Errors.operadorDestino[0], /suspendido/)
+    assert.equal((await ace('agency:suspend', [colab, '--operator', '--off'])).exitCode, 0)
+    assert.isFalse((await directory.member(fixture.agency.id, colab))?.suspended)
+
+    assert.equal((await ace('agency:suspend', [uniqueEmail('nobody')])).exitCode, 1)
+    assert.equal((await ace('agency:suspend', [uniqueEmail('nobody'), '--operator'])).exitCode, 1)
+  })
 })
