@@ -213,6 +213,13 @@ test.group('App notifications: subscriptions', (group) => {
     assert.equal(secondView.body().Callback, 'https://b.example.com/')
   })
 
+  test('other methods are 405 with Allow', async ({ client, assert }) => {
+    const { token } = await createCaller()
+    const response = await client.delete(URL_TOPIC).bearerToken(token)
+    response.assertStatus(405)
+    for (const method of ['GET', 'POST', 'PUT']) assert.include(response.header('allow'), method)
+  })
+
   test('requires a token', async ({ client }) => {
     const response = await client.get(URL_TOPIC)
     response.assertStatus(401)
