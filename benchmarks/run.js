@@ -130,6 +130,8 @@ try {
   ace(env, 'migration:run', '--force')
   const created = JSON.parse(ace(env, 'app:create', 'bench', '--ability', 'consultas:crear', '--json').replace(/^[^{]*/, ''))
   const ctx = { token: created.Token, appId: created.Id }
+  console.log('importing the vehicle catalogue…')
+  ace(env, 'catalog:import')
   console.log('seeding…')
   await seed(url, ctx)
 
