@@ -29,6 +29,16 @@ export type InvitationMailJob = { invitationId: number; sequence: number; kind: 
 
 export default class InviteAgency {
   async execute(appId: number, input: InvitationInput): Promise<Result<Invitation, 'email_known'>> {
+    try {
+      return await this.#invite(appId, input)
+    } catch (error: any) {
+      // Two first POSTs at once: the loser finds the winner's pending invitation and re-sends it.
+      if (error?.code === '23505' && error?.constraint === 'invitations_one_pending') return this.#invite(appId, input)
+      throw error
+    }
+  }
+
+  async #invite(appId: number, input: InvitationInput): Promise<Result<Invitation, 'email_known'>> {
     const adminEmail = normalizeEmail(input.adminEmail)
     return db.transaction(async (trx) => {
       if (await emailKnown(adminEmail, trx)) return fail('email_known')

@@ -228,6 +228,24 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     assert.equal(admin.firstName, 'N'.repeat(50))
   })
 
+  test('concurrent first POSTs store one invitation; concurrent registrations register once', async ({ client, assert }) => {
+    const { token } = await createCaller()
+    const body = invitationBody()
+    const posts = await Promise.all([1, 2, 3].map(() => client.post('/v3/agencias').bearerToken(token).json(body)))
+    assert.deepEqual(posts.map((response) => response.status()), [202, 202, 202])
+    assert.lengthOf(await Invitation.query().where('admin_email', body.AdminMail), 1)
+
+    const path = pathOf(registrationLink((await mailsTo(sink, body.AdminMail))[0]))
+    const register = () =>
+      raw(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'accept': 'application/json' },
+        body: JSON.stringify({ AdminNombre: 'Marta', AdminApellido: 'Suárez', Password: '0123456789' }),
+      })
+    const statuses = (await Promise.all([register(), register()])).map((response) => response.status).sort()
+    assert.deepEqual(statuses, [201, 410])
+  })
+
   test('unknown token: 404 page', async ({ assert }) => {
     const response = await raw('/registro/no-such-token', { headers: { accept: 'text/html' } })
     assert.equal(response.status, 404)
