@@ -8,15 +8,19 @@ import type { JobHandler } from '#core/jobs/types'
 /**
  * POSTs an app event to the subscription's Callback: JSON body, the custom
  * headers, Standard Webhooks headers (signed when a Secret is set). Redirects
- * are not followed. A 410 switches the subscription off.
+ * are not followed. A 410 switches the subscription off; a subscription
+ * switched off meanwhile stops the delivery's retries.
  */
 export default class AppWebhookJob implements JobHandler<DeliveryJob> {
   async handle({ deliveryId }: DeliveryJob) {
-    let subscription: AppWebhook | null = null
+    const pending = await deliveries.find(deliveryId)
+    if (!pending) return
+    const subscription = await AppWebhook.find(Number(pending.ownerId))
+    // Switched off (or a 410 seen) since the event was queued: stop retrying it.
+    if (!subscription?.active) return deliveries.cancel(deliveryId, 'subscription inactive')
     const result = await deliveries.attempt(deliveryId, async (delivery) => {
-      subscription = await AppWebhook.find(Number(delivery.ownerId))
       const body = JSON.stringify(delivery.payload)
-      const secret = openSecret(subscription?.secret)
+      const secret = openSecret(subscription.secret)
       const timestamp = Math.floor(Date.now() / 1000)
       const signed = secret
         ? signWebhook({ id: delivery.messageId, timestamp, body, secret })
@@ -24,7 +28,7 @@ export default class AppWebhookJob implements JobHandler<DeliveryJob> {
       const response = await outbound.request(delivery.target, {
         method: 'POST',
         headers: {
-          ...safeHeaders(subscription?.headers ?? []),
+          ...safeHeaders(subscription.headers),
           'content-type': 'application/json; charset=utf-8',
           ...signed,
         },
@@ -35,8 +39,8 @@ export default class AppWebhookJob implements JobHandler<DeliveryJob> {
       })
       return { status: response.status, headers: response.headers }
     })
-    if (result === 'gone' && subscription) {
-      await AppWebhook.query().where('id', (subscription as AppWebhook).id).update({ active: false, updated_at: new Date() })
+    if (result === 'gone') {
+      await AppWebhook.query().where('id', subscription.id).update({ active: false, updated_at: new Date() })
     }
   }
 }

@@ -227,6 +227,17 @@ export class DeliveryService {
       .orderBy('created_at', 'asc')
   }
 
+  /**
+   * Stops an open delivery without trying it (e.g. its channel was switched
+   * off meanwhile): it becomes `disabled`; settled deliveries are untouched.
+   */
+  async cancel(deliveryId: string, reason: string) {
+    await Delivery.query()
+      .where('id', deliveryId)
+      .whereIn('status', ['pending', 'failed'])
+      .update({ status: 'disabled', next_attempt_at: null, last_error: reason })
+  }
+
   find(deliveryId: string) {
     return Delivery.find(deliveryId)
   }

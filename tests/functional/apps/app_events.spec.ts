@@ -130,6 +130,24 @@ test.group('App events: apps.webhook deliveries through a real worker', (group) 
     assert.isFalse(read.body().Activo)
   })
 
+  test('switching the subscription off stops the retries of a queued event', async ({ client, assert }) => {
+    settings.deliveryRetrySchedule = [0.5, 0.5]
+    const { app: caller, token } = await createCaller('Switch-off app')
+    await client.put(URL_TOPIC).bearerToken(token).json({ Callback: receiver.url('/flaky') })
+    receiver.setDefault({ status: 503 })
+    const delivery = await db.transaction((trx) => new AppEvents().emit(caller.id, 'invitaciones', event(), trx))
+    await receiver.waitFor(1)
+    await client
+      .put(URL_TOPIC)
+      .bearerToken(token)
+      .json({ Callback: receiver.url('/flaky'), Activo: false })
+      .then((r) => r.assertStatus(200))
+    const done = await settled(delivery!.id)
+    assert.equal(done.status, 'disabled')
+    assert.equal(done.lastError, 'subscription inactive')
+    assert.lengthOf(receiver.requests, 1)
+  })
+
   test('redirects are not followed: a 3xx counts as a failed try', async ({ client, assert }) => {
     const { app: caller, token } = await createCaller('Redirect app')
     await client.put(URL_TOPIC).bearerToken(token).json({ Callback: receiver.url('/moved') })

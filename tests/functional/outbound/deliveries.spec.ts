@@ -266,6 +266,26 @@ test.group('Deliveries: service rules', (group) => {
     assert.equal(thrown, 'skipped')
   })
 
+  test('cancel disables an open delivery and leaves a settled one alone', async ({ assert }) => {
+    const make = (ownerId: string) =>
+      db.transaction((trx) =>
+        deliveries.create(
+          { channel: 'test', ownerType: 'test', ownerId, appId, target: 'http://127.0.0.1:9/', payload: {}, queue: IDLE },
+          trx
+        )
+      )
+    const open = await make('cancel-open')
+    const done = await make('cancel-done')
+    await deliveries.attempt(done.id, async () => ({ status: 200 }))
+    await deliveries.cancel(open.id, 'channel off')
+    await deliveries.cancel(done.id, 'channel off')
+    const openNow = await Delivery.findOrFail(open.id)
+    assert.equal(openNow.status, 'disabled')
+    assert.equal(openNow.lastError, 'channel off')
+    assert.equal(await deliveries.attempt(open.id, async () => ({ status: 200 })), 'skipped')
+    assert.equal((await Delivery.findOrFail(done.id)).status, 'delivered')
+  })
+
   test('the schedule: jitter stays within ±20 %, and it ends after its last entry', ({ assert }) => {
     settings.deliveryRetrySchedule = [5, 300, 1800, 7200, 18000, 36000, 86400]
     for (let tried = 1; tried <= 7; tried++) {
