@@ -259,13 +259,13 @@ export const openapi: OpenApiFragment = {
       type: 'object',
       properties: {
         Capacidad: { type: 'integer' },
-        Usadas: { type: ['integer', 'null'] },
-        Disponibles: { type: ['integer', 'null'] },
+        Usadas: { type: 'integer' },
+        Disponibles: { type: 'integer' },
         Exposiciones: {
           type: 'object',
           additionalProperties: {
             type: 'object',
-            properties: { Cupo: { type: 'integer' }, Usadas: { type: ['integer', 'null'] }, Disponibles: { type: ['integer', 'null'] } },
+            properties: { Cupo: { type: 'integer' }, Usadas: { type: 'integer' }, Disponibles: { type: 'integer' } },
           },
         },
         Suspendida: { type: 'boolean' },

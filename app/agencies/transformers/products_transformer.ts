@@ -1,6 +1,6 @@
 /*
  * Productos (DESIGN.md §6): the agency's plan — active-listing capacity and
- * quota per exposure level — with what is in use when known.
+ * quota per exposure level — with what is in use.
  */
 import { link, path } from '#core/http/links'
 import type { AgencyView, PlanView } from '#agencies/services/agency_directory'
@@ -10,19 +10,19 @@ const LEVELS = ['Alta', 'Media', 'Baja'] as const
 
 export function productsShapes(agency: AgencyView, plan: PlanView, used: Usage) {
   const href = path('productos', agency.adminMail)
-  const total = used ? used.Alta + used.Media + used.Baja : null
+  const total = used.Alta + used.Media + used.Baja
   return {
     full: () => ({
       Capacidad: plan.capacity,
       Usadas: total,
-      Disponibles: total === null ? null : Math.max(0, plan.capacity - total),
+      Disponibles: Math.max(0, plan.capacity - total),
       Exposiciones: Object.fromEntries(
         LEVELS.map((level) => [
           level,
           {
             Cupo: plan.quotas[level],
-            Usadas: used ? used[level] : null,
-            Disponibles: used ? Math.max(0, plan.quotas[level] - used[level]) : null,
+            Usadas: used[level],
+            Disponibles: Math.max(0, plan.quotas[level] - used[level]),
           },
         ])
       ),

@@ -127,11 +127,20 @@ test.group('Agencies / products (plan) and support commands', (group) => {
     const { token: otherToken } = await createCaller()
     const fixture = await createAgency(caller, { plan: { capacity: 7, alta: 1, media: 2, baja: 4 } })
     const m = fixture.agency.adminMail
+    await createListing(caller, fixture, { Exposicion: 'Alta' })
+    await createListing(caller, fixture, { Exposicion: 'Baja' })
+    await createListing(caller, fixture, { Exposicion: 'Baja', Activa: false })
     const response = await client.get(`/v3/productos/${m}`).bearerToken(token)
     response.assertStatus(200)
     assert.containsSubset(response.body(), {
       Capacidad: 7,
-      Exposiciones: { Alta: { Cupo: 1 }, Media: { Cupo: 2 }, Baja: { Cupo: 4 } },
+      Usadas: 2,
+      Disponibles: 5,
+      Exposiciones: {
+        Alta: { Cupo: 1, Usadas: 1, Disponibles: 0 },
+        Media: { Cupo: 2, Usadas: 0, Disponibles: 2 },
+        Baja: { Cupo: 4, Usadas: 1, Disponibles: 3 },
+      },
       Suspendida: false,
       _links: { self: { href: `/v3/productos/${m}` }, agencia: { href: `/v3/agencias/${m}` } },
     })
