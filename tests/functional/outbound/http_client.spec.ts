@@ -1,4 +1,10 @@
 import { test } from '@japa/runner'
+import https from 'node:https'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { AddressInfo } from 'node:net'
 import { isAllowedAddress, outbound, OutboundError } from '#core/outbound/http_client'
 import { settings } from '#core/settings'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
@@ -210,5 +216,39 @@ test.group('outbound http client: transport', (group) => {
     await closed.close()
     const error = await failure(outbound.request(url))
     assert.equal(error.code, 'network')
+  })
+})
+
+test.group('outbound http client: https', (group) => {
+  let server: https.Server
+  let port: number
+  const initial = settings.outboundAllowPrivate
+  group.setup(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'outbound-tls-'))
+    execFileSync('openssl', [
+      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
+    ], { stdio: 'ignore' })
+    server = https.createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => res.end('tls'))
+    rmSync(dir, { recursive: true, force: true })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    port = (server.address() as AddressInfo).port
+    return () => new Promise<void>((resolve) => server.close(() => resolve()))
+  })
+  group.each.teardown(() => {
+    settings.outboundAllowPrivate = initial
+  })
+
+  test('verifies certificates: a self-signed one is refused', async ({ assert }) => {
+    settings.outboundAllowPrivate = true
+    const error = await failure(outbound.request(`https://127.0.0.1:${port}/`))
+    assert.equal(error.code, 'network')
+    assert.match(error.message, /SELF_SIGNED|self.signed/i)
+  })
+
+  test('checks the address of https targets too', async ({ assert }) => {
+    settings.outboundAllowPrivate = false
+    assert.equal((await failure(outbound.request(`https://127.0.0.1:${port}/`))).code, 'private_address')
+    assert.equal((await failure(outbound.request(`https://localhost:${port}/`))).code, 'private_address')
   })
 })
