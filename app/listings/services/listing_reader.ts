@@ -15,13 +15,29 @@ const FIELDS = Array.from(Listing.$columnsDefinitions.entries())
 
 /** GET by {adminmail}/{externalid}: one row through index listings_app_admin_external. */
 export const SHOW_SQL = `select ${FIELDS.map((field) => `listings.${field.column}`).join(', ')} from listings
-  where listings.app_id = ? and listings.admin_email = ? and lower(listings.external_id) = lower(?) limit 1`
+  where listings.app_id = $1 and listings.admin_email = $2 and lower(listings.external_id) = lower($3) limit 1`
 
 /** A row as a plain object, the way the model would read it (without building a model instance). */
 function fromRow(row: Record<string, unknown>): ListingData {
   const data: Record<string, unknown> = {}
   for (const { attribute, column, consume } of FIELDS) data[attribute] = consume ? consume(row[column], attribute, undefined as any) : row[column]
   return data as ListingData
+}
+
+/**
+ * The hot GET path runs as a named prepared statement on a connection of
+ * Lucid's own pool: PostgreSQL parses and plans it once per connection
+ * instead of once per request, and no query builder runs.
+ */
+async function preparedQuery(name: string, sql: string, values: unknown[]): Promise<Record<string, unknown>[]> {
+  const client = db.connection().getReadClient().client as any
+  const connection = await client.acquireConnection()
+  try {
+    const result = await connection.query({ name, text: sql, values })
+    return result.rows
+  } finally {
+    await client.releaseConnection(connection)
+  }
 }
 
 export type ListingRecord = { listing: ListingData; photoUrls: string[]; photoCount: number }
@@ -49,8 +65,7 @@ export default class ListingReader {
    * listing exists only where the app was linked to the agency).
    */
   async findByAdminMail(caller: Caller, adminMail: string, externalId: string) {
-    // The hot path: a statement built once, no query builder; timestamps are not selected.
-    const { rows } = await db.rawQuery(SHOW_SQL, [caller.id, adminMail.trim().toLowerCase(), externalId])
+    const rows = await preparedQuery('listings_show', SHOW_SQL, [caller.id, adminMail.trim().toLowerCase(), externalId])
     return rows.length ? toRecord(fromRow(rows[0])) : null
   }
 
