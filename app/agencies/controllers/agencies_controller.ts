@@ -8,11 +8,11 @@ import InviteAgency from '#agencies/services/invite_agency'
 import InvitationStatus from '#agencies/services/invitation_status'
 import AgencyService from '#agencies/services/agency_service'
 import ResolvePlace from '#agencies/services/resolve_place'
-import { isWhatsapp } from '#agencies/services/phones'
-import { agencyCreateValidator, agencyEditValidator } from '#agencies/validators/agency_validators'
+import { agencyCreateValidator, agencyEditValidator, toInvitationInput } from '#agencies/validators/agency_validators'
 import { agencyListShapes, agencyShapes, invitationShapes } from '#agencies/transformers/agency_transformer'
 
 const NOT_FOR_APP = 'La agencia no existe para esta aplicación.'
+const KNOWN_EMAIL = 'La dirección ya está registrada: el administrador debe contactar al soporte del servicio.'
 
 @inject()
 export default class AgenciesController {
@@ -28,21 +28,9 @@ export default class AgenciesController {
     const input = await agencyCreateValidator.validate(ctx.request.body())
     const place = await this.resolvePlace.execute({ region: input.Region, city: input.Ciudad })
     if (!place.ok) throw Problem.badRequest(place.errors!)
-    const invited = await this.invite.execute(ctx.caller.id, {
-      adminEmail: input.AdminMail,
-      tradeName: input.NombreComercial,
-      ...place.value,
-      address: input.Direccion || null,
-      phone: input.Telefono || null,
-      phoneIsWhatsapp: input.Telefono ? isWhatsapp(input.Telefono) : false,
-      adminFirstName: input.AdminNombre || null,
-      adminLastName: input.AdminApellido || null,
-    })
+    const invited = await this.invite.execute(ctx.caller.id, toInvitationInput(input, place.value))
     if (!invited.ok) {
-      throw Problem.conflict(
-        { AdminMail: ['La dirección ya está registrada: el administrador debe contactar al soporte del servicio.'] },
-        'La dirección de correo ya está registrada en el servicio.'
-      )
+      throw Problem.conflict({ AdminMail: [KNOWN_EMAIL] }, 'La dirección de correo ya está registrada en el servicio.')
     }
     const location = `${settings.publicUrl}/v3/agencias/${segment(invited.value.adminEmail)}`
     return respond(ctx, invitationShapes(invited.value), { status: 202, location })

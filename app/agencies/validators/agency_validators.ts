@@ -4,6 +4,7 @@
  */
 import vine from '@vinejs/vine'
 import type { Infer } from '@vinejs/vine/types'
+import { isWhatsapp } from '#agencies/services/phones'
 
 export const PHONE_FORMAT = /^\+?[0-9][0-9 ().-]*$/
 
@@ -22,6 +23,20 @@ export const agencyCreateValidator = vine.create({
   AdminApellido: optionalText(50),
 })
 export type AgencyCreate = Infer<typeof agencyCreateValidator>
+
+/** AgenciaCreate → the invitation's fields; `''` means not given. */
+export function toInvitationInput(input: AgencyCreate, place: { regionId: number | null; cityId: number | null }) {
+  return {
+    adminEmail: input.AdminMail,
+    tradeName: input.NombreComercial,
+    ...place,
+    address: input.Direccion || null,
+    phone: input.Telefono || null,
+    phoneIsWhatsapp: input.Telefono ? isWhatsapp(input.Telefono) : false,
+    adminFirstName: input.AdminNombre || null,
+    adminLastName: input.AdminApellido || null,
+  }
+}
 
 export const agencyEditValidator = vine.create({
   NombreComercial: vine.string().trim().minLength(3).maxLength(100),
