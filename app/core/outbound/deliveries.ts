@@ -97,7 +97,7 @@ export const deliveryWork = {
   pollingIntervalSeconds: 1,
   notifyPollingIntervalSeconds: 1,
   localConcurrency: 2,
-} as NonNullable<JobDefinition['work']>
+} satisfies NonNullable<JobDefinition['work']>
 
 /** How long a claimed try keeps other workers off (longer than any outbound timeout). */
 const CLAIM_SECONDS = 120
