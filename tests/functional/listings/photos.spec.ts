@@ -235,4 +235,24 @@ test.group('Listings: photo pipeline (photos.fetch)', (group) => {
     const after = await client.get(href).bearerToken(ctx.token)
     assert.equal(after.header('etag'), before.header('etag'))
   })
+
+  test('passing trouble (5xx) is retried by the queue; the last try records the reason', async ({ client, assert }) => {
+    const { default: db } = await import('@adonisjs/lucid/services/db')
+    const { default: FetchPhoto } = await import('#listings/jobs/fetch_photo')
+    const body = listingBody({ VersionYear: thisYear() - 2, Kilometraje: 30000, Fotos: [receiver.url('/flaky.jpg'), receiver.url('/down.jpg')] })
+    // Both photos answer 503 until told otherwise; the queued jobs may run meanwhile and must only retry.
+    receiver.route('/flaky.jpg', { status: 503 })
+    receiver.route('/down.jpg', { status: 503 })
+    ;(await client.post(ctx.base).bearerToken(ctx.token).json(body)).assertStatus(201)
+    const photos = await db.from('listing_photos').whereIn('source_url', [receiver.url('/flaky.jpg'), receiver.url('/down.jpg')]).orderBy('position')
+    const handler = new FetchPhoto()
+    await assert.rejects(() => handler.handle({ photoId: photos[0].id }, { id: 't', name: 'photos.fetch', retryCount: 0 }))
+    receiver.route('/flaky.jpg', { body: await jpeg(800, 600) })
+    await handler.handle({ photoId: photos[0].id }, { id: 't', name: 'photos.fetch', retryCount: 1 })
+    await handler.handle({ photoId: photos[1].id }, { id: 't', name: 'photos.fetch', retryCount: 3 })
+    const entries = (await client.get(`${ctx.href(body.ExternalId)}/fotos`).bearerToken(ctx.token)).body()._entries
+    assert.deepEqual(entries.map((entry: any) => entry.Estado), ['Lista', 'Rechazada'])
+    assert.equal(entries[1].Motivo, 'La URL de la foto respondió con el estado HTTP 503.')
+  })
 })
+
