@@ -7,7 +7,7 @@ import { settings } from '#core/settings'
 import RegisterAgency from '#agencies/services/register_agency'
 import LoadPlaceNames from '#agencies/services/place_names'
 import type Invitation from '#agencies/models/invitation'
-import { registrationValidator } from '#agencies/validators/agency_validators'
+import { registrationMessages, registrationValidator } from '#agencies/validators/agency_validators'
 import { agencyRef } from '#agencies/transformers/agency_transformer'
 import { GONE, UNKNOWN, registeredPage, registrationPage } from '#agencies/transformers/registration_page'
 import { renderView } from '#agencies/views'
@@ -31,7 +31,7 @@ export default class RegistrationController {
     const body = ctx.request.only(['AdminNombre', 'AdminApellido', 'Password'])
     const pending = await this.register.pending(ctx.params.token)
     if (!pending.ok) return this.refuse(ctx, json, pending.reason === 'gone' ? 410 : 404)
-    const [error, input] = await registrationValidator.tryValidate(body)
+    const [error, input] = await registrationValidator.tryValidate(body, { messagesProvider: registrationMessages })
     if (error) {
       if (!(error instanceof vineErrors.E_VALIDATION_ERROR)) throw error
       if (json) throw Problem.badRequest(errorsFromVine(error.messages))

@@ -25,7 +25,7 @@ export function registeredPage(tradeName: string, adminEmail: string) {
     title: 'Registro completo',
     paragraphs: [
       `La agencia ${tradeName} quedó registrada y usted es su administrador (${adminEmail}).`,
-      'Ya puede cerrar esta página: la aplicación que lo invitó fue notificada.',
+      'La aplicación que lo invitó ya puede operar con la agencia. Puede cerrar esta página.',
     ],
   }
 }

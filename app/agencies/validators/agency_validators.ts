@@ -2,7 +2,8 @@
  * Wire → code for agencies, invitations and registration (spec §2.6, §2.7, §8;
  * DESIGN.md §6). Optional texts accept null and ''; `''` means "not given".
  */
-import vine from '@vinejs/vine'
+import vine, { SimpleMessagesProvider } from '@vinejs/vine'
+import { messages } from '#core/http/validation_messages'
 import type { Infer } from '@vinejs/vine/types'
 import { isWhatsapp } from '#agencies/services/phones'
 
@@ -48,6 +49,13 @@ export const registrationValidator = vine.create({
   Password: vine.string().minLength(10).maxLength(200),
 })
 export type RegistrationForm = Infer<typeof registrationValidator>
+
+/** The page speaks to a person: messages name the fields by their labels. */
+export const registrationMessages = new SimpleMessagesProvider(messages, {
+  AdminNombre: 'Nombre',
+  AdminApellido: 'Apellido',
+  Password: 'Contraseña',
+})
 
 export const planValidator = vine.create({
   capacity: vine.number().withoutDecimals().min(0).max(1_000_000),
