@@ -8,7 +8,7 @@ import InviteAgency from '#agencies/services/invite_agency'
 import InvitationStatus from '#agencies/services/invitation_status'
 import AgencyService from '#agencies/services/agency_service'
 import ResolvePlace from '#agencies/services/resolve_place'
-import { agencyCreateValidator, agencyEditValidator, toInvitationInput } from '#agencies/validators/agency_validators'
+import { adminMailParam, agencyCreateValidator, agencyEditValidator, toInvitationInput } from '#agencies/validators/agency_validators'
 import { agencyListShapes, agencyShapes, invitationShapes } from '#agencies/transformers/agency_transformer'
 
 const NOT_FOR_APP = 'La agencia no existe para esta aplicación.'
@@ -38,7 +38,7 @@ export default class AgenciesController {
 
   /** GET and OPTIONS /v3/agencias/{adminmail}: the agency, or its invitation's state. */
   async show(ctx: HttpContext) {
-    const found = await this.status.execute(ctx.caller.id, ctx.params.adminmail)
+    const found = await this.status.execute(ctx.caller.id, await adminMailParam(ctx.params))
     if (found.state === 'registered') return respond(ctx, agencyShapes(found.agency))
     if (found.state === 'pending') return respond(ctx, invitationShapes(found.invitation), { status: 202 })
     if (found.state === 'expired') {
@@ -53,7 +53,7 @@ export default class AgenciesController {
 
   async update(ctx: HttpContext) {
     const input = await agencyEditValidator.validate(ctx.request.body())
-    const agency = await this.agencies.findForApp(ctx.caller.id, ctx.params.adminmail)
+    const agency = await this.agencies.findForApp(ctx.caller.id, await adminMailParam(ctx.params))
     if (!agency) throw Problem.forbidden(NOT_FOR_APP)
     return respond(ctx, agencyShapes(await this.agencies.rename(agency, input.NombreComercial)))
   }

@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import vine from '@vinejs/vine'
 import { Problem } from '#core/http/problem'
+import { adminMailParam } from '#agencies/validators/agency_validators'
 import { respond } from '#core/http/respond'
 import { settings } from '#core/settings'
 import AgencyDirectory from '#agencies/services/agency_directory'
@@ -26,7 +27,7 @@ export default class BranchesController {
 
   /** GET /v3/sucursales/{adminmail} */
   async index(ctx: HttpContext) {
-    const agency = await this.directory.forApp(ctx.caller.id, ctx.params.adminmail)
+    const agency = await this.directory.forApp(ctx.caller.id, await adminMailParam(ctx.params))
     if (!agency) throw Problem.notFound(NOT_FOR_APP)
     const branches = await this.agencies.branches(agency.id)
     return respond(ctx, branchListShapes(agency.adminMail, branches, await this.placeNames.execute(branches)))
@@ -35,7 +36,7 @@ export default class BranchesController {
   /** GET /v3/sucursales/{adminmail}/{id} */
   async show(ctx: HttpContext) {
     const { id } = await branchId.validate(ctx.params)
-    const agency = await this.directory.forApp(ctx.caller.id, ctx.params.adminmail)
+    const agency = await this.directory.forApp(ctx.caller.id, await adminMailParam(ctx.params))
     if (!agency) throw Problem.notFound(NOT_FOR_APP)
     const branch = await this.agencies.branch(agency.id, id)
     if (!branch) throw Problem.notFound('La sucursal no existe.')
@@ -45,7 +46,7 @@ export default class BranchesController {
   /** POST /v3/sucursales/{adminmail} */
   async store(ctx: HttpContext) {
     const input = await branchCreateValidator.validate(ctx.request.body())
-    const agency = await this.directory.forApp(ctx.caller.id, ctx.params.adminmail)
+    const agency = await this.directory.forApp(ctx.caller.id, await adminMailParam(ctx.params))
     if (!agency) throw Problem.forbidden(NOT_FOR_APP)
     const saved = await this.save.execute(agency.id, null, input)
     if (!saved.ok) throw Problem.badRequest(saved.errors ?? {})
@@ -56,7 +57,7 @@ export default class BranchesController {
   async update(ctx: HttpContext) {
     const { id } = await branchId.validate(ctx.params)
     const input = await branchEditValidator.validate(ctx.request.body())
-    const agency = await this.directory.forApp(ctx.caller.id, ctx.params.adminmail)
+    const agency = await this.directory.forApp(ctx.caller.id, await adminMailParam(ctx.params))
     if (!agency) throw Problem.forbidden(NOT_FOR_APP)
     const saved = await this.save.execute(agency.id, id, input)
     if (!saved.ok) {

@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import db from '@adonisjs/lucid/services/db'
 import { Problem } from '#core/http/problem'
+import { adminMailParam } from '#agencies/validators/agency_validators'
 import { respond } from '#core/http/respond'
 import { settings } from '#core/settings'
 import AgencyDirectory from '#agencies/services/agency_directory'
@@ -40,7 +41,7 @@ export default class OperatorsController {
   /** GET /v3/operadores/{adminmail}{?operador} */
   async index(ctx: HttpContext) {
     const { operador } = await operatorFilterValidator.validate(ctx.request.qs())
-    const agency = await this.directory.forApp(ctx.caller.id, ctx.params.adminmail)
+    const agency = await this.directory.forApp(ctx.caller.id, await adminMailParam(ctx.params))
     if (!agency) throw Problem.notFound(NOT_FOR_APP)
     const entries = await this.reader.members(agency.id, agency.adminMail, operador)
     return respond(ctx, operatorListShapes(agency.adminMail, entries, await this.names(entries)))
@@ -57,7 +58,7 @@ export default class OperatorsController {
   /** POST /v3/operadores/{adminmail}: adds a collaborator. */
   async store(ctx: HttpContext) {
     const input = await collaboratorCreateValidator.validate(ctx.request.body())
-    const agency = await this.directory.forApp(ctx.caller.id, ctx.params.adminmail)
+    const agency = await this.directory.forApp(ctx.caller.id, await adminMailParam(ctx.params))
     if (!agency) throw Problem.forbidden(NOT_FOR_APP)
     const added = await db.transaction((trx) =>
       this.add.execute(agency.id, { email: input.Email, firstName: input.Nombre, lastName: input.Apellido, phones: input.Telefonos }, trx)
@@ -80,7 +81,7 @@ export default class OperatorsController {
   async update(ctx: HttpContext) {
     const { operador } = await operatorFilterValidator.validate(ctx.request.qs())
     const input = await operatorEditValidator.validate(ctx.request.body())
-    const agency = await this.directory.forApp(ctx.caller.id, ctx.params.adminmail)
+    const agency = await this.directory.forApp(ctx.caller.id, await adminMailParam(ctx.params))
     if (!agency) throw Problem.forbidden(NOT_FOR_APP)
     const edited = await this.edit.execute(agency.id, operador, input)
     if (!edited.ok) {
@@ -97,7 +98,7 @@ export default class OperatorsController {
   /** PATCH /v3/operadores/{adminmail}/desasociar?operador&operadorDestino */
   async detach(ctx: HttpContext) {
     const { operador, operadorDestino } = await detachValidator.validate(ctx.request.qs())
-    const agency = await this.directory.forApp(ctx.caller.id, ctx.params.adminmail)
+    const agency = await this.directory.forApp(ctx.caller.id, await adminMailParam(ctx.params))
     if (!agency) throw Problem.forbidden(NOT_FOR_APP)
     const detached = await this.detacher.execute(agency.id, operador, operadorDestino)
     if (!detached.ok) throw Problem.badRequest(detached.errors!)

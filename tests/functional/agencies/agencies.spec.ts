@@ -117,6 +117,31 @@ test.group('Agencies / read and edit', (group) => {
   })
 })
 
+test.group('Agencies / {adminmail} must be an e-mail', () => {
+  test('a malformed {adminmail} is 400 with Errors.adminmail on every endpoint of the module', async ({ client, assert }) => {
+    const { token } = await createCaller()
+    const requests = [
+      client.get('/v3/agencias/no-es-correo'),
+      client.options('/v3/agencias/no-es-correo'),
+      client.put('/v3/agencias/no-es-correo').json({ NombreComercial: 'Válido' }),
+      client.get('/v3/productos/no-es-correo'),
+      client.get('/v3/operadores/no-es-correo'),
+      client.post('/v3/operadores/no-es-correo').json({ Email: uniqueEmail('x') }),
+      client.put('/v3/operadores/no-es-correo').json({ Nombre: 'X' }),
+      client.patch('/v3/operadores/no-es-correo/desasociar').qs({ operador: uniqueEmail('a'), operadorDestino: uniqueEmail('b') }),
+      client.get('/v3/sucursales/no-es-correo'),
+      client.post('/v3/sucursales/no-es-correo').json({ Descripcion: 'x' }),
+      client.get('/v3/sucursales/no-es-correo/1'),
+      client.put('/v3/sucursales/no-es-correo/1').json({ Descripcion: 'x' }),
+    ]
+    for (const [index, request] of requests.entries()) {
+      const response = await request.bearerToken(token)
+      assert.equal(response.status(), 400, `request ${index}`)
+      assert.deepEqual(Object.keys(response.body().Errors), ['adminmail'], `request ${index}`)
+    }
+  })
+})
+
 test.group('Agencies / products (plan) and support commands', (group) => {
   group.setup(async () => {
     await seedCatalog()
