@@ -6,10 +6,8 @@
 import { deliveryQueue, deliveryWork } from '#core/outbound/deliveries'
 import type { JobDefinition } from '#core/jobs/types'
 
-// With LISTEN/NOTIFY on, pg-boss polls only every 30 s by default: a retry due
-// later (startAfter) would wait that long, so poll each second as the fallback.
-const work = { ...deliveryWork, notifyPollingIntervalSeconds: 1 }
-const delivery = { queue: { ...deliveryQueue, notify: true }, work }
+// deliveryWork polls each second as the NOTIFY fallback, so retries due later are picked up on time.
+const delivery = { queue: { ...deliveryQueue, notify: true }, work: deliveryWork }
 
 export const jobs: JobDefinition[] = [
   { name: 'leads.webhook', ...delivery, handler: () => import('./jobs/webhook_job.js') },

@@ -6,9 +6,9 @@
 import vine from '@vinejs/vine'
 import type { Infer } from '@vinejs/vine/types'
 import { customHeader } from '#core/outbound/custom_header'
-import { callbackUrl } from './rules.js'
+import { CALLBACK_MAX, callbackUrl } from '#core/outbound/callback_url'
 
-export const NOTIFICATION_LIMITS = { callback: 1024, secretMin: 16, secret: 256, email: 254, bcc: 10 } as const
+export const NOTIFICATION_LIMITS = { callback: CALLBACK_MAX, secretMin: 16, secret: 256, email: 254, bcc: 10 } as const
 
 const callback = () => vine.string().trim().maxLength(NOTIFICATION_LIMITS.callback).use(callbackUrl())
 const active = () => vine.boolean().optional()
