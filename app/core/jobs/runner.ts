@@ -19,6 +19,20 @@ export type StartOptions = {
   schedule?: boolean
 }
 
+/**
+ * Batches with burst: after a full batch the worker fetches again at once, so
+ * a backlog (several jobs sent in one transaction share one NOTIFY) drains
+ * without waiting for the backstop poll. NOTIFY wakes idle workers; the
+ * backstop poll stays short because retries sent with `startAfter` become due
+ * without a notification.
+ */
+const WORK_DEFAULTS = {
+  batchSize: 4,
+  burstWhenBatchFull: true,
+  pollingIntervalSeconds: 2,
+  notifyPollingIntervalSeconds: 2,
+}
+
 export type EnqueueOptions = Omit<SendOptions, 'db'> & { trx?: TransactionClientContract }
 
 export default class JobRunner {
@@ -95,14 +109,19 @@ export default class JobRunner {
       if (this.#working.has(name)) continue
       this.#working.add(name)
       await this.#ensureQueue(boss, definition)
-      await boss.work(
-        name,
-        { batchSize: 1, pollingIntervalSeconds: 2, ...definition.work },
-        async (jobs) => {
-          for (const job of jobs) {
-            await this.execute(definition, job.data, { id: job.id, name, retryCount: (job as any).retryCount ?? 0 })
-          }
-        }
+      await boss.work(name, { ...WORK_DEFAULTS, ...definition.work, perJobResults: true }, (jobs) =>
+        // Jobs of a batch run side by side and settle one by one: a failing
+        // job is retried alone, the others complete.
+        Promise.all(
+          jobs.map(async (job) => {
+            try {
+              await this.execute(definition, job.data, { id: job.id, name, retryCount: (job as any).retryCount ?? 0 })
+              return { id: job.id, status: 'completed' as const }
+            } catch (error) {
+              return { id: job.id, status: 'failed' as const, output: { message: (error as Error)?.message ?? String(error) } }
+            }
+          })
+        )
       )
       if (options.schedule && definition.schedule) {
         await boss.schedule(name, definition.schedule, {}, { tz: settings.timezone })

@@ -11,7 +11,7 @@ export interface JobHandler<T = any> {
 export type JobDefinition<T = any> = {
   name: string
   queue?: Omit<QueueOptions, 'name'> & { deadLetter?: string }
-  work?: Pick<WorkOptions, 'batchSize' | 'localConcurrency' | 'pollingIntervalSeconds' | 'notifyPollingIntervalSeconds'>
+  work?: Pick<WorkOptions, 'batchSize' | 'localConcurrency' | 'pollingIntervalSeconds' | 'notifyPollingIntervalSeconds' | 'burstWhenBatchFull'>
   /** Cron expression (in TZ) for recurring jobs. */
   schedule?: string
   handler: () => Promise<{ default: new (...args: any[]) => JobHandler<T> }>

@@ -53,7 +53,12 @@ async function settled(id: string) {
   )
 }
 
+/** Jobs of a delivery not yet settled; the worker completes a job just after its handler returns. */
 async function openJobs(id: string, queue = QUEUE) {
+  return until(() => countOpenJobs(id, queue), (n) => n === 0, 3000)
+}
+
+async function countOpenJobs(id: string, queue = QUEUE) {
   const result = await db.rawQuery(
     `select count(*)::int as n from pgboss.job where name = ? and data->>'deliveryId' = ? and state in ('created', 'retry', 'active')`,
     [queue, id]
