@@ -8,8 +8,6 @@ export const jobs: JobDefinition[] = [
     // Invitation and reminder mails; queued in the transaction that stores the invitation.
     name: 'agencies.mail',
     queue: { retryLimit: 8, retryDelay: 30, retryBackoff: true, retryDelayMax: 3600 },
-    // With LISTEN/NOTIFY on, pg-boss falls back to 30 s polling: keep 1 s so retries and bursts move.
-    work: { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1, localConcurrency: 2 } as JobDefinition['work'],
     handler: () => import('#agencies/jobs/invitation_mail_job'),
   },
   {
