@@ -63,17 +63,23 @@ export default class InquiryReader {
   /** One page of an agency's inquiries, newest first, and the total. */
   async page(audience: Audience, filters: ListFilters, adminMail: string): Promise<InquiryPage> {
     const offset = (filters.page - 1) * filters.perPage
-    // Each audience is one ordered index range; at most offset + perPage rows of each are read.
-    const ranges = audiences(audience).map((audienceAppId) =>
+    const range = (audienceAppId: number) =>
       newestFirst(filtered(Inquiry.query().where('agency_id', audience.agencyId).where('audience_app_id', audienceAppId), filters))
-        .limit(offset + filters.perPage)
-    ).map(knexOf)
-    const source =
-      ranges.length === 1
-        ? db.raw('(?) as inquiries', [ranges[0]])
-        : db.raw('(? union all ?) as inquiries', [ranges[0], ranges[1]])
+    const [own, other] = audiences(audience)
+    // Two audiences: two ordered index ranges, each cut at offset + perPage, merged.
+    const rows =
+      other === undefined
+        ? range(own)
+        : newestFirst(
+            Inquiry.query().from(
+              db.raw('(? union all ?) as inquiries', [
+                knexOf(range(own).limit(offset + filters.perPage)),
+                knexOf(range(other).limit(offset + filters.perPage)),
+              ]) as any
+            )
+          )
     const [inquiries, total] = await Promise.all([
-      newestFirst(Inquiry.query().from(source as any)).limit(filters.perPage).offset(offset),
+      rows.limit(filters.perPage).offset(offset),
       this.#count(filtered(visibleTo(Inquiry.query(), audience), filters)),
     ])
     return { inquiries, total, adminMails: new Map([[audience.agencyId, adminMail]]) }
