@@ -4,6 +4,9 @@ import { writeFileSync, mkdtempSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { Webhook } from 'standardwebhooks'
+import { settings } from '#core/settings'
+import db from '@adonisjs/lucid/services/db'
+import { openSecret } from '#core/outbound/signer'
 import { createCaller } from '#tests/helpers/apps'
 import { createAgency, uniqueEmail } from '#tests/helpers/agencies'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
@@ -155,6 +158,29 @@ test.group('Lead notifications: configuration', () => {
     assert.isNull(theirs.body().PublicacionConsultadaWebHook)
   })
 
+  test('Secret is write-only: sealed at rest, kept when null or absent, removed by an empty string', async ({ client, assert }) => {
+    const world = await dealerWorld()
+    const url = `/v3/notificaciones/${world.adminMail}`
+    const put = (Secret?: string | null) =>
+      client.put(url).bearerToken(world.token).json({ PublicacionConsultadaWebHook: { Callback: 'https://hooks.example.com/a', Secret } })
+    const stored = async () =>
+      (await db.from('notification_configs').where('agency_id', world.fixture.agency.id).firstOrFail()).webhook_secret as string | null
+    const secret = 's3cr3t-'.padEnd(24, 'x')
+    const first = await put(secret)
+    first.assertStatus(200)
+    assert.isNull(first.body().PublicacionConsultadaWebHook.Secret)
+    const sealed = await stored()
+    assert.isString(sealed)
+    assert.notInclude(sealed!, secret)
+    assert.equal(openSecret(sealed), secret)
+    ;(await put(null)).assertStatus(200)
+    assert.equal(openSecret(await stored()), secret)
+    ;(await put(undefined)).assertStatus(200)
+    assert.equal(openSecret(await stored()), secret)
+    ;(await put('')).assertStatus(200)
+    assert.isNull(await stored())
+  })
+
   test('403 on PUT and 404 on GET when the agency does not exist for the app', async ({ client }) => {
     const world = await dealerWorld()
     const { token } = await createCaller('Stranger')
@@ -181,6 +207,16 @@ test.group('Lead notifications: configuration', () => {
     assert.deepEqual(await errorsOf(hook({ Callback: '/relativo' })), ['PublicacionConsultadaWebHook.Callback'])
     assert.deepEqual(await errorsOf(hook({ Callback: 'ftp://hooks.example.com/x' })), ['PublicacionConsultadaWebHook.Callback'])
     assert.deepEqual(await errorsOf(hook({ Callback: 'https://u:p@hooks.example.com/x' })), ['PublicacionConsultadaWebHook.Callback'])
+
+    // http only while OUTBOUND_ALLOW_PRIVATE is on (local testing).
+    ;(await put(hook({ Callback: 'http://hooks.example.com/x' }))).assertStatus(200)
+    settings.outboundAllowPrivate = false
+    try {
+      assert.deepEqual(await errorsOf(hook({ Callback: 'http://hooks.example.com/x' })), ['PublicacionConsultadaWebHook.Callback'])
+      ;(await put(hook({ Callback: 'https://hooks.example.com/x' }))).assertStatus(200)
+    } finally {
+      settings.outboundAllowPrivate = true
+    }
 
     ;(await put(hook({ Secret: 'a'.repeat(16) }))).assertStatus(200)
     ;(await put(hook({ Secret: 'a'.repeat(256) }))).assertStatus(200)
