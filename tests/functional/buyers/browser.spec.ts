@@ -43,8 +43,7 @@ test.group('Buyer in a browser', (group) => {
     const { chromium } = await import('playwright-core')
     const { app: caller, token } = await createCaller('Portal e2e')
     const fixture = await createAgency(caller, { tradeName: 'Automotores San Martín' })
-    // Two photos: with three, the third `photos.fetch` job waited ~30 s for a worker slot (reported).
-    const colours = ['#b3202a', '#8c1820']
+    const colours = ['#b3202a', '#8c1820', '#c8323c']
     for (const [index, colour] of colours.entries()) {
       receiver.route(`/fotos/${index}.jpg`, { status: 200, headers: { 'content-type': 'image/jpeg' }, body: await carPhoto(colour, index) })
     }
