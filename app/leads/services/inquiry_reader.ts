@@ -56,8 +56,16 @@ function filtered(query: Query, filters: ListFilters): Query {
 export default class InquiryReader {
   constructor(private agencies: AgencyDirectory) {}
 
+  /**
+   * One inquiry by sid: those the app sees, and those it sent itself (a partner
+   * posting on another app's listing can read back what its 201 linked to).
+   */
   find(audience: Audience, sid: string) {
-    return visibleTo(Inquiry.query(), audience).where('sid', sid.toLowerCase()).first()
+    return Inquiry.query()
+      .where('sid', sid.toLowerCase())
+      .where('agency_id', audience.agencyId)
+      .where((visible) => visible.whereIn('audience_app_id', audiences(audience)).orWhere('source_app_id', audience.appId))
+      .first()
   }
 
   /** One page of an agency's inquiries, newest first, and the total. */

@@ -213,6 +213,21 @@ test.group('Inquiries: visibility between apps', () => {
     ;(await client.post(`${self}/resendwebhook`).bearerToken(outsider)).assertStatus(403)
   })
 
+  test('an app that sent an inquiry about another app\'s listing can read it back, but does not list it', async ({ client, assert }) => {
+    const world = await dealerWorld()
+    const GrantAgency = (await import('#agencies/services/grant_agency')).default
+    const { app: partner, token } = await createCaller('Partner sender', ['consultas:crear'])
+    await new GrantAgency().execute(world.adminMail, partner.id, false)
+    const created = await client.post(`/v3/consultas/${world.adminMail}`).bearerToken(token).json(inquiryBody(world.listing.externalId))
+    created.assertStatus(201)
+    const self = created.body()._links.self.href
+    ;(await client.get(self).bearerToken(token)).assertStatus(200)
+    ;(await client.get(created.body()._links.entregas.href).bearerToken(token)).assertStatus(200)
+    assert.equal((await client.get(`/v3/consultas/${world.adminMail}`).bearerToken(token)).body().Total, 0)
+    const publisher = await client.get(`/v3/consultas/${world.adminMail}`).bearerToken(world.token)
+    assert.deepEqual(publisher.body()._entries.map((e: any) => e._links.self.href), [self])
+  })
+
   test('an unknown sid is 404', async ({ client }) => {
     const { app: caller, token } = await createCaller('Reader')
     const { agency } = await createAgency(caller)
