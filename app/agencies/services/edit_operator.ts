@@ -22,6 +22,14 @@ export default class EditOperator {
     target: string | undefined,
     input: OperatorEdit
   ): Promise<Result<EditedOperator, 'not_member' | 'admin_not_editable' | 'invalid'>> {
+    // Places are resolved before the transaction: a catalogue read inside it
+    // would hold a second pool connection per request.
+    let place = null
+    if (input.Region !== undefined || input.Ciudad !== undefined) {
+      const resolved = await this.resolvePlace.execute({ region: input.Region, city: input.Ciudad })
+      if (!resolved.ok) return resolved
+      place = resolved.value
+    }
     return db.transaction(async (trx) => {
       const query = Operator.query({ client: trx })
         .join('memberships', 'memberships.operator_id', 'operators.id')
@@ -41,13 +49,11 @@ export default class EditOperator {
       if (input.TelefonoLaboral !== undefined) changes.workPhone = input.TelefonoLaboral || null
       if (input.WhatsApp !== undefined) changes.whatsapp = input.WhatsApp || null
       if (input.Direccion !== undefined) changes.address = input.Direccion || null
-      if (input.Region !== undefined || input.Ciudad !== undefined) {
-        const place = await this.resolvePlace.execute({ region: input.Region, city: input.Ciudad })
-        if (!place.ok) return place
-        if (input.Region !== undefined) changes.regionId = place.value.regionId
-        if (input.Ciudad !== undefined) changes.cityId = place.value.cityId
+      if (place) {
+        if (input.Region !== undefined) changes.regionId = place.regionId
+        if (input.Ciudad !== undefined) changes.cityId = place.cityId
         // A city alone implies its region.
-        if (input.Region === undefined && place.value.cityId) changes.regionId = place.value.regionId
+        if (input.Region === undefined && place.cityId) changes.regionId = place.regionId
       }
       operator.useTransaction(trx).merge(changes)
       await operator.save()

@@ -17,12 +17,14 @@ const stored = (...headers: WireHeader[]): StoredHeader[] =>
 export default class SaveNotificationConfig {
   async execute(appId: number, agencyId: number, input: NotificationConfigInput) {
     return db.transaction(async (trx) => {
-      const config =
-        (await NotificationConfig.forApp({ id: appId })
-          .useTransaction(trx)
-          .where('agency_id', agencyId)
-          .forUpdate()
-          .first()) ?? new NotificationConfig().merge({ appId, agencyId })
+      // The row exists before it is locked, so concurrent first PUTs queue on
+      // the lock instead of racing on the unique (agency_id, app_id) insert.
+      await trx.table('notification_configs').insert({ app_id: appId, agency_id: agencyId }).onConflict(['agency_id', 'app_id']).ignore()
+      const config = await NotificationConfig.forApp({ id: appId })
+        .useTransaction(trx)
+        .where('agency_id', agencyId)
+        .forUpdate()
+        .firstOrFail()
       config.useTransaction(trx)
 
       const webhook = input.PublicacionConsultadaWebHook

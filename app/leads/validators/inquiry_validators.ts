@@ -7,7 +7,7 @@ import { DateTime } from 'luxon'
 import type { Infer } from '@vinejs/vine/types'
 import { INTERESTS, LEAD_ORIGINS } from '#core/value_sets'
 import { settings } from '#core/settings'
-import { oneOf } from './rules.js'
+import { oneOf } from '#core/http/rules'
 
 export const LIMITS = {
   name: 50,

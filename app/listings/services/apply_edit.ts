@@ -25,7 +25,12 @@ export type EditContext = {
   base?: { year: number; mileage: number }
   /** Known catalogue versions keep the catalogue's technical data. */
   versionKnown: boolean
+  /** `Locacion` resolved beforehand (`resolveLocation`); undefined when the body has none. */
+  location?: PlaceValues
 }
+
+/** The place columns of a `Locacion`, or its errors. */
+export type PlaceValues = Result<Record<string, unknown>, 'invalid'>
 
 /** Column values to write (snake_case) and the photo list to install, if it changed. */
 export type EditResult = { values: Record<string, unknown>; photos?: string[] }
@@ -87,10 +92,9 @@ export default class ApplyEdit {
       values.custom_specs = JSON.stringify((input.customSpecs ?? []) satisfies Spec[])
     }
 
-    if (input.location !== undefined) {
-      const location = await this.#location(input.location)
-      if (location.ok) Object.assign(values, location.value)
-      else Object.assign(errors, location.errors)
+    if (context.location) {
+      if (context.location.ok) Object.assign(values, context.location.value)
+      else Object.assign(errors, context.location.errors)
     }
 
     if (input.refStock !== undefined) values.ref_stock = input.refStock
@@ -129,7 +133,16 @@ export default class ApplyEdit {
     return current ?? (await this.directory.admin(agency.id, trx))
   }
 
-  async #location(location: ListingEditInput['location']): Promise<Result<Record<string, unknown>, 'invalid'>> {
+  /**
+   * Resolves `Locacion` through the catalogue. Callers run it before opening
+   * the write's transaction: a catalogue read inside it would hold a second
+   * pool connection per request, and a burst of writes would starve the pool.
+   */
+  async resolveLocation(input: Pick<ListingEditInput, 'location'>): Promise<PlaceValues | undefined> {
+    return input.location === undefined ? undefined : this.#location(input.location)
+  }
+
+  async #location(location: ListingEditInput['location']): Promise<PlaceValues> {
     const values: Record<string, unknown> = {
       region_id: null,
       region_name: null,

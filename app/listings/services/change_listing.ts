@@ -17,7 +17,7 @@ import type { Caller } from '#core/auth/app_scoped'
 import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
 import type { ListingState } from '#listings/models/listing'
 import type { ListingEditInput } from '#listings/validators/listing'
-import ApplyEdit from './apply_edit.js'
+import ApplyEdit, { type PlaceValues } from './apply_edit.js'
 import ListingReader, { type ListingRecord } from './listing_reader.js'
 import { installPhotos } from './photo_set.js'
 import { transition } from './listing_rules.js'
@@ -53,8 +53,9 @@ export default class ChangeListing {
   }): Promise<Result<{ agency: AgencyView; record: ListingRecord }, ChangeFailure>> {
     const agency = await this.directory.forApp(request.caller.id, request.adminMail)
     if (!agency) return fail('no_agency')
+    const location = request.change.kind === 'edit' ? await this.applyEdit.resolveLocation(request.change.input) : undefined
     for (let attempt = 1; ; attempt++) {
-      const result: Attempt = await db.transaction((trx) => this.#attempt(trx, agency, request))
+      const result: Attempt = await db.transaction((trx) => this.#attempt(trx, agency, request, location))
       if (result.ok || result.reason !== 'retry') return result as Result<any, ChangeFailure>
       if (attempt === ATTEMPTS) {
         return fail('conflict', { errors: { _: ['La publicación cambió mientras se la editaba; reintente.'] } })
@@ -65,9 +66,10 @@ export default class ChangeListing {
   async #attempt(
     trx: TransactionClientContract,
     agency: AgencyView,
-    request: { caller: Caller; externalId: string; ifMatch?: string[]; change: Change }
+    request: { caller: Caller; externalId: string; ifMatch?: string[]; change: Change },
+    location: PlaceValues | undefined
   ): Promise<Attempt> {
-    const current = await this.reader.find(request.caller, agency.id, request.externalId, trx)
+    const current = await this.reader.find(request.caller, agency.id, request.externalId, trx, true)
     if (!current) return fail('not_found')
     const { listing } = current
 
@@ -93,6 +95,7 @@ export default class ChangeListing {
         input,
         target,
         versionKnown: listing.versionId !== null,
+        location,
       })
       if (!applied.ok) return applied
       values = applied.value.values

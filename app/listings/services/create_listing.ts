@@ -55,6 +55,7 @@ export default class CreateListing {
 
     const vehicle = await this.#vehicle(input)
     if (!vehicle.ok) return vehicle
+    const location = await this.applyEdit.resolveLocation(input)
 
     try {
       return await db.transaction(async (trx) => {
@@ -73,6 +74,7 @@ export default class CreateListing {
           target: input.active === false ? 'suspended' : 'active',
           base: { year: vehicle.value.year, mileage: input.mileage },
           versionKnown: vehicle.value.versionId !== null,
+          location,
         })
         if (!applied.ok) return applied
 

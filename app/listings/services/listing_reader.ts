@@ -49,12 +49,17 @@ function toRecord(listing: ListingData): ListingRecord {
 export type ListFilters = { operatorId?: number; state?: ListingState; page: number; perPage: number }
 
 export default class ListingReader {
-  /** The app's listing `externalId` of the agency (case-insensitive), or null. */
-  async find(caller: Caller, agencyId: number, externalId: string, trx?: TransactionClientContract) {
+  /**
+   * The app's listing `externalId` of the agency (case-insensitive), or null.
+   * `forUpdate` locks its row for the rest of `trx`: concurrent writers then
+   * queue behind each other instead of losing the revision race.
+   */
+  async find(caller: Caller, agencyId: number, externalId: string, trx?: TransactionClientContract, forUpdate = false) {
     const query = Listing.forApp(caller)
       .where('listings.agency_id', agencyId)
       .whereRaw('lower(listings.external_id) = lower(?)', [externalId])
     if (trx) query.useTransaction(trx)
+    if (trx && forUpdate) query.forUpdate()
     const listing = await query.first()
     return listing ? toRecord(listing) : null
   }

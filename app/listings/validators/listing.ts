@@ -6,19 +6,9 @@
  */
 import vine from '@vinejs/vine'
 import { settings } from '#core/settings'
-import { canonical, EXPOSURES, PROPULSIONS, TRANSMISSIONS } from '#core/value_sets'
+import { oneOf } from '#core/http/rules'
+import { EXPOSURES, PROPULSIONS, TRANSMISSIONS } from '#core/value_sets'
 import type { FieldContext } from '@vinejs/vine/types'
-
-/** Accepts the closed value case- and accent-insensitively and stores its canonical spelling. */
-const oneOf = vine.createRule<{ values: readonly string[] }>((value, { values }, field: FieldContext) => {
-  if (typeof value !== 'string') return
-  const match = canonical(values, value)
-  if (!match) {
-    field.report(`El valor de {{ field }} no es válido; valores admitidos: ${values.join(', ')}.`, 'in', field)
-    return
-  }
-  field.mutate(match, field)
-})
 
 /** An e-mail, or the empty string (length 0 is allowed by the spec and means "none"). */
 const emailOrEmpty = vine.createRule((value, _options, field: FieldContext) => {
@@ -51,7 +41,7 @@ const editFields = {
     .string()
     .trim()
     .maxLength(5)
-    .use(oneOf({ values: ['', ...EXPOSURES] }))
+    .use(oneOf(['', ...EXPOSURES]))
     .nullable()
     .optional(),
   OperadorResponsable: vine.string().trim().maxLength(50).use(emailOrEmpty()).nullable().optional(),
@@ -106,8 +96,8 @@ export const listingCreateValidator = vine.create({
   Marca: vine.string().trim().minLength(1).maxLength(200),
   Modelo: vine.string().trim().minLength(1).maxLength(200),
   Version: vine.string().trim().minLength(1).maxLength(150),
-  Transmision: vine.string().trim().use(oneOf({ values: TRANSMISSIONS })).nullable().optional(),
-  Propulsion: vine.string().trim().use(oneOf({ values: PROPULSIONS })).nullable().optional(),
+  Transmision: vine.string().trim().use(oneOf(TRANSMISSIONS)).nullable().optional(),
+  Propulsion: vine.string().trim().use(oneOf(PROPULSIONS)).nullable().optional(),
   Kilometraje: vine.number({ strict: true }).withoutDecimals().range([0, 999_000]),
 })
 
@@ -120,7 +110,7 @@ export const listingPartialValidator = vine.create({
 
 export const listingQueryValidator = vine.create({
   operador: vine.string().trim().maxLength(254).optional(),
-  estado: vine.string().trim().use(oneOf({ values: ['Activa', 'Suspendida', 'Archivada'] })).optional(),
+  estado: vine.string().trim().use(oneOf(['Activa', 'Suspendida', 'Archivada'])).optional(),
   pagina: vine.number().withoutDecimals().range([1, 99]).optional(),
 })
 
