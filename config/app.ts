@@ -1,6 +1,7 @@
 import env from '#start/env'
 import app from '@adonisjs/core/services/app'
 import { Secret } from '@adonisjs/core/helpers'
+import proxyAddr from 'proxy-addr'
 import { defineConfig } from '@adonisjs/core/http'
 import { settings } from '#core/settings'
 
@@ -21,7 +22,9 @@ export const http = defineConfig({
   generateRequestId: true,
   allowMethodSpoofing: false,
   useAsyncLocalStorage: true,
-  trustProxy: true,
+  // Only these proxies may set X-Forwarded-For (proxy-addr syntax): a trusted
+  // client address keeps per-IP limits and visit counts honest.
+  trustProxy: proxyAddr.compile((env.get('TRUST_PROXY') ?? 'loopback').split(',').map((entry) => entry.trim())),
   etag: false,
   jsonpCallbackName: 'callback',
   cookie: {

@@ -31,5 +31,5 @@ export default await Env.create(new URL('../', import.meta.url), {
   INVITATION_TTL_DAYS: Env.schema.number.optional(),
   RATE_LIMIT_PER_MINUTE: Env.schema.number.optional(),
   LIMITER_STORE: Env.schema.enum.optional(['database', 'memory'] as const),
-  JOBS_IN_WEB: Env.schema.boolean.optional(),
+  TRUST_PROXY: Env.schema.string.optional(),
 })

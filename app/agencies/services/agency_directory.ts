@@ -138,6 +138,25 @@ export default class AgencyDirectory {
     return rows.map((row) => row.app_id as number)
   }
 
+  /**
+   * Who may receive a catalogue inquiry from `regionId`: agencies not
+   * suspended whose main branch is there, one row per app link that receives
+   * other leads, by agency then app.
+   */
+  async otherLeadsRecipients(regionId: number, client: QueryClientContract = db.connection()) {
+    const rows = await client
+      .from('agencies')
+      .join('branches', (join) => join.on('branches.agency_id', 'agencies.id').andOnVal('branches.is_main', true))
+      .join('app_agencies', 'app_agencies.agency_id', 'agencies.id')
+      .where('branches.region_id', regionId)
+      .where('app_agencies.receives_other_leads', true)
+      .where('agencies.suspended', false)
+      .select('agencies.id as agency_id', 'app_agencies.app_id', 'agencies.trade_name')
+      .orderBy('agencies.id')
+      .orderBy('app_agencies.app_id')
+    return rows.map((row) => ({ agencyId: row.agency_id as number, appId: row.app_id as number, tradeName: row.trade_name as string }))
+  }
+
   #members(client: QueryClientContract, agencyId: number) {
     return client
       .from('operators')

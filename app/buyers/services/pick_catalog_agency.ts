@@ -4,11 +4,6 @@
  * app link; among those, the one that got a catalogue inquiry from these
  * pages least recently (never first), then the lowest agency id — a fair
  * rotation that needs no state outside this module's own table.
- *
- * The candidates come from the agencies module
- * (`AgencyDirectory.otherLeadsRecipients(regionId)`, requested in
- * docs/module_services.md); until it offers that read, no agency can be
- * picked and the page says so.
  */
 import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
@@ -17,20 +12,12 @@ import { fail, ok, type Result } from '#core/result'
 
 export type CatalogRecipient = { agencyId: number; appId: number; tradeName: string }
 
-type RecipientsRead = { otherLeadsRecipients?: (regionId: number) => Promise<CatalogRecipient[]> }
-
 @inject()
 export default class PickCatalogAgency {
   constructor(private agencies: AgencyDirectory) {}
 
-  /** True once the agencies module offers the candidates read. */
-  get available(): boolean {
-    return typeof (this.agencies as unknown as RecipientsRead).otherLeadsRecipients === 'function'
-  }
-
   async execute(regionId: number): Promise<Result<CatalogRecipient, 'none_in_region'>> {
-    const read = (this.agencies as unknown as RecipientsRead).otherLeadsRecipients
-    const candidates = read ? await read.call(this.agencies, regionId) : []
+    const candidates: CatalogRecipient[] = await this.agencies.otherLeadsRecipients(regionId)
     if (candidates.length === 0) return fail('none_in_region')
     const ids = [...new Set(candidates.map((candidate) => candidate.agencyId))]
     const rows: { agency_id: number; last_assigned_at: Date }[] = await db

@@ -7,7 +7,6 @@ import { seedCatalog } from '#tests/helpers/catalog'
 import { createCaller } from '#tests/helpers/apps'
 import { createAgency } from '#tests/helpers/agencies'
 import { cookiesOf, formFields, get, openForm, postForm, visitor } from '#tests/helpers/buyers'
-import AgencyDirectory from '#agencies/services/agency_directory'
 
 async function corolla() {
   const seed = await seedCatalog()
@@ -104,8 +103,5 @@ test.group('Model page', () => {
     assert.equal(inquiry.Auto.ExternalId, '')
     assert.equal(inquiry.Auto.Version, '2.0 XEI CVT')
     assert.equal(inquiry.Interesado.Provincia, 'Santa Fe')
-  }).skip(
-    typeof (AgencyDirectory.prototype as any).otherLeadsRecipients !== 'function',
-    'needs AgencyDirectory.otherLeadsRecipients(regionId) from the agencies module (docs/module_services.md)'
-  )
+  })
 })
