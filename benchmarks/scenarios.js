@@ -4,6 +4,8 @@
  * `setup(ctx)` runs once after seeding and may add data to `ctx`.
  */
 import { createHash } from 'node:crypto'
+import { ADMIN_MAIL, EXTERNAL_ID, listingBody } from './dealer.js'
+import { inquiryBody } from './leads.js'
 
 /**
  * The baseline's share of authentication: the same token row lookup, hash
@@ -147,4 +149,162 @@ export const scenarios = [
       return { status: 200, body: JSON.stringify({ _links: { self: { href: `/v3/versiones?modelo=${ctx.corollaId}` } }, _entries: entries }) }
     },
   },
+  {
+    name: 'GET listing (full)',
+    request: (ctx) => ({ path: ctx.listingPath, headers: auth(ctx) }),
+    baseline: async (pool, req) => {
+      const caller = await authenticate(pool, req)
+      if (!caller) return unauthorized
+      const row = await showListing(pool, caller.id)
+      return { status: 200, body: JSON.stringify(listingFull(row)), headers: { etag: listingEtag(row) } }
+    },
+  },
+  {
+    name: 'GET listing (ref)',
+    request: (ctx) => ({ path: ctx.listingPath, headers: { ...auth(ctx), accept: 'application/vnd.service.ref+json' } }),
+    baseline: async (pool, req) => {
+      const caller = await authenticate(pool, req)
+      if (!caller) return unauthorized
+      const row = await showListing(pool, caller.id)
+      const ref = { etag: listingEtag(row), ExternalId: row.external_id, EstadoActual: 'Activa', href: listingHref(row), title: `${row.brand_name} ${row.model_name} ${row.version_name} ${row.year}` }
+      return { status: 200, body: JSON.stringify(ref), headers: { etag: ref.etag } }
+    },
+  },
+  {
+    name: 'GET listing (304)',
+    request: (ctx) => ({ path: ctx.listingPath, headers: { ...auth(ctx), 'if-none-match': ctx.listingEtag } }),
+    expect: 304,
+    baseline: async (pool, req) => {
+      const caller = await authenticate(pool, req)
+      if (!caller) return unauthorized
+      const row = await showListing(pool, caller.id)
+      if (req.headers['if-none-match'] === listingEtag(row)) return { status: 304, body: '' }
+      return { status: 200, body: JSON.stringify(listingFull(row)) }
+    },
+  },
+  {
+    name: 'PUT listing',
+    request: (ctx) => {
+      const { ExternalId, Marca, Modelo, Version, Transmision, Propulsion, ...edit } = listingBody({ Descripcion: 'Precio actualizado.' })
+      return { path: ctx.listingPath, method: 'PUT', headers: { ...auth(ctx), 'content-type': 'application/json' }, body: JSON.stringify(edit) }
+    },
+    baseline: async (pool, req) => {
+      const caller = await authenticate(pool, req)
+      if (!caller) return unauthorized
+      const body = JSON.parse(await readBody(req))
+      const { rows } = await pool.query(
+        `update listings set description = $4, colour = $5, price_currency = $6, price_amount = $7, revision = revision + 1, updated_at = now()
+         where app_id = $1 and admin_email = $2 and lower(external_id) = lower($3) returning *`,
+        [caller.id, ADMIN_MAIL, EXTERNAL_ID, body.Descripcion, body.Color, body.Precio.Moneda, body.Precio.Importe]
+      )
+      return { status: 200, body: JSON.stringify(listingFull(rows[0])), headers: { etag: listingEtag(rows[0]) } }
+    },
+  },
+  {
+    name: 'GET /v3/consultas (page 1 of 100 000)',
+    request: (ctx) => ({ path: `/v3/consultas/${ADMIN_MAIL}`, headers: auth(ctx) }),
+    baseline: async (pool, req, ctx) => {
+      const caller = await authenticate(pool, req)
+      if (!caller) return unauthorized
+      const { rows: agencies } = await pool.query('select id from agencies where admin_email = $1', [ADMIN_MAIL])
+      const to = new Date()
+      const from = new Date(to.getTime() - 90 * 86_400_000)
+      const [page, count] = await Promise.all([
+        pool.query(
+          `select * from inquiries where agency_id = $1 and audience_app_id = $2 and received_at >= $3 and received_at < $4
+           order by received_at desc, id desc limit 100`,
+          [agencies[0].id, caller.id, from, to]
+        ),
+        pool.query(
+          'select count(*) as total from inquiries where agency_id = $1 and audience_app_id = $2 and received_at >= $3 and received_at < $4',
+          [agencies[0].id, caller.id, from, to]
+        ),
+      ])
+      const template = `/v3/consultas/${ADMIN_MAIL}{?operador,externalid,desde,hasta,pagina}`
+      return {
+        status: 200,
+        body: JSON.stringify({
+          Desde: from.toISOString(), Hasta: to.toISOString(), Pagina: 1, Total: Number(count.rows[0].total), PerPagina: 100,
+          _links: { self: { href: `/v3/consultas/${ADMIN_MAIL}?pagina=1` }, next: { href: `/v3/consultas/${ADMIN_MAIL}?pagina=2` }, page: { href: template, templated: true } },
+          _entries: page.rows.map(inquiryFull),
+        }),
+      }
+    },
+  },
+  {
+    name: 'POST /v3/consultas (intake)',
+    request: (ctx) => ({
+      path: `/v3/consultas/${ADMIN_MAIL}`, method: 'POST', headers: { ...auth(ctx), 'content-type': 'application/json' },
+      body: JSON.stringify(inquiryBody('carga@example.com')),
+    }),
+    expect: 201,
+    // No bare twin: the intake's work is the service's own transaction (inquiry, deliveries, jobs).
+    baseline: null,
+  },
 ]
+
+const money = (value) => (value ? { Moneda: value.currency, Importe: Number(value.amount) } : null)
+
+function inquiryFull(row) {
+  const vehicle = row.vehicle
+  const self = `/v3/consultas/${ADMIN_MAIL}/${row.sid}`
+  return {
+    Momento: row.received_at.toISOString(), OrigenLead: row.origin, TipoAnuncio: row.kind === 'listing' ? 'Publicacion' : 'Catalogo',
+    Auto: {
+      ExternalId: vehicle.externalId, RefStock: vehicle.refStock, Marca: vehicle.brand, Modelo: vehicle.model, Version: vehicle.version,
+      VersionYear: vehicle.versionYear, Kilometraje: vehicle.mileage, Color: vehicle.color, BodyType: vehicle.bodyType,
+      Estado: vehicle.condition, Precio: money(vehicle.price), Anticipo: money(vehicle.downPayment), Cuota: money(vehicle.installment),
+    },
+    Interesado: {
+      Interes: row.interest, Nombre: row.first_name, Apellido: row.last_name, Email: row.email, Telefono: row.phone,
+      DocIdentidad: row.document_id, Provincia: row.province, Ciudad: row.city, Comentario: row.comment, InfoOperacion: null,
+    },
+    OperadorResponsable: row.operator_email,
+    _links: { self: { href: self }, entregas: { href: `${self}/entregas` }, resendwebhook: { href: `${self}/resendwebhook`, method: 'POST' } },
+  }
+}
+
+function readBody(req) {
+  return new Promise((resolve) => {
+    let data = ''
+    req.on('data', (chunk) => (data += chunk))
+    req.on('end', () => resolve(data))
+  })
+}
+
+async function showListing(pool, appId) {
+  const { rows } = await pool.query({
+    name: 'listings_show',
+    text: 'select * from listings where app_id = $1 and admin_email = $2 and lower(external_id) = lower($3) limit 1',
+    values: [appId, ADMIN_MAIL, EXTERNAL_ID],
+  })
+  return rows[0]
+}
+
+const listingHref = (row) => `/v3/publicaciones/${row.admin_email}/${encodeURIComponent(row.external_id)}`
+const listingEtag = (row) => `"${row.id}.${row.revision}"`
+const valor = (currency, amount) => (currency === null ? null : { Moneda: currency, Importe: Number(amount) })
+
+/** The same Publicacion the service answers, from the same row. */
+function listingFull(row) {
+  const self = listingHref(row)
+  return {
+    ExternalId: row.external_id, RefStock: row.ref_stock, EstadoActual: 'Activa', Exposicion: row.exposure,
+    OperadorResponsable: row.operator_email, Marca: row.brand_name, Modelo: row.model_name, Version: row.version_name,
+    VersionYear: row.year, Transmision: row.transmission, Propulsion: row.propulsion, Kilometraje: row.mileage,
+    Color: row.colour, Descripcion: row.description,
+    DatosTecnicosCustom: row.custom_specs.map((spec) => ({ Nombre: spec.name, Valor: spec.value })),
+    Precio: valor(row.price_currency, row.price_amount), Adelanto: valor(row.down_payment_currency, row.down_payment_amount),
+    Cuota: valor(row.installment_currency, row.installment_amount),
+    Fotos: row.photo_keys.map((key) => `http://localhost/fotos/${key}`),
+    CertificadoDeGarantiaUsado: null,
+    Locacion: { Region: row.region_name, Ciudad: row.city_name, Direccion: row.address },
+    Telefono: row.phone,
+    Consultas: { _links: { self: { href: `/v3/consultas/${row.admin_email}?externalid=${encodeURIComponent(row.external_id)}` } } },
+    _links: {
+      self: { href: self }, agencia: { href: `/v3/agencias/${row.admin_email}` }, fotos: { href: `${self}/fotos` },
+      edit: { href: self, method: 'PUT' }, precio: { href: self, method: 'PATCH' }, archivar: { href: self, method: 'DELETE' },
+      suspender: { href: `${self}/suspender`, method: 'PATCH' }, publica: { href: `/autos/${row.slug}` },
+    },
+  }
+}
