@@ -4,6 +4,7 @@ import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import { pluginAdonisJS } from '@japa/plugin-adonisjs'
+import { migrate, rollbackAll } from '#core/bootstrap/migrate'
 import type { Config } from '@japa/runner/types'
 
 export const plugins: Config['plugins'] = [assert(), apiClient(), pluginAdonisJS(app)]
@@ -18,7 +19,10 @@ export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
       await db.rawQuery('drop schema if exists pgboss cascade')
       await db.connection().dropAllTables(['public'])
       await db.connection().dropAllTypes(['public'])
-      return testUtils.db().migrate()
+      await migrate()
+      return async () => {
+        await rollbackAll()
+      }
     },
   ],
   teardown: [],
