@@ -191,7 +191,10 @@ export default class ApplyEdit {
       if (operator.suspended) return fail('conflict', { errors: { _: ['El operador responsable está suspendido.'] } })
     }
     const used: Record<Exposure, number> = { high: 0, medium: 0, low: 0 }
-    if (willBeActive) {
+    // An active listing keeping its level already holds its place: no count,
+    // no agency-wide lock, so edits of different listings don't queue.
+    const keepsItsPlace = listing?.state === 'active' && willBeActive && (requested === undefined || requested === listing.exposure)
+    if (willBeActive && !keepsItsPlace) {
       await trx.rawQuery('select pg_advisory_xact_lock(?, ?)', [LOCK_NAMESPACE, agency.id])
       const rows = await trx
         .from('listings')
