@@ -6,7 +6,7 @@ import { isAbsolute, join } from 'node:path'
 import app from '@adonisjs/core/services/app'
 import env from '#start/env'
 import { defineConfig, transports } from '@adonisjs/mail'
-import { EmlTransport } from '#agencies/mail/eml_transport'
+import { EmlTransport } from '#core/mail/eml_transport'
 
 const dataDir = env.get('DATA_DIR') || 'tmp'
 const smtpHost = env.get('SMTP_HOST')

@@ -10,6 +10,9 @@ import { createCaller } from '#tests/helpers/apps'
 import { createAgency, uniqueEmail, type AgencyOptions } from '#tests/helpers/agencies'
 import { createListing } from '#tests/helpers/listings'
 import { newSid } from '#leads/services/receive_inquiry'
+import { until } from '#tests/helpers/until'
+
+export { until }
 
 export const LEAD_QUEUES = ['leads.webhook', 'leads.adf-hook', 'leads.adf-mail', 'leads.html-mail']
 
@@ -42,16 +45,6 @@ export function inquiryBody(externalId: string, buyer: Record<string, unknown> =
       ...buyer,
     },
   }
-}
-
-export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  let value = await read()
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    value = await read()
-  }
-  return value
 }
 
 /** The deliveries of an inquiry (by sid), with attempts. */

@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { Problem } from '#core/http/problem'
-import { adminMailParam } from '#agencies/validators/agency_validators'
+import { adminMailParam } from '#core/http/params'
 import { respond } from '#core/http/respond'
 import AgencyDirectory from '#agencies/services/agency_directory'
 import PlanUsage from '#agencies/services/plan_usage'

@@ -13,13 +13,6 @@ export const email = (min: number, max: number) => vine.string().trim().minLengt
 export const optionalText = (max: number) => vine.string().trim().maxLength(max).nullable().optional()
 export const phone = () => vine.string().trim().minLength(8).maxLength(20).regex(PHONE_FORMAT)
 
-/** `{adminmail}` of every path: an e-mail (any case), else 400. */
-const adminMailValidator = vine.create({ adminmail: vine.string().maxLength(254).regex(/^[^\s@]+@[^\s@]+$/) })
-
-export async function adminMailParam(params: Record<string, unknown>) {
-  return (await adminMailValidator.validate(params)).adminmail
-}
-
 export const agencyCreateValidator = vine.create({
   AdminMail: email(8, 50),
   NombreComercial: vine.string().trim().minLength(3).maxLength(100),

@@ -1,6 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { Problem } from '#core/http/problem'
+import { adminMailParam } from '#core/http/params'
 import { respond } from '#core/http/respond'
 import AgencyDirectory from '#agencies/services/agency_directory'
 import VisitReport from '#buyers/services/visit_report'
@@ -19,7 +20,7 @@ export default class VisitsController {
     const query = await visitsQueryValidator.validate(ctx.request.qs())
     const period = visitPeriod(query)
     if (!period.ok) throw Problem.badRequest(period.errors!)
-    const agency = await this.agencies.forApp(ctx.caller.id, ctx.params.adminmail)
+    const agency = await this.agencies.forApp(ctx.caller.id, await adminMailParam(ctx.params))
     if (!agency) throw Problem.notFound('La agencia no existe para la aplicación.')
     const operator = query.operador ? await this.agencies.member(agency.id, query.operador) : undefined
     if (operator === null) throw Problem.badRequest({ operador: ['El operador no es colaborador de la agencia.'] })

@@ -1,6 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { Problem } from '#core/http/problem'
+import { adminMailParam } from '#core/http/params'
 import { respond } from '#core/http/respond'
 import { DeliveryService } from '#core/outbound/deliveries'
 import AgencyDirectory from '#agencies/services/agency_directory'
@@ -17,7 +18,7 @@ export default class DeliveriesController {
   ) {}
 
   async index(ctx: HttpContext) {
-    const agency = await this.agencies.forApp(ctx.caller.id, ctx.params.adminmail)
+    const agency = await this.agencies.forApp(ctx.caller.id, await adminMailParam(ctx.params))
     if (!agency) throw Problem.notFound('La agencia no existe para esta aplicación.')
     const audience = { appId: ctx.caller.id, agencyId: agency.id, receivesOtherLeads: agency.receivesOtherLeads }
     const inquiry = await this.reader.find(audience, ctx.params.sid)

@@ -1,6 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { Problem } from '#core/http/problem'
+import { adminMailParam } from '#core/http/params'
 import { respond } from '#core/http/respond'
 import { negotiate } from '#core/http/negotiation'
 import { requireAbility } from '#core/auth/abilities'
@@ -28,7 +29,7 @@ export default class InquiriesController {
 
   /** The agency of the path; 404 (or 403 where the spec says so) when it does not exist for the app. */
   async #agency(ctx: HttpContext, status: 403 | 404 = 404) {
-    const agency = await this.agencies.forApp(ctx.caller.id, ctx.params.adminmail)
+    const agency = await this.agencies.forApp(ctx.caller.id, await adminMailParam(ctx.params))
     if (!agency) throw status === 403 ? Problem.forbidden(NO_AGENCY) : Problem.notFound(NO_AGENCY)
     return agency
   }

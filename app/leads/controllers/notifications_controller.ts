@@ -1,6 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { Problem } from '#core/http/problem'
+import { adminMailParam } from '#core/http/params'
 import { respond } from '#core/http/respond'
 import { negotiate } from '#core/http/negotiation'
 import AgencyDirectory from '#agencies/services/agency_directory'
@@ -17,7 +18,7 @@ export default class NotificationsController {
   ) {}
 
   async show(ctx: HttpContext) {
-    const agency = await this.agencies.forApp(ctx.caller.id, ctx.params.adminmail)
+    const agency = await this.agencies.forApp(ctx.caller.id, await adminMailParam(ctx.params))
     if (!agency) throw Problem.notFound('La agencia no existe para esta aplicación.')
     const config = await NotificationConfig.forApp(ctx.caller).where('agency_id', agency.id).first()
     return respond(ctx, {
@@ -28,7 +29,7 @@ export default class NotificationsController {
 
   async update(ctx: HttpContext) {
     negotiate(ctx) // 406 before the configuration is replaced
-    const agency = await this.agencies.forApp(ctx.caller.id, ctx.params.adminmail)
+    const agency = await this.agencies.forApp(ctx.caller.id, await adminMailParam(ctx.params))
     if (!agency) throw Problem.forbidden('La agencia no existe para esta aplicación.')
     const input = await notificationConfigValidator.validate(ctx.request.body())
     const config = await this.saveConfig.execute(ctx.caller.id, agency.id, input)

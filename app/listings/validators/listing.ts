@@ -7,6 +7,7 @@
 import vine from '@vinejs/vine'
 import { settings } from '#core/settings'
 import { oneOf } from '#core/http/rules'
+import { adminMailSchema } from '#core/http/params'
 import { EXPOSURES, PROPULSIONS, TRANSMISSIONS } from '#core/value_sets'
 import type { FieldContext } from '@vinejs/vine/types'
 
@@ -116,10 +117,7 @@ export const listingQueryValidator = vine.create({
 
 /** Path parameters: a malformed one is a 400 (spec §4.1 lists 400 on every listing call). */
 export const listingParamsValidator = vine.create({
-  adminmail: vine
-    .string()
-    .maxLength(254)
-    .regex(/^[^\s@]+@[^\s@]+$/),
+  adminmail: adminMailSchema(),
   externalid: vine
     .string()
     .minLength(2)

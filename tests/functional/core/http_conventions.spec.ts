@@ -98,6 +98,29 @@ test.group('Routing errors', () => {
   })
 })
 
+test.group('Path parameters', () => {
+  test('a malformed {adminmail} is 400 with Errors.adminmail in every module; a well-formed unknown one is not', async ({ client, assert }) => {
+    const { token } = await createCaller('params', ['consultas:crear'])
+    const paths = [
+      '/v3/agencias/{m}',
+      '/v3/operadores/{m}',
+      '/v3/sucursales/{m}',
+      '/v3/productos/{m}',
+      '/v3/publicaciones/{m}',
+      '/v3/consultas/{m}',
+      '/v3/notificaciones/{m}',
+      '/v3/visitas/{m}',
+    ]
+    for (const template of paths) {
+      const bad = await client.get(template.replace('{m}', 'no-es-un-mail')).bearerToken(token)
+      bad.assertStatus(400)
+      assert.property(bad.body().Errors, 'adminmail', template)
+      const unknown = await client.get(template.replace('{m}', 'nadie@ejemplo.com')).bearerToken(token)
+      assert.notEqual(unknown.status(), 400, template)
+    }
+  })
+})
+
 test.group('Body size', () => {
   /** A JSON body of exactly `size` bytes: `{"Relleno":"xxx…"}`. */
   const bodyOf = (size: number) => JSON.stringify({ Relleno: 'x'.repeat(size - '{"Relleno":""}'.length) })

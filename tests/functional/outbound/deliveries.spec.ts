@@ -14,6 +14,7 @@ import {
 import Delivery from '#core/outbound/models/delivery'
 import { createCaller } from '#tests/helpers/apps'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
+import { until } from '#tests/helpers/until'
 
 const QUEUE = 'test.deliveries'
 /** A queue nobody works: the rules group drives `attempt` by hand, without a worker racing it. */
@@ -34,16 +35,6 @@ class TestDeliveryHandler {
     })
     if (result === 'gone') gone.push(data.deliveryId)
   }
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  let value = await read()
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    value = await read()
-  }
-  return value
 }
 
 async function settled(id: string) {
