@@ -1,6 +1,6 @@
 /*
  * A worker killed with SIGKILL in the middle of a delivery loses nothing, on
- * any channel: its jobs stop heartbeating, pg-boss fails them (heartbeat 10 s,
+ * any channel (and a photo download in flight is taken up again too): its jobs stop heartbeating, pg-boss fails them (heartbeat 10 s,
  * supervisor every 5 s) and runs them again 2–4 s later under the same job id,
  * which takes over its own claim; the restarted worker delivers every channel
  * again with the same webhook-id / Message-ID. The issue's bar is 60 s after
@@ -8,6 +8,7 @@
  */
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
 import { spawn, type ChildProcess } from 'node:child_process'
 import JobRunner from '#core/jobs/runner'
 import env from '#start/env'
@@ -15,10 +16,12 @@ import { settings } from '#core/settings'
 import { startReceiver, type ReceivedRequest } from '#tests/helpers/receiver'
 import { startSmtpSink } from '#tests/helpers/smtp_sink'
 import { uniqueEmail } from '#tests/helpers/agencies'
+import { carPhoto } from '#tests/helpers/car_photos'
+import { listingBody } from '#tests/helpers/listings'
 import { dealerWorld, deliveriesOf, inquiryBody, LEAD_QUEUES, sidOf, startLeadWorkers, until } from '#tests/helpers/leads'
 
 function worker(): ChildProcess {
-  return spawn(process.execPath, ['ace.js', 'jobs:work', '--queues', LEAD_QUEUES.join(',')], {
+  return spawn(process.execPath, ['ace.js', 'jobs:work', '--queues', [...LEAD_QUEUES, 'photos.fetch'].join(',')], {
     cwd: app.makePath(),
     env: {
       ...process.env,
@@ -35,16 +38,16 @@ function worker(): ChildProcess {
 }
 
 /** The first request to a path gets no answer before the worker dies; later ones are answered at once. */
-function slowFirst(seen: Set<string>) {
+function slowFirst(seen: Set<string>, answer: { headers?: Record<string, string>; body?: Buffer } = {}) {
   return (request: ReceivedRequest) => {
-    if (seen.has(request.path)) return { status: 200 }
+    if (seen.has(request.path)) return { status: 200, ...answer }
     seen.add(request.path)
-    return { status: 200, delayMs: 30_000 }
+    return { status: 200, ...answer, delayMs: 30_000 }
   }
 }
 
 test.group('Lead deliveries: a worker killed mid-delivery', () => {
-  test('SIGKILL while every channel is mid-send; a restarted worker delivers all four within 60 s, same ids', async ({ client, assert }) => {
+  test('SIGKILL while every channel and a photo download are mid-send; a restarted worker delivers all within 60 s, same ids', async ({ client, assert }) => {
     const runner = await app.container.make(JobRunner)
     await runner.stop() // only the child workers work the queues in this test
     const receiver = await startReceiver()
@@ -64,6 +67,7 @@ test.group('Lead deliveries: a worker killed mid-delivery', () => {
       const seen = new Set<string>()
       receiver.route('/webhook', slowFirst(seen))
       receiver.route('/adf', slowFirst(seen))
+      receiver.route('/photo.jpg', slowFirst(seen, { headers: { 'content-type': 'image/jpeg' }, body: await carPhoto() }))
       // The SMTP sink keeps each mail but does not accept it before the worker dies.
       sink.answerDelayMs = 30_000
 
@@ -71,13 +75,17 @@ test.group('Lead deliveries: a worker killed mid-delivery', () => {
       const created = await client.post(`/v3/consultas/${world.adminMail}`).bearerToken(world.token).json(inquiryBody(world.listing.externalId))
       created.assertStatus(201)
       const sid = sidOf(created.header('location')!)
+      const withPhoto = listingBody({ Fotos: [receiver.url('/photo.jpg')] })
+      ;(await client.post(`/v3/publicaciones/${world.adminMail}`).bearerToken(world.token).json(withPhoto)).assertStatus(201)
+      const photoState = async () =>
+        (await db.from('listing_photos').where('source_url', receiver.url('/photo.jpg')).select('state').firstOrFail()).state as string
       const mailsTo = (address: string) => sink.messages.filter((mail) => mail.envelope.to.includes(address))
       const midSend = await until(
         async () => ({ hooks: receiver.requests.length, adf: mailsTo(adfMail).length, html: mailsTo(bcc).length }),
-        (seen) => seen.hooks >= 2 && seen.adf >= 1 && seen.html >= 1,
+        (seen) => seen.hooks >= 3 && seen.adf >= 1 && seen.html >= 1,
         60_000
       )
-      assert.deepEqual(midSend, { hooks: 2, adf: 1, html: 1 }, 'every channel is mid-send when the worker is killed')
+      assert.deepEqual(midSend, { hooks: 3, adf: 1, html: 1 }, 'every channel and the photo are mid-send when the worker is killed')
       children[0].kill('SIGKILL')
       sink.answerDelayMs = 0
 
@@ -89,7 +97,12 @@ test.group('Lead deliveries: a worker killed mid-delivery', () => {
         60_000
       )
       const recoverySeconds = (Date.now() - restartedAt) / 1000
-      console.log(`  worker SIGKILLed mid-delivery: all 4 channels delivered ${recoverySeconds.toFixed(1)} s after the restart`)
+      const photo = await until(photoState, (state) => state !== 'pending', 60_000 - recoverySeconds * 1000)
+      const photoSeconds = (Date.now() - restartedAt) / 1000
+      console.log(
+        `  worker SIGKILLed mid-delivery: all 4 channels delivered ${recoverySeconds.toFixed(1)} s after the restart, the photo ready after ${photoSeconds.toFixed(1)} s`
+      )
+      assert.equal(photo, 'ready')
       assert.deepEqual(
         settled.map((delivery) => delivery.status),
         ['delivered', 'delivered', 'delivered', 'delivered']
@@ -105,6 +118,7 @@ test.group('Lead deliveries: a worker killed mid-delivery', () => {
       }
 
       // Each hook was sent twice with the same webhook-id and body.
+      assert.lengthOf(receiver.requests.filter((request) => request.path === '/photo.jpg'), 2)
       for (const path of ['/webhook', '/adf']) {
         const sent = receiver.requests.filter((request) => request.path === path)
         assert.lengthOf(sent, 2, path)
