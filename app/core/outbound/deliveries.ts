@@ -378,7 +378,15 @@ export class DeliveryService {
             for update of d skip locked`,
         [limit]
       )
+      const known = new Set(runner.definitions().map((definition) => definition.name))
+      let queued = 0
       for (const row of rows as Array<{ id: string; queue: string; next_attempt_at: Date | null; claim_job_id: string | null }>) {
+        // A queue this process does not know (renamed, or a module removed) must not stop the sweep of the others.
+        if (!known.has(row.queue)) {
+          logger.error({ deliveryId: row.id, queue: row.queue }, 'open delivery on an unknown queue')
+          continue
+        }
+        queued++
         const future = row.next_attempt_at && row.next_attempt_at.getTime() > Date.now() && !row.claim_job_id
         if (!future) await trx.from('deliveries').where('id', row.id).update({ next_attempt_at: new Date() })
         await runner.send(row.queue, { deliveryId: row.id } satisfies DeliveryJob, {
@@ -387,7 +395,7 @@ export class DeliveryService {
         })
         logger.warn({ deliveryId: row.id, queue: row.queue }, 'delivery without a live job queued again')
       }
-      return rows.length
+      return queued
     })
   }
 

@@ -21,7 +21,7 @@ export default class DeliveriesList extends BaseCommand {
 
   async run() {
     const { deliveries } = await import('#core/outbound/deliveries')
-    const stuckIds = new Set((await deliveries.stuck().select('id')).map((d) => d.id))
+    const stuckIds = new Set((await deliveries.stuck().select('id').limit(10_000)).map((d) => d.id))
     const query = deliveries.all().orderBy('created_at', 'desc').limit(this.limit > 0 ? this.limit : 50)
     if (this.stuck) query.whereIn('id', [...stuckIds])
     else if (this.failed) query.where((q) => q.whereIn('status', ['failed', 'dead']).orWhereIn('id', [...stuckIds]))
