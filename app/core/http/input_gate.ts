@@ -116,6 +116,19 @@ function lenientDecode(value: string): string {
   }
 }
 
+/** Fast pass over path parameters: nothing to report, nothing allocated. */
+export function pathParamsClean(params: Record<string, unknown>): boolean {
+  for (const name in params) {
+    const value = params[name]
+    if (typeof value === 'string') {
+      if (BAD_TEXT.test(value) || (ID_PARAMS.has(name) && beyondInt4(value))) return false
+    } else if (typeof value === 'number' && ID_PARAMS.has(name) && !(value <= INT4_MAX)) {
+      return false
+    }
+  }
+  return true
+}
+
 /**
  * Path parameters: text rules keyed `_path.<name>`; a serial id beyond int4
  * throws 404 (no row can have it).

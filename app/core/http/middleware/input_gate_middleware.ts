@@ -10,7 +10,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import BodyParserMiddleware from '@adonisjs/core/bodyparser_middleware'
 import { Problem, type ProblemErrors } from '../problem.js'
-import { GATE_DETAIL, checkPathParams, checkPercentEncoding, checkValues } from '../input_gate.js'
+import { GATE_DETAIL, checkPathParams, checkPercentEncoding, checkValues, pathParamsClean } from '../input_gate.js'
 
 /** What `inflation` can decode (RFC 9110 §8.4.1 names; 415 + Accept-Encoding otherwise). */
 export const ACCEPTED_ENCODINGS = 'gzip, deflate, br'
@@ -21,22 +21,18 @@ export default class InputGateMiddleware {
 
   async handle(ctx: HttpContext, next: NextFn) {
     const { request } = ctx
-    let errors: ProblemErrors | undefined
     const params = ctx.params
-    if (params) {
-      for (const _ in params) {
-        errors = {}
-        checkPathParams(params, errors)
-        break
-      }
-    }
     const query = request.parsedUrl.query
-    if (query) {
-      errors ??= {}
-      checkPercentEncoding(query, errors)
-      checkValues(request.qs(), errors)
+    // Clean requests (the common case) allocate nothing here.
+    if ((params && !pathParamsClean(params)) || query) {
+      const errors: ProblemErrors = {}
+      if (params) checkPathParams(params, errors)
+      if (query) {
+        checkPercentEncoding(query, errors)
+        checkValues(request.qs(), errors)
+      }
+      if (hasAny(errors)) throw Problem.badRequest(errors, GATE_DETAIL)
     }
-    if (errors && hasAny(errors)) throw Problem.badRequest(errors, GATE_DETAIL)
 
     let parsed = false
     try {
@@ -47,7 +43,7 @@ export default class InputGateMiddleware {
       })
     } catch (error) {
       if (parsed) throw error
-      throw bodyProblem(error)
+      throw bodyProblem(error, request.header('content-encoding'))
     }
   }
 }
@@ -65,7 +61,7 @@ function hasAny(errors: ProblemErrors) {
 }
 
 /** The body parser's refusals as problem documents. */
-function bodyProblem(error: any): unknown {
+function bodyProblem(error: any, contentEncoding: string | undefined): unknown {
   if (error instanceof Problem) return error
   if (error?.code === 'E_REQUEST_ENTITY_TOO_LARGE' || error?.code === 'E_REQUEST_ABORTED') return error
   if (error?.code === 'E_ENCODING_UNSUPPORTED' || (error?.status === 415 && /Content-Encoding/i.test(error.message))) {
@@ -74,7 +70,8 @@ function bodyProblem(error: any): unknown {
       headers: { 'Accept-Encoding': ACCEPTED_ENCODINGS },
     })
   }
-  if (typeof error?.code === 'string' && error.code.startsWith('Z_')) {
+  // zlib (`Z_DATA_ERROR`) and brotli (`ERR__ERROR_FORMAT_…`) refusals alike.
+  if (contentEncoding && contentEncoding !== 'identity' && (error?.errno !== undefined || /^(Z_|ERR_)/.test(error?.code ?? ''))) {
     const detail = 'El cuerpo no se pudo descomprimir según su Content-Encoding.'
     return Problem.badRequest({ _: [detail] }, detail)
   }
