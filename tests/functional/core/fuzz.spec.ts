@@ -10,7 +10,7 @@
  *
  * Excluded for now: malformed bearer tokens whose id part is not an integer
  * or is beyond int8 (`Bearer dla_YWJj.c2VjcmV0`): their 500 is the auth
- * hardening's item (issue 11 item 4); re-enable `HOSTILE_TOKENS_PENDING`.
+ * hardening's item (issue 11 item 4); set `INCLUDE_PENDING_AUTH` to true once it lands.
  */
 import { test } from '@japa/runner'
 import fc from 'fast-check'
@@ -103,12 +103,27 @@ const HOSTILE_QUERY = ['%00', '%FF', '%C3%28', '%ED%A0%80', '%', '2147483648', '
 
 const ACCEPTS = [undefined, 'application/json', 'application/vnd.service.ref+json', '*/*', 'text/html', 'application/xml', 'application/json;q=abc', ',,,', 'text/json;q=0.1, */*;q=0']
 
-/** Tokens that must be refused with 401 (hostile, but handled today). */
+/** Malformed token ids: 500 today, fixed by the auth hardening (not this gate's item). */
+const INCLUDE_PENDING_AUTH = false
+const PENDING_AUTH_TOKENS = ['Bearer dla_YWJj.c2VjcmV0c2VjcmV0', 'Bearer dla_99999999999999999999.c2VjcmV0c2VjcmV0']
+
+/** Tokens that must be refused with 401. */
 function hostileTokens(token: string): Array<string | undefined> {
-  return [undefined, 'Bearer', 'Bearer ', 'Bearer garbage', `Bearer ${token.slice(0, -1)}x`, `Basic ${token}`, `Bearer ${token}x`, `bearer ${'a'.repeat(2000)}`, 'Bearer dla_', 'Bearer dla_1.', `Bearer dla_1.${'x'.repeat(40)}`]
+  return [
+    undefined,
+    'Bearer',
+    'Bearer ',
+    'Bearer garbage',
+    `Bearer ${token.slice(0, -1)}x`,
+    `Basic ${token}`,
+    `Bearer ${token}x`,
+    `bearer ${'a'.repeat(2000)}`,
+    'Bearer dla_',
+    'Bearer dla_1.',
+    `Bearer dla_1.${'x'.repeat(40)}`,
+    ...(INCLUDE_PENDING_AUTH ? PENDING_AUTH_TOKENS : []),
+  ]
 }
-// Pending the auth hardening (500 today, not this gate's item): 'Bearer dla_YWJj.c2VjcmV0c2VjcmV0',
-// 'Bearer dla_99999999999999999999.c2VjcmV0c2VjcmV0'.
 
 /** A schema-shaped value: examples and enums first, else a plausible value of the type. */
 function sample(schema: any, components: Record<string, any>, depth = 0): any {
