@@ -164,6 +164,29 @@ test.group('Input gate: NUL and unpaired surrogates', (group) => {
     assertErrorKey(assert, answer, 'Fotos.2')
   })
 
+  test('lone surrogates in e-mail lists and the registration form → 400 naming the field', async ({ assert }) => {
+    const { token, adminMail } = world
+    const config = JSON.stringify({ PublicacionConsultadaHtmlMail: { EmailsCCO: 'X_CCO_X' } }).replace('"X_CCO_X"', '"a@example.com, b\\ud800@example.com"')
+    let answer = await send(`/v3/notificaciones/${adminMail}`, json(config, token, 'PUT'))
+    assertProblem(assert, answer, 400)
+    assertErrorKey(assert, answer, 'PublicacionConsultadaHtmlMail.EmailsCCO')
+    answer = await send('/registro/token-inexistente', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Accept': 'application/json' },
+      body: 'AdminNombre=a%00b&AdminApellido=%FF&Password=0123456789',
+    })
+    assertProblem(assert, answer, 400)
+    assertErrorKey(assert, answer, 'AdminNombre')
+    assertErrorKey(assert, answer, 'AdminApellido')
+    // A clean form reaches the page's own answer (unknown token → 404).
+    answer = await send('/registro/token-inexistente', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Accept': 'application/json' },
+      body: 'AdminNombre=Ana&AdminApellido=P%C3%A9rez&Password=0123456789',
+    })
+    assert.equal(answer.status, 404)
+  })
+
   test('a NUL in an object key is named too', async ({ assert }) => {
     const answer = await send('/v3/agencias', json('{"Admin\\u0000Mail": "x@example.com"}', world.token))
     assertProblem(assert, answer, 400)
