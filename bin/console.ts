@@ -1,10 +1,8 @@
-import { prettyPrintError } from '@adonisjs/core'
-import { createIgnitor } from './boot.js'
+import './require_node.js'
+
+const { createIgnitor, reportStartupError } = await import('./boot.js')
 
 createIgnitor()
   .ace()
   .handle(process.argv.splice(2))
-  .catch((error) => {
-    process.exitCode = 1
-    prettyPrintError(error)
-  })
+  .catch(reportStartupError)

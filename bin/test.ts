@@ -1,8 +1,9 @@
+import './require_node.js'
+
 process.env.NODE_ENV = 'test'
 
-import { prettyPrintError } from '@adonisjs/core'
-import { configure, processCLIArgs, run } from '@japa/runner'
-import { createIgnitor } from './boot.js'
+const { configure, processCLIArgs, run } = await import('@japa/runner')
+const { createIgnitor, reportStartupError } = await import('./boot.js')
 
 createIgnitor()
   .testRunner()
@@ -17,7 +18,4 @@ createIgnitor()
     })
   })
   .run(() => run())
-  .catch((error) => {
-    process.exitCode = 1
-    prettyPrintError(error)
-  })
+  .catch(reportStartupError)

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import { BaseCommand } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
+import { gracefulClose } from '#core/http/graceful_close'
 
 /**
  * `npm start`: the newcomer's one-machine service. Migrates, loads reference
@@ -33,13 +34,11 @@ export default class Start extends BaseCommand {
     const httpServer = await this.listen(settings.host, settings.port)
     this.logger.success(`Listening on ${settings.publicUrl} (GET /v3, docs at /docs). Ctrl-C stops.`)
 
-    // On SIGINT/SIGTERM the app terminates (bin/boot.ts): requests finish first.
+    // On SIGINT/SIGTERM the app terminates (bin/boot.ts). Registered after the
+    // job runner's hook, so it runs before it: requests finish, then jobs stop.
     this.app.terminating(async () => {
       this.logger.info('Stopping: finishing requests and jobs…')
-      await new Promise<void>((resolve) => {
-        httpServer.close(() => resolve())
-        httpServer.closeIdleConnections()
-      })
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()))
     })
   }
 
@@ -65,7 +64,7 @@ export default class Start extends BaseCommand {
   private async listen(host: string, port: number): Promise<Server> {
     const server = await this.app.container.make('server')
     await server.boot()
-    const httpServer = createServer(server.handle.bind(server))
+    const httpServer = gracefulClose(createServer(server.handle.bind(server)))
     server.setNodeServer(httpServer)
     await new Promise<void>((resolve, reject) => {
       httpServer.once('error', reject)
