@@ -97,7 +97,7 @@ function launch(name, command, args, options) {
   return child
 }
 
-async function stop(child, timeoutMs = 8000) {
+async function stop(child, timeoutMs = 6000) {
   if (child.exitCode !== null || child.signalCode !== null) return
   child.kill('SIGTERM')
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
@@ -230,7 +230,7 @@ async function startWeb(name, env, port) {
   await until(
     () => fetch(`${url}/health/ready`).then((response) => response.status, () => 0),
     (status) => status === 200 || child.exitCode !== null,
-    60_000,
+    90_000,
     `${name} /health/ready`
   )
   if (child.exitCode !== null) throw new Error(`${name} exited:\n${child.tail.join('\n')}`)
@@ -239,7 +239,7 @@ async function startWeb(name, env, port) {
 
 async function startWorker(name, env) {
   const child = launch(name, process.execPath, ['ace.js', 'jobs:work'], { cwd: BUILD, env })
-  await until(() => child.tail.some((line) => /Working \d+ queue/.test(line)), (ok) => ok || child.exitCode !== null, 60_000, `${name} ready`)
+  await until(() => child.tail.some((line) => /Working \d+ queue/.test(line)), (ok) => ok || child.exitCode !== null, 90_000, `${name} ready`)
   if (child.exitCode !== null) throw new Error(`${name} exited:\n${child.tail.join('\n')}`)
   return child
 }
