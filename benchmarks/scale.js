@@ -49,7 +49,7 @@ const ADMIN_MAIL = 'escala@agencia.test'
 const ADF_MAIL = 'crm@agencia.test'
 const HTML_MAIL = 'ventas@agencia.test'
 const BUCKET = 'fotos'
-const HARD_TIMEOUT_MS = Number(process.env.SCALE_TIMEOUT_SECONDS ?? 360) * 1000
+const HARD_TIMEOUT_MS = Number(process.env.SCALE_TIMEOUT_SECONDS ?? 420) * 1000
 
 const started = performance.now()
 const seconds = () => ((performance.now() - started) / 1000).toFixed(1)
