@@ -1,6 +1,23 @@
 import env from '#start/env'
 import { defineConfig } from '@adonisjs/lucid'
 
+/**
+ * Behind a transaction-mode pooler (PgBouncer, DATABASE_POOLER=transaction)
+ * a server connection is ours for one transaction only, so a named prepared
+ * statement made on one may be missing, or already exist, on the next. Every
+ * query of the pool then goes unnamed: ours (the listing GET) and those of
+ * libraries (the limiter's database store names its statements too).
+ */
+const pooled = env.get('DATABASE_POOLER') === 'transaction'
+function unnamedStatements(connection: any, done: (error: Error | null, connection: any) => void) {
+  const query = connection.query.bind(connection)
+  connection.query = (config: any, ...rest: any[]) =>
+    config && typeof config === 'object' && config.name && typeof config.submit !== 'function'
+      ? query({ ...config, name: undefined }, ...rest)
+      : query(config, ...rest)
+  done(null, connection)
+}
+
 const dbConfig = defineConfig({
   connection: 'postgres',
   prettyPrintDebugQueries: false,
@@ -8,7 +25,7 @@ const dbConfig = defineConfig({
     postgres: {
       client: 'pg',
       connection: env.get('DATABASE_URL'),
-      pool: { min: 0, max: 10 },
+      pool: { min: 0, max: 10, ...(pooled ? { afterCreate: unnamedStatements } : {}) },
       migrations: { naturalSort: true, paths: ['database/migrations'] },
       // Models declare their columns next to their module; no generated schema file.
       schemaGeneration: { enabled: false },

@@ -13,6 +13,8 @@ export default await Env.create(new URL('../', import.meta.url), {
   LOG_LEVEL: Env.schema.string.optional(),
   TZ: Env.schema.string.optional(),
   DATABASE_URL: Env.schema.string.optional(),
+  JOBS_DATABASE_URL: Env.schema.string.optional(),
+  DATABASE_POOLER: Env.schema.enum.optional(['session', 'transaction'] as const),
   DATA_DIR: Env.schema.string.optional(),
   SMTP_HOST: Env.schema.string.optional(),
   SMTP_PORT: Env.schema.number.optional(),

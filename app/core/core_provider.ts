@@ -20,7 +20,9 @@ export default class CoreProvider {
     this.app.container.singleton(JobRunner, async (resolver) => {
       const logger = await resolver.make('logger')
       const { default: env } = await import('#start/env')
-      return new JobRunner(this.app, logger, () => env.get('DATABASE_URL')!)
+      // pg-boss needs a session (LISTEN/NOTIFY, advisory locks): JOBS_DATABASE_URL
+      // bypasses a transaction-mode pooler that DATABASE_URL may go through.
+      return new JobRunner(this.app, logger, () => env.get('JOBS_DATABASE_URL') || env.get('DATABASE_URL')!)
     })
     this.app.container.alias('jobs', JobRunner)
   }

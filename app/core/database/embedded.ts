@@ -88,7 +88,8 @@ export async function detachDatabase() {
  * Starts the PostgreSQL cluster kept in `clusterDir` (created on first use) on
  * a free loopback port. Also used by `npm run bench`.
  */
-export async function startCluster(clusterDir: string): Promise<Cluster> {
+/** `settings` are extra `-c name=value` server settings (e.g. `max_connections=200` for the scale test). */
+export async function startCluster(clusterDir: string, settings: string[] = []): Promise<Cluster> {
   const binaries = await platformBinaries()
   const ids = process.getuid?.() === 0 ? postgresUser() : null
   const bin = ids && !reachable(binaries.bin, ids) ? linkBinaries(binaries, ids) : binaries.bin
@@ -108,7 +109,7 @@ export async function startCluster(clusterDir: string): Promise<Cluster> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort()
     try {
-      const server = await startPostgres(bin, dataPath, port, ids)
+      const server = await startPostgres(bin, dataPath, port, ids, settings)
       return {
         port,
         url: (database) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
@@ -358,11 +359,14 @@ async function initdb(bin: string, dataPath: string, ids: Ids | null) {
  * Starts the postmaster in its own process group, so a Ctrl-C in the terminal
  * does not stop it under requests still in flight: the app stops it last.
  */
-async function startPostgres(bin: string, dataPath: string, port: number, ids: Ids | null) {
+async function startPostgres(bin: string, dataPath: string, port: number, ids: Ids | null, settings: string[]) {
   const { child, exited, lastLine } = run(
     bin,
     'postgres',
-    ['-D', dataPath, '-p', String(port), '-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
+    [
+      ...['-D', dataPath, '-p', String(port), '-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
+      ...settings.flatMap((setting) => ['-c', setting]),
+    ],
     ids,
     { detached: true }
   )

@@ -68,6 +68,10 @@ export default class FetchPhoto implements JobHandler<PhotoFetchData> {
 
   async #settle(photo: { id: number; listing_id: number }, values: Record<string, unknown>) {
     await db.transaction(async (trx) => {
+      // The listing row first: settles of its other photos wait here, so each
+      // one's READY_KEYS_SQL sees the photos settled before it (without the
+      // lock, concurrent settles each keep only their own photo's keys).
+      await trx.from('listings').where('id', photo.listing_id).forUpdate().select('id')
       const changed = await trx
         .from('listing_photos')
         .where('id', photo.id)

@@ -257,3 +257,41 @@ test.group('Listings: photo pipeline (photos.fetch)', (group) => {
   })
 })
 
+
+test.group('Listings: photos settled at the same time', (group) => {
+  let receiver: Receiver
+  let ctx: Ctx
+  group.setup(async () => {
+    receiver = await startReceiver()
+    ctx = await setup()
+    return () => receiver.close()
+  })
+
+  test('six photos of one listing settling concurrently all reach its Fotos (no lost update of photo_keys)', async ({ client, assert }) => {
+    const { default: db } = await import('@adonisjs/lucid/services/db')
+    const { default: FetchPhoto } = await import('#listings/jobs/fetch_photo')
+    const paths = Array.from({ length: 6 }, (_, i) => `/together-${i}.jpg`)
+    // 503 first: the queued jobs (if a worker runs) only retry, later, while the handlers below run.
+    for (const path of paths) receiver.route(path, { status: 503 })
+    const body = listingBody({ VersionYear: thisYear() - 2, Kilometraje: 30000, Fotos: paths.map((path) => receiver.url(path)) })
+    ;(await client.post(ctx.base).bearerToken(ctx.token).json(body)).assertStatus(201)
+    for (const [i, path] of paths.entries()) receiver.route(path, { headers: { 'content-type': 'image/jpeg' }, body: await jpeg(700 + i, 400) })
+    const photos = await db.from('listing_photos').whereIn('source_url', paths.map((path) => receiver.url(path))).orderBy('position')
+    const listingId = photos[0].listing_id
+
+    // Another writer holds the listing row while all six settle: they all reach the database together.
+    const holder = await db.transaction()
+    await holder.from('listings').where('id', listingId).forUpdate().select('id')
+    const handler = new FetchPhoto()
+    const settling = Promise.all(photos.map((photo) => handler.handle({ photoId: photo.id }, { id: 't', name: 'photos.fetch', retryCount: 1 })))
+    const waiting = () =>
+      db.rawQuery(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`).then((r) => r.rows[0].n)
+    const deadline = Date.now() + 20_000
+    while ((await waiting()) < photos.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+    await holder.commit()
+    await settling
+
+    const listing = await client.get(ctx.href(body.ExternalId)).bearerToken(ctx.token)
+    assert.lengthOf(listing.body().Fotos, 6)
+  })
+})
