@@ -8,6 +8,7 @@ import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
 import hash from '@adonisjs/core/services/hash'
 import { fail, ok, type Result } from '#core/result'
+import { retryOnUniqueViolation } from '#core/database/errors'
 import Invitation from '#agencies/models/invitation'
 import type Agency from '#agencies/models/agency'
 import CreateAgency from './create_agency.js'
@@ -33,6 +34,11 @@ export default class RegisterAgency {
 
   async execute(token: string, input: Registration): Promise<Result<Agency, 'not_found' | 'gone'>> {
     const passwordHash = await hash.make(input.password)
+    // Two apps' invitations of one e-mail registered at once: the replay of the loser finds the e-mail known (410).
+    return retryOnUniqueViolation(['agencies_admin_email_unique', 'operators_email_unique'], () => this.#register(token, input, passwordHash))
+  }
+
+  async #register(token: string, input: Registration, passwordHash: string): Promise<Result<Agency, 'not_found' | 'gone'>> {
     return db.transaction(async (trx) => {
       const invitation = await Invitation.query({ client: trx })
         .where('token_hash', hashToken(token))
