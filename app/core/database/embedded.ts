@@ -14,7 +14,7 @@ const USER = 'postgres'
 const PASSWORD = 'postgres'
 const DATABASE = 'app'
 
-let owned: { stop(): Promise<void> } | null = null
+let owned: { start(): Promise<void>; stop(): Promise<void> } | null = null
 
 export function dataDir(env: EnvLike, appRoot: string) {
   const dir = env.get('DATA_DIR') || 'tmp'
@@ -67,6 +67,15 @@ export async function attachDatabase(env: EnvLike, appRoot: string) {
   owned = server
   await ensureDatabase(url(port))
   env.set('DATABASE_URL', url(port))
+}
+
+/**
+ * The embedded server this process started, or null (joined one, or
+ * DATABASE_URL). Its stop is PostgreSQL's fast shutdown (SIGINT, like
+ * `pg_ctl stop -m fast`); the fault tests restart it with stop + start.
+ */
+export function ownedServer() {
+  return owned
 }
 
 /** Stops the embedded server when this process started it. */

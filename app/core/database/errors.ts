@@ -36,6 +36,9 @@ const UNAVAILABLE_MESSAGES = [
   /Timeout acquiring a connection/i,
   /the database system is (starting up|shutting down|in recovery)/i,
   /terminating connection due to administrator command/i,
+  // Lucid's managed transaction rolls back after a COMMIT that failed with the
+  // connection; knex then answers the ROLLBACK with this instead of the loss.
+  /Transaction query already complete/i,
 ]
 
 /** The error and the errors it wraps (`cause`, knex's `nativeError`, AggregateError's `errors`). */
