@@ -137,6 +137,7 @@ async function assertNothingLost(assert: any, outcomes: Outcome[]) {
 
 /** The service is ready again: the database check and the job runner's own pool both answer. */
 async function assertReadyAgain(assert: any) {
+  const started = Date.now()
   const ready = await until(
     () => raw('/health/ready').then(async (response) => ({ status: response.status, body: (await response.json()) as any })),
     (answer) => answer.status === 200,
@@ -145,12 +146,37 @@ async function assertReadyAgain(assert: any) {
   assert.equal(ready.status, 200, JSON.stringify(ready.body))
   assert.equal(ready.body.Chequeos.database.Estado, 'ok')
   assert.equal(ready.body.Chequeos.jobs.Estado, 'ok')
+  return Date.now() - started
 }
 
 async function world() {
   await seedCatalog()
   return dealerWorld({ plan: { capacity: 5000, alta: 5000, media: 5000, baja: 5000 } })
 }
+
+test.group('Database faults: COMMIT on a dropped connection', () => {
+  test('fails the transaction (it does not report success for a row never stored)', async ({ assert }) => {
+    const admin = new pg.Client({ connectionString: env.get('DATABASE_URL') })
+    await admin.connect()
+    const name = `commit-guard-${Date.now()}`
+    try {
+      const attempt = db.transaction(async (trx) => {
+        await trx.table('apps').insert({ name })
+        const [{ pid }] = (await trx.rawQuery('select pg_backend_pid() as pid')).rows
+        await admin.query('select pg_terminate_backend($1)', [pid])
+        // The server closed the session; let the driver notice before COMMIT is sent.
+        await until(async () => (await admin.query('select 1 from pg_stat_activity where pid = $1', [pid])).rowCount, (n) => n === 0, 5_000)
+      })
+      const error = await attempt.then(() => null, (failure: unknown) => failure)
+      assert.isNotNull(error, 'the transaction must not report success')
+      const { isDatabaseUnavailable } = await import('#core/database/errors')
+      assert.isTrue(isDatabaseUnavailable(error), String(error))
+      assert.lengthOf(await db.from('apps').where('name', name), 0)
+    } finally {
+      await admin.end()
+    }
+  })
+})
 
 test.group('Database faults', (group) => {
   group.setup(async () => {
@@ -197,7 +223,9 @@ test.group('Database faults', (group) => {
       await server.start()
       upAt = Date.now()
     })()
+    const loadStarted = Date.now()
     const outcomes = await load(w, { minimum: 300, maximum: 1500, done: () => upAt > 0 && Date.now() > upAt + 1500 })
+    const loadMs = Date.now() - loadStarted
     await restart
     const figures = await assertNothingLost(assert, outcomes)
     const firstAfter = outcomes
@@ -209,7 +237,7 @@ test.group('Database faults', (group) => {
     console.log(
       `    restart under load: ${figures.requests} requests (${figures.ok} 2xx, ${figures.created} created), ` +
         `${figures.unavailable} × 503, ${figures.errors500} × 500, ${figures.lost} lost; ` +
-        `PostgreSQL down ${upAt - restartedAt} ms, first 2xx ${recoveryMs} ms after it was up`
+        `PostgreSQL down ${upAt - restartedAt} ms, first 2xx ${recoveryMs} ms after it was up; load ${loadMs} ms`
     )
     await assertReadyAgain(assert)
   }).timeout(60_000)
@@ -235,7 +263,7 @@ test.group('Database faults', (group) => {
       finishedAt = Date.now()
     })()
     try {
-      const outcomes = await load(w, { minimum: 300, maximum: 1500, done: () => finishedAt > 0 && Date.now() > finishedAt + 1000 })
+      const outcomes = await load(w, { minimum: 200, maximum: 1000, done: () => finishedAt > 0 && Date.now() > finishedAt + 1000 })
       await kill
       const figures = await assertNothingLost(assert, outcomes)
       assert.isAbove(terminated, 0)
