@@ -199,6 +199,11 @@ test.group('Database faults', (group) => {
         assert.match(outcome.contentType, /^application\/problem\+json/)
         assert.equal(JSON.parse(outcome.body).Status, 503)
       }
+      // The buyers' pages answer a 503 page with Retry-After, not the 500 page.
+      const page = await raw(`/autos/${w.listing.slug}`, { headers: { 'Accept': 'text/html', 'User-Agent': 'Mozilla/5.0' } })
+      assert.equal(page.status, 503)
+      assert.match(page.headers.get('content-type')!, /^text\/html/)
+      assert.equal(page.headers.get('retry-after'), '5')
       const ready = await raw('/health/ready')
       assert.equal(ready.status, 503)
       assert.equal(((await ready.json()) as any).Chequeos.database.Estado, 'error')
