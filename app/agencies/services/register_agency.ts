@@ -40,10 +40,12 @@ export default class RegisterAgency {
 
   async #register(token: string, input: Registration, passwordHash: string): Promise<Result<Agency, 'not_found' | 'gone'>> {
     return db.transaction(async (trx) => {
-      const invitation = await Invitation.query({ client: trx })
-        .where('token_hash', hashToken(token))
-        .forUpdate()
-        .first()
+      const found = await Invitation.query({ client: trx }).where('token_hash', hashToken(token)).select('id', 'admin_email').first()
+      if (!found) return fail('not_found')
+      // Every pending invitation of the e-mail, locked in id order: registrations of one e-mail through
+      // several apps queue here instead of deadlocking (the winner expires the others' rows).
+      await Invitation.query({ client: trx }).where('admin_email', found.adminEmail).where('state', 'pending').orderBy('id').forUpdate()
+      const invitation = await Invitation.query({ client: trx }).where('id', found.id).forUpdate().first()
       if (!invitation) return fail('not_found')
       if (invitation.state !== 'pending' || invitation.expiresAt <= DateTime.now()) return fail('gone')
 

@@ -57,3 +57,44 @@ test.group('Unique-constraint races', (group) => {
     for (const loser of results.filter((result) => result.status === 409)) assert.property(loser.body.Errors, 'ExternalId')
   })
 })
+
+test.group('Unique-constraint races: registration', () => {
+  test('two apps’ invitations of one e-mail registered at once: one 201, the other the sequential 410', async ({ assert }) => {
+    const { default: InviteAgency } = await import('#agencies/services/invite_agency')
+    const { tokenFor } = await import('#agencies/services/invitation_tokens')
+    const { uniqueEmail } = await import('#tests/helpers/agencies')
+    const email = uniqueEmail('register')
+    const tokens: string[] = []
+    for (const name of ['App uno', 'App dos', 'App tres', 'App cuatro']) {
+      const { app } = await createCaller(name)
+      const invited = await new InviteAgency().execute(app.id, {
+        adminEmail: email,
+        tradeName: 'Autos Carrera',
+        regionId: null,
+        cityId: null,
+        address: null,
+        phone: null,
+        phoneIsWhatsapp: false,
+        adminFirstName: null,
+        adminLastName: null,
+      })
+      if (!invited.ok) throw new Error(invited.reason)
+      tokens.push(tokenFor(invited.value.tokenNonce))
+    }
+    const responses = await Promise.all(
+      tokens.map((token) =>
+        raw(`/registro/${token}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'Accept': 'application/json' },
+          body: JSON.stringify({ AdminNombre: 'Ana', AdminApellido: 'Pérez', Password: 'una-clave-larga' }),
+        })
+      )
+    )
+    const results = await Promise.all(responses.map(async (response) => ({ status: response.status, body: await response.text() })))
+    assert.deepEqual(
+      results.map((result) => result.status).sort(),
+      [201, 410, 410, 410],
+      results.map((result) => `${result.status} ${result.body.slice(0, 200)}`).join('\n')
+    )
+  })
+})
