@@ -17,7 +17,8 @@ import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
 import { ownedServer } from '#core/database/embedded'
 import { seedCatalog } from '#tests/helpers/catalog'
-import { dealerWorld, inquiryBody, sidOf } from '#tests/helpers/leads'
+import { dealerWorld, inquiryBody, sidOf, startLeadWorkers } from '#tests/helpers/leads'
+import { startReceiver } from '#tests/helpers/receiver'
 import { listingBody, uniqueExternalId } from '#tests/helpers/listings'
 import { raw } from '#tests/helpers/http'
 import { until } from '#tests/helpers/until'
@@ -219,6 +220,17 @@ test.group('Database faults', (group) => {
     const server = ownedServer()
     if (!server) return console.log('    (skipped: the suite does not own its PostgreSQL — DATABASE_URL is set)')
     const w = await world()
+    // A second agency whose inquiries notify a webhook: after the restart its delivery shows the job workers reconnected.
+    await startLeadWorkers()
+    const receiver = await startReceiver()
+    const notified = await world()
+    const config = { PublicacionConsultadaWebHook: { Callback: receiver.url('/hook'), Secret: 'un-secreto-de-prueba-largo', Activo: true } }
+    const configured = await raw(`/v3/notificaciones/${notified.adminMail}`, {
+      method: 'PUT',
+      headers: { 'Authorization': `Bearer ${notified.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(config),
+    })
+    assert.equal(configured.status, 200)
     let restartedAt = 0
     let upAt = 0
     const restart = (async () => {
@@ -245,6 +257,14 @@ test.group('Database faults', (group) => {
         `PostgreSQL down ${upAt - restartedAt} ms, first 2xx ${recoveryMs} ms after it was up; load ${loadMs} ms`
     )
     await assertReadyAgain(assert)
+    try {
+      const inquiry = await fire(notified, 'inquiry')
+      assert.equal(inquiry.status, 201)
+      const [delivered] = await receiver.waitFor(1, 15_000)
+      assert.equal(delivered.headers['webhook-id'], `msg_${inquiry.created}`)
+    } finally {
+      await receiver.close()
+    }
   }).timeout(60_000)
 
   test('every connection of the service terminated under load (pg_terminate_backend): only 2xx and 503, nothing lost', async ({
