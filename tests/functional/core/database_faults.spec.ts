@@ -39,6 +39,7 @@ type Outcome = {
 }
 
 const KINDS: Kind[] = ['get', 'inquiry', 'listing']
+const NOT_OWNED = 'the suite does not own its PostgreSQL (DATABASE_URL is set): the pg_terminate_backend test covers it'
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 async function fire(world: World, kind: Kind): Promise<Outcome> {
@@ -187,8 +188,7 @@ test.group('Database faults', (group) => {
   test('PostgreSQL down: the API answers 503 + Retry-After problems, readiness 503; back up: 200 again', async ({
     assert,
   }) => {
-    const server = ownedServer()
-    if (!server) return console.log('    (skipped: the suite does not own its PostgreSQL — DATABASE_URL is set)')
+    const server = ownedServer()!
     const w = await world()
     assert.equal((await fire(w, 'get')).status, 200)
     await server.stop()
@@ -214,11 +214,12 @@ test.group('Database faults', (group) => {
     await assertReadyAgain(assert)
     assert.equal((await fire(w, 'get')).status, 200)
     assert.equal((await fire(w, 'inquiry')).status, 201)
-  }).timeout(60_000)
+  })
+    .timeout(60_000)
+    .skip(() => !ownedServer(), NOT_OWNED)
 
   test('PostgreSQL restarted under load: only 2xx and 503, nothing lost, recovery in seconds', async ({ assert }) => {
-    const server = ownedServer()
-    if (!server) return console.log('    (skipped: the suite does not own its PostgreSQL — DATABASE_URL is set)')
+    const server = ownedServer()!
     const w = await world()
     // A second agency whose inquiries notify a webhook: after the restart its delivery shows the job workers reconnected.
     await startLeadWorkers()
@@ -265,7 +266,9 @@ test.group('Database faults', (group) => {
     } finally {
       await receiver.close()
     }
-  }).timeout(60_000)
+  })
+    .timeout(60_000)
+    .skip(() => !ownedServer(), NOT_OWNED)
 
   test('every connection of the service terminated under load (pg_terminate_backend): only 2xx and 503, nothing lost', async ({
     assert,
