@@ -1,5 +1,7 @@
 import env from '#start/env'
 import { defineConfig } from '@adonisjs/lucid'
+// Every process that talks to the database loads this config: a failed COMMIT then fails the request.
+import '#core/database/commit_guard'
 
 /**
  * Behind a transaction-mode pooler (PgBouncer, DATABASE_POOLER=transaction)

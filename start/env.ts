@@ -32,6 +32,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   RESEND_WINDOW_DAYS: Env.schema.number.optional(),
   INVITATION_TTL_DAYS: Env.schema.number.optional(),
   RATE_LIMIT_PER_MINUTE: Env.schema.number.optional(),
+  AUTH_FAILURES_PER_MINUTE: Env.schema.number.optional(),
   LIMITER_STORE: Env.schema.enum.optional(['database', 'memory'] as const),
   TRUST_PROXY: Env.schema.string.optional(),
 })

@@ -15,6 +15,8 @@ export const settings = {
   resendWindowDays: env.get('RESEND_WINDOW_DAYS') ?? 7,
   invitationTtlDays: env.get('INVITATION_TTL_DAYS') ?? 14,
   rateLimitPerMinute: env.get('RATE_LIMIT_PER_MINUTE') ?? 1200,
+  /** Failed authentications (401) per client address and minute before 429. */
+  authFailuresPerMinute: env.get('AUTH_FAILURES_PER_MINUTE') ?? 30,
   timezone: env.get('TZ') ?? 'America/Argentina/Buenos_Aires',
   acceptedCurrencies: ['ARS', 'USD'],
   /** Seconds before each retry of a failed delivery (DESIGN.md §8); ±20 % jitter is added. Tests shorten it. */

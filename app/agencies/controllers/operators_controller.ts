@@ -1,6 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import db from '@adonisjs/lucid/services/db'
+import { retryOnUniqueViolation } from '#core/database/errors'
 import { Problem } from '#core/http/problem'
 import { adminMailParam } from '#core/http/params'
 import { respond } from '#core/http/respond'
@@ -60,8 +61,11 @@ export default class OperatorsController {
     const input = await collaboratorCreateValidator.validate(ctx.request.body())
     const agency = await this.directory.forApp(ctx.caller.id, await adminMailParam(ctx.params))
     if (!agency) throw Problem.forbidden(NOT_FOR_APP)
-    const added = await db.transaction((trx) =>
-      this.add.execute(agency.id, { email: input.Email, firstName: input.Nombre, lastName: input.Apellido, phones: input.Telefonos }, trx)
+    // A concurrent first POST of the same person loses on the unique e-mail: its replay answers the sequential 409.
+    const added = await retryOnUniqueViolation(['operators_email_unique', 'memberships_operator_id_unique'], () =>
+      db.transaction((trx) =>
+        this.add.execute(agency.id, { email: input.Email, firstName: input.Nombre, lastName: input.Apellido, phones: input.Telefonos }, trx)
+      )
     )
     if (!added.ok) {
       const message =

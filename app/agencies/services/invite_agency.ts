@@ -8,6 +8,7 @@ import db from '@adonisjs/lucid/services/db'
 import runner from '#core/jobs/main'
 import { settings } from '#core/settings'
 import { fail, ok, type Result } from '#core/result'
+import { retryOnUniqueViolation } from '#core/database/errors'
 import Invitation from '#agencies/models/invitation'
 import { emailKnown } from './create_agency.js'
 import { normalizeEmail } from './emails.js'
@@ -29,13 +30,8 @@ export type InvitationMailJob = { invitationId: number; sequence: number; kind: 
 
 export default class InviteAgency {
   async execute(appId: number, input: InvitationInput): Promise<Result<Invitation, 'email_known'>> {
-    try {
-      return await this.#invite(appId, input)
-    } catch (error: any) {
-      // Two first POSTs at once: the loser finds the winner's pending invitation and re-sends it.
-      if (error?.code === '23505' && error?.constraint === 'invitations_one_pending') return this.#invite(appId, input)
-      throw error
-    }
+    // Two first POSTs at once: the loser finds the winner's pending invitation and re-sends it.
+    return retryOnUniqueViolation(['invitations_one_pending'], () => this.#invite(appId, input))
   }
 
   async #invite(appId: number, input: InvitationInput): Promise<Result<Invitation, 'email_known'>> {

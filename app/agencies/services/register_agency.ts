@@ -8,6 +8,7 @@ import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
 import hash from '@adonisjs/core/services/hash'
 import { fail, ok, type Result } from '#core/result'
+import { retryOnUniqueViolation } from '#core/database/errors'
 import Invitation from '#agencies/models/invitation'
 import type Agency from '#agencies/models/agency'
 import CreateAgency from './create_agency.js'
@@ -33,11 +34,18 @@ export default class RegisterAgency {
 
   async execute(token: string, input: Registration): Promise<Result<Agency, 'not_found' | 'gone'>> {
     const passwordHash = await hash.make(input.password)
+    // Two apps' invitations of one e-mail registered at once: the replay of the loser finds the e-mail known (410).
+    return retryOnUniqueViolation(['agencies_admin_email_unique', 'operators_email_unique'], () => this.#register(token, input, passwordHash))
+  }
+
+  async #register(token: string, input: Registration, passwordHash: string): Promise<Result<Agency, 'not_found' | 'gone'>> {
     return db.transaction(async (trx) => {
-      const invitation = await Invitation.query({ client: trx })
-        .where('token_hash', hashToken(token))
-        .forUpdate()
-        .first()
+      const found = await Invitation.query({ client: trx }).where('token_hash', hashToken(token)).select('id', 'admin_email').first()
+      if (!found) return fail('not_found')
+      // Every pending invitation of the e-mail, locked in id order: registrations of one e-mail through
+      // several apps queue here instead of deadlocking (the winner expires the others' rows).
+      await Invitation.query({ client: trx }).where('admin_email', found.adminEmail).where('state', 'pending').orderBy('id').forUpdate()
+      const invitation = await Invitation.query({ client: trx }).where('id', found.id).forUpdate().first()
       if (!invitation) return fail('not_found')
       if (invitation.state !== 'pending' || invitation.expiresAt <= DateTime.now()) return fail('gone')
 

@@ -4,9 +4,12 @@
  * app costs the database one token lookup (and one `last_used_at` write) per
  * token every few seconds instead of three statements per request. A revoked
  * token or a changed ability takes effect within that window.
+ *
+ * Verification has no side effect unless it succeeds: a malformed token never
+ * reaches the database, a wrong secret writes nothing (DESIGN.md §13).
  */
 import { createHash } from 'node:crypto'
-import type { Secret } from '@adonisjs/core/helpers'
+import { base64, Secret } from '@adonisjs/core/helpers'
 import {
   AccessToken,
   AccessTokensLucidUserProvider,
@@ -16,6 +19,8 @@ import type App from '#apps/models/app'
 
 export const CREDENTIAL_TTL_MS = 5_000
 const MAX_ENTRIES = 10_000
+/** `app_tokens.id` is an integer column. */
+const MAX_TOKEN_ID = 2_147_483_647
 
 /** A small TTL map; cleared wholesale when it grows past its bound. */
 class Recent<V> {
@@ -42,19 +47,46 @@ class Recent<V> {
 const verifiedTokens = new Recent<AccessToken>()
 const apps = new Recent<App>()
 
+const memoryKey = (value: string) => createHash('sha256').update(value).digest('base64url')
+
 /** Forgets every remembered credential (token revocation, tests). */
 export function forgetCredentials() {
   verifiedTokens.clear()
   apps.clear()
 }
 
+/**
+ * `<prefix><base64url id>.<base64url secret>` → its parts, or null: anything
+ * else, an id that is not a positive integer of the column's range, or
+ * base64url that does not round-trip is refused before any query.
+ */
+export function decodeToken(prefix: string, value: string): { id: number; secret: Secret<string> } | null {
+  if (!value.startsWith(prefix)) return null
+  const match = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(value.slice(prefix.length))
+  if (!match) return null
+  const id = base64.urlDecode(match[1])
+  const secret = base64.urlDecode(match[2])
+  if (id === null || !secret || !/^[1-9][0-9]{0,9}$/.test(id) || Number(id) > MAX_TOKEN_ID) return null
+  return { id: Number(id), secret: new Secret(secret) }
+}
+
 export class AppTokensProvider extends DbAccessTokensProvider<typeof App> {
+  /** The token a bearer value stands for, or null; `last_used_at` is written only for a verified one. */
   async verify(tokenValue: Secret<string>) {
-    const key = createHash('sha256').update(tokenValue.release()).digest('base64url')
+    const value = tokenValue.release()
+    const key = memoryKey(value)
     const known = verifiedTokens.get(key)
     if (known && !known.isExpired()) return known
-    const token = await super.verify(tokenValue)
-    if (token) verifiedTokens.set(key, token)
+    const decoded = decodeToken(this.prefix, value)
+    if (!decoded) return null
+    const db = await this.getDb()
+    const row = await db.query().from(this.table).where({ id: decoded.id, type: this.type }).first()
+    if (!row) return null
+    const token = this.dbRowToAccessToken(row)
+    if (!token.verify(decoded.secret) || token.isExpired()) return null
+    token.lastUsedAt = new Date()
+    await db.from(this.table).where({ id: row.id }).update({ last_used_at: token.lastUsedAt })
+    verifiedTokens.set(key, token)
     return token
   }
 }

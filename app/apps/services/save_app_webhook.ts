@@ -4,6 +4,7 @@ import type { AppWebhookInput } from '#apps/validators/app_webhook_validator'
 import type { Caller } from '#core/auth/app_scoped'
 import { sealSecret } from '#core/outbound/signer'
 import { fail, ok, type Result } from '#core/result'
+import { retryOnUniqueViolation } from '#core/database/errors'
 
 export type SaveMode = 'create' | 'replace'
 
@@ -21,8 +22,10 @@ export default class SaveAppWebhook {
     input: AppWebhookInput,
     mode: SaveMode
   ): Promise<Result<{ webhook: AppWebhook; created: boolean }, 'exists'>> {
-    try {
-      return await db.transaction(async (trx) => {
+    // Two concurrent first writes: the unique (app_id, topic) lets one win; the replay of the other
+    // finds it, like a sequential request (POST → exists, PUT → replaced).
+    return retryOnUniqueViolation(['app_webhooks_app_id_topic_unique'], () =>
+      db.transaction(async (trx) => {
         const current = await AppWebhook.forApp(caller).useTransaction(trx).where('topic', topic).forUpdate().first()
         if (current && mode === 'create') return fail('exists')
         const webhook = current ?? new AppWebhook().merge({ appId: caller.id, topic })
@@ -40,10 +43,6 @@ export default class SaveAppWebhook {
         await webhook.save()
         return ok({ webhook, created: !current })
       })
-    } catch (error) {
-      // Two concurrent first writes: the unique (app_id, topic) lets one win.
-      if ((error as { code?: string }).code === '23505') return fail('exists')
-      throw error
-    }
+    )
   }
 }

@@ -40,6 +40,10 @@ const ERRORS: Record<number, { heading: string; message: string }> = {
     heading: 'Recibimos demasiadas consultas desde tu conexión',
     message: 'Para evitar envíos automáticos limitamos la cantidad de consultas. Esperá unos minutos y volvé a intentarlo.',
   },
+  503: {
+    heading: 'El sitio no está disponible en este momento',
+    message: 'Estamos teniendo un problema pasajero. Volvé a intentarlo en unos segundos.',
+  },
   500: {
     heading: 'Algo salió mal',
     message: 'No pudimos completar la operación. Intentá de nuevo en unos minutos.',

@@ -23,7 +23,8 @@ export default class HtmlPagesMiddleware {
     const type = String(ctx.response.getHeader('Content-Type') ?? '')
     if (type.startsWith('application/problem+json')) {
       const status = ctx.response.getStatus()
-      return renderError(ctx, status >= 500 ? 500 : status)
+      // 503 (database away) keeps its status and Retry-After; any other 5xx is the 500 page.
+      return renderError(ctx, status >= 500 && status !== 503 ? 500 : status)
     }
   }
 }

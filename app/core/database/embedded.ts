@@ -43,7 +43,8 @@ export class EmbeddedDatabaseError extends Error {
   }
 }
 
-export type Cluster = { port: number; url(database: string): string; stop(): Promise<void> }
+/** A running cluster. `start()` after `stop()` brings it back on the same port (the database fault tests). */
+export type Cluster = { port: number; url(database: string): string; stop(): Promise<void>; start(): Promise<void> }
 
 let owned: Cluster | null = null
 
@@ -78,6 +79,11 @@ export async function attachDatabase(env: EnvLike, appRoot: string) {
 }
 
 /** Stops the embedded server when this process started it. */
+/** The cluster this process started, if any (the database fault tests restart it). */
+export function ownedServer() {
+  return owned
+}
+
 export async function detachDatabase() {
   const cluster = owned
   owned = null
@@ -109,11 +115,18 @@ export async function startCluster(clusterDir: string, settings: string[] = []):
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort()
     try {
-      const server = await startPostgres(bin, dataPath, port, ids, settings)
+      let server: ChildProcess | null = await startPostgres(bin, dataPath, port, ids, settings)
       return {
         port,
         url: (database) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
-        stop: () => stopPostgres(server),
+        stop: async () => {
+          const running = server
+          server = null
+          if (running) await stopPostgres(running)
+        },
+        start: async () => {
+          server ??= await startPostgres(bin, dataPath, port, ids, settings)
+        },
       }
     } catch (error) {
       // Another process took the port between the probe and the bind: retry.

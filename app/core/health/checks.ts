@@ -1,16 +1,28 @@
 /*
  * Readiness: the database answers and the job runner can reach its queues.
+ * Each check gives up after CHECK_TIMEOUT_MS: a database that does not answer
+ * makes the service not ready (503) rather than the probe hang.
  */
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { BaseCheck, HealthChecks, Result } from '@adonisjs/core/health'
 import JobRunner from '#core/jobs/runner'
 
+const CHECK_TIMEOUT_MS = 2_000
+
+function withinTimeout<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS)
+  })
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer))
+}
+
 class DatabaseCheck extends BaseCheck {
   name = 'database'
   async run() {
     try {
-      await db.rawQuery('select 1')
+      await withinTimeout(db.rawQuery('select 1'))
       return Result.ok('La base de datos responde.')
     } catch (error) {
       return Result.failed('La base de datos no responde.', error as Error)
@@ -22,9 +34,13 @@ class JobRunnerCheck extends BaseCheck {
   name = 'jobs'
   async run() {
     try {
-      const runner = await app.container.make(JobRunner)
-      const boss = await runner.boss()
-      await boss.getQueues()
+      await withinTimeout(
+        (async () => {
+          const runner = await app.container.make(JobRunner)
+          const boss = await runner.boss()
+          await boss.getQueues()
+        })()
+      )
       return Result.ok('El ejecutor de tareas está conectado.')
     } catch (error) {
       return Result.failed('El ejecutor de tareas no está disponible.', error as Error)

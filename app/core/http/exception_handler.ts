@@ -6,6 +6,7 @@
 import app from '@adonisjs/core/services/app'
 import router from '@adonisjs/core/services/router'
 import { ExceptionHandler, type HttpContext } from '@adonisjs/core/http'
+import { isDatabaseUnavailable, uniqueViolation } from '#core/database/errors'
 import { Problem, sendProblem, type ProblemErrors } from './problem.js'
 import { errorPageFor } from './error_pages.js'
 
@@ -21,6 +22,24 @@ export function errorsFromVine(messages: VineMessage[]): ProblemErrors {
     ;(errors[key] ??= []).push(message)
   }
   return errors
+}
+
+/**
+ * Database errors are never a 500 (DESIGN.md §13): an unreachable database is
+ * a 503 the client retries; a unique violation no service replayed is a race
+ * lost against a concurrent request, a 409.
+ */
+export function databaseProblem(error: unknown): Problem | null {
+  if (isDatabaseUnavailable(error)) {
+    return new Problem(503, {
+      detail: 'La base de datos no está disponible en este momento; reintente en unos segundos.',
+      headers: { 'Retry-After': '5' },
+    })
+  }
+  if (uniqueViolation(error) !== null) {
+    return Problem.conflict({ _: ['Otra solicitud modificó el mismo recurso al mismo tiempo; reintente.'] })
+  }
+  return null
 }
 
 export default class HttpExceptionHandler extends ExceptionHandler {
@@ -50,6 +69,8 @@ export default class HttpExceptionHandler extends ExceptionHandler {
 
   private toProblem(error: any, ctx: HttpContext): Problem {
     if (error instanceof Problem) return error
+    const database = databaseProblem(error)
+    if (database) return database
     switch (error?.code) {
       case 'E_VALIDATION_ERROR':
         return Problem.badRequest(errorsFromVine(error.messages ?? []))

@@ -66,7 +66,11 @@ export default class JobRunner {
   /** Starts pg-boss once; later calls return the same instance. */
   async boss(options: StartOptions = {}): Promise<PgBoss> {
     if (this.#boss) return this.#boss
-    this.#starting ??= this.#start(options)
+    // A start that failed (database away) is forgotten, so the next send tries again.
+    this.#starting ??= this.#start(options).catch((error) => {
+      this.#starting = null
+      throw error
+    })
     return this.#starting
   }
 

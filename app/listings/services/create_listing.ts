@@ -8,6 +8,7 @@ import { inject } from '@adonisjs/core'
 import { randomBytes } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
 import { fail, ok, type Result } from '#core/result'
+import { uniqueViolation } from '#core/database/errors'
 import type { Caller } from '#core/auth/app_scoped'
 import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
 import VehicleResolver, { type VersionRef } from '#catalog/services/vehicle_resolver'
@@ -97,7 +98,7 @@ export default class CreateListing {
       })
     } catch (error: any) {
       // A concurrent create with the same ExternalId lost the race on the unique index.
-      if (error?.code === '23505' && String(error?.constraint).includes('external')) return duplicate()
+      if (uniqueViolation(error) === 'listings_agency_external') return duplicate()
       throw error
     }
   }

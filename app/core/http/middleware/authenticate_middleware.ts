@@ -1,10 +1,20 @@
 /*
  * Bearer authentication of the calling app. After it, `ctx.caller` is the app
  * every module scopes its queries to.
+ *
+ * The header is exactly `Bearer <token68>` (scheme case-insensitive, RFC 7235
+ * §2.1 / RFC 6750 §2.1); anything else is a 401. Every 401 counts against the
+ * client address: past AUTH_FAILURES_PER_MINUTE the address gets 429 +
+ * Retry-After without its credentials being looked up (DESIGN.md §13).
+ * Successful requests are never counted.
  */
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
+import limiter from '@adonisjs/limiter/services/main'
+import { errors } from '@adonisjs/auth'
 import type App from '#apps/models/app'
+import { settings } from '#core/settings'
+import { Problem } from '../problem.js'
 
 declare module '@adonisjs/core/http' {
   interface HttpContext {
@@ -12,9 +22,36 @@ declare module '@adonisjs/core/http' {
   }
 }
 
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i
+
+/** The token of a well-formed `Authorization: Bearer <token>` header, else null. */
+export function bearerToken(header: string | undefined): string | null {
+  return header ? (BEARER.exec(header)?.[1] ?? null) : null
+}
+
+const failures = () => limiter.use({ requests: settings.authFailuresPerMinute, duration: '1 minute' })
+
 export default class AuthenticateMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
-    ctx.caller = await ctx.auth.authenticateUsing(['api'])
+    const limit = failures()
+    const key = `auth_failures_${ctx.request.ip()}`
+    const spent = await limit.get(key)
+    if (spent && spent.remaining <= 0) {
+      throw new Problem(429, {
+        detail: 'Demasiadas autenticaciones fallidas desde esta dirección; reintente más tarde.',
+        headers: { 'Retry-After': String(Math.max(1, spent.availableIn)) },
+      })
+    }
+    try {
+      const token = bearerToken(ctx.request.header('authorization'))
+      if (!token) throw new errors.E_UNAUTHORIZED_ACCESS('Unauthorized access', { guardDriverName: 'access_tokens' })
+      // The guard splits on one space: hand it the canonical form of the header just checked.
+      ctx.request.request.headers.authorization = `Bearer ${token}`
+      ctx.caller = await ctx.auth.authenticateUsing(['api'])
+    } catch (error) {
+      if (error instanceof errors.E_UNAUTHORIZED_ACCESS) await limit.increment(key)
+      throw error
+    }
     return next()
   }
 }
