@@ -27,7 +27,7 @@ function barrierPhotos(receiver: Receiver, round: string, count: number, jpeg: B
   let arrived = 0
   let release!: () => void
   const released = new Promise<void>((resolve) => (release = resolve))
-  return Array.from({ length: count }, (_, index) => {
+  const urls = Array.from({ length: count }, (_, index) => {
     const path = `/race-${round}/${index}.jpg`
     receiver.route(path, async () => {
       if (++arrived >= count) release()
@@ -36,6 +36,7 @@ function barrierPhotos(receiver: Receiver, round: string, count: number, jpeg: B
     })
     return receiver.url(path)
   })
+  return Object.assign(urls, { released })
 }
 
 /** Runs the `photos.fetch` handler of every photo of the listing at once, in this process. */
@@ -88,4 +89,57 @@ test.group('Listings: derived data under concurrency (DESIGN.md §13)', (group) 
       assert.equal(row.revision, 1 + PHOTOS, `round ${round}: one revision bump per photo`)
     }
   }).timeout(120_000)
+
+  test('a PUT replacing the photos while one settles: no deadlock, 200, and the cache matches the photo rows', async ({
+    client,
+    assert,
+  }) => {
+    const urls = barrierPhotos(receiver, `${Date.now()}-put`, 2, jpeg)
+    const body = listingBody({ VersionYear: thisYear() - 2, Kilometraje: 30000, Exposicion: 'Baja', Fotos: urls })
+    ;(await client.post(ctx.base).bearerToken(ctx.token).json(body)).assertStatus(201)
+    const href = ctx.href(body.ExternalId)
+    const { id } = await db.from('listings').where('app_id', ctx.app.id).where('external_id', body.ExternalId).first()
+
+    // Hold the agency's activation lock (the listings module's advisory lock, namespace 300): a PUT
+    // that changes the exposure then waits there while already holding its listing row.
+    const holder = await db.transaction()
+    await holder.rawQuery('select pg_advisory_xact_lock(300, ?)', [ctx.fixture.agency.id])
+    // (the api client sends a request when it is awaited: Promise.resolve starts it now)
+    const put = Promise.resolve(
+      client.put(href).bearerToken(ctx.token).json({ Exposicion: 'Media', Fotos: [...urls, receiver.url('/race-extra.jpg')] })
+    )
+    const waitingOn = async (type: string) =>
+      Number(
+        (
+          await db
+            .from('pg_stat_activity')
+            .where('wait_event_type', 'Lock')
+            .where('wait_event', type)
+            .count('* as total')
+            .first()
+        ).total
+      )
+    assert.equal(await until(() => waitingOn('advisory'), (total) => total >= 1), 1)
+    // Both photos settle now: each must wait for the PUT's listing row.
+    const settling = settleAllAtOnce(id).then(
+      () => null,
+      (error) => error
+    )
+    assert.isAtLeast(await until(() => waitingOn('transactionid'), (total) => total >= 1), 1)
+    await holder.commit()
+
+    const [response, failure] = await Promise.all([put, settling])
+    response.assertStatus(200)
+    assert.isNull(failure, String(failure))
+    await settled(id)
+    const rows: { storage_key: string | null; state: string }[] = await db
+      .from('listing_photos')
+      .where('listing_id', id)
+      .orderBy('position')
+      .select('storage_key', 'state')
+    const listing = await db.from('listings').where('id', id).select('photo_keys', 'photo_count').first()
+    assert.equal(listing.photo_count, 3)
+    assert.lengthOf(rows, 3)
+    assert.deepEqual(listing.photo_keys, rows.filter((row) => row.state === 'ready').map((row) => row.storage_key))
+  }).timeout(60_000)
 })
