@@ -11,6 +11,7 @@ import FetchPhoto from '#listings/jobs/fetch_photo'
 import { carPhoto } from '#tests/helpers/car_photos'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import { until } from '#tests/helpers/until'
+import { createListing } from '#tests/helpers/listings'
 import { listingBody, setup, thisYear } from './support.js'
 
 type Ctx = Awaited<ReturnType<typeof setup>>
@@ -142,4 +143,73 @@ test.group('Listings: derived data under concurrency (DESIGN.md §13)', (group) 
     assert.lengthOf(rows, 3)
     assert.deepEqual(listing.photo_keys, rows.filter((row) => row.state === 'ready').map((row) => row.storage_key))
   }).timeout(60_000)
+})
+
+test.group('Listings: revision and plan usage under concurrency (DESIGN.md §13)', () => {
+  const revisionOf = (etag: string) => Number(/\.(\d+)"$/.exec(etag)![1])
+
+  test('10 concurrent PUTs: ten revisions, one body per ETag; with one If-Match: one 200, nine 412', async ({
+    client,
+    assert,
+  }) => {
+    const ctx = await setup()
+    const listing = await createListing(ctx.app, ctx.fixture)
+    const href = ctx.href(listing.externalId)
+    const before = revisionOf((await client.get(href).bearerToken(ctx.token)).header('etag')!)
+
+    const colours = Array.from({ length: 10 }, (_, index) => `Color ${index}`)
+    const puts = await Promise.all(colours.map((colour) => client.put(href).bearerToken(ctx.token).json({ Color: colour })))
+    assert.deepEqual(puts.map((response) => response.status()), Array(10).fill(200))
+    const revisions = puts.map((response) => revisionOf(response.header('etag')!)).sort((a, b) => a - b)
+    assert.deepEqual(revisions, colours.map((_, index) => before + 1 + index), 'one distinct revision per write')
+    const latest = await client.get(href).bearerToken(ctx.token)
+    const winner = puts.find((response) => response.header('etag') === latest.header('etag'))!
+    assert.equal(latest.body().Color, winner.body().Color, 'the current ETag names the current body')
+
+    const etag = latest.header('etag')!
+    const guarded = await Promise.all(
+      colours.map((colour) => client.put(href).bearerToken(ctx.token).header('If-Match', etag).json({ Color: `${colour}!` }))
+    )
+    assert.deepEqual(guarded.map((response) => response.status()).sort(), [200, ...Array(9).fill(412)])
+    assert.equal(revisionOf((await client.get(href).bearerToken(ctx.token)).header('etag')!), before + 11)
+  })
+
+  test('capacity 4 with 3 active: 10 concurrent activations of every kind → exactly one succeeds, nine 409', async ({
+    client,
+    assert,
+  }) => {
+    for (let round = 0; round < 2; round++) {
+      const ctx = await setup({ plan: { capacity: 4, alta: 4, media: 4, baja: 4 } })
+      for (let index = 0; index < 3; index++) await createListing(ctx.app, ctx.fixture)
+      const suspended = await Promise.all(Array.from({ length: 7 }, () => createListing(ctx.app, ctx.fixture, { Activa: false })))
+      const hrefs = suspended.map((listing) => ctx.href(listing.externalId))
+      const responses = await Promise.all([
+        ...[0, 1, 2].map(() => client.post(ctx.base).bearerToken(ctx.token).json(listingBody())),
+        ...hrefs.slice(0, 3).map((href) => client.patch(`${href}/activar`).bearerToken(ctx.token)),
+        ...hrefs.slice(3, 5).map((href) => client.put(href).bearerToken(ctx.token).json({ Activa: true })),
+        ...hrefs.slice(5, 7).map((href) => client.patch(href).bearerToken(ctx.token).json({ Activa: true })),
+      ])
+      const statuses = responses.map((response) => response.status())
+      assert.lengthOf(statuses.filter((status) => status === 200 || status === 201), 1, `round ${round}: ${statuses}`)
+      assert.lengthOf(statuses.filter((status) => status === 409), 9, `round ${round}: ${statuses}`)
+      const active = await db.from('listings').where('agency_id', ctx.fixture.agency.id).where('state', 'active').count('* as total')
+      assert.equal(Number(active[0].total), 4)
+    }
+  })
+
+  test('one Alta place left: 10 concurrent PUTs asking for Alta → one gets it, nine fall back to Media', async ({
+    client,
+    assert,
+  }) => {
+    const ctx = await setup({ plan: { capacity: 20, alta: 1, media: 20, baja: 20 } })
+    const listings = await Promise.all(Array.from({ length: 10 }, () => createListing(ctx.app, ctx.fixture, { Exposicion: 'Media' })))
+    const responses = await Promise.all(
+      listings.map((listing) => client.put(ctx.href(listing.externalId)).bearerToken(ctx.token).json({ Exposicion: 'Alta' }))
+    )
+    assert.deepEqual(responses.map((response) => response.status()), Array(10).fill(200))
+    const levels = responses.map((response) => response.body().Exposicion).sort()
+    assert.deepEqual(levels, ['Alta', ...Array(9).fill('Media')])
+    const high = await db.from('listings').where('agency_id', ctx.fixture.agency.id).where('exposure', 'high').count('* as total')
+    assert.equal(Number(high[0].total), 1)
+  })
 })
