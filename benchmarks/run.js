@@ -5,6 +5,8 @@
  *
  * Database: BENCH_DATABASE_URL, else an embedded PostgreSQL under tmp/bench-pg.
  * BENCH_SECONDS (default 5) per side and scenario, BENCH_CONNECTIONS (10).
+ * BENCH_ONLY=<regex> runs only the scenarios (and lead/photo figures) whose name
+ * matches, e.g. BENCH_ONLY=listing to compare two commits on the read path.
  */
 import { spawn, execFileSync, fork } from 'node:child_process'
 import { mkdirSync, writeFileSync, readFileSync, existsSync, rmSync } from 'node:fs'
@@ -22,6 +24,9 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const WORK = join(ROOT, 'tmp', 'bench')
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null
+const wanted = (name) => !ONLY || ONLY.test(name)
+const selected = scenarios.filter((scenario) => wanted(scenario.name))
 
 mkdirSync(WORK, { recursive: true })
 
@@ -166,10 +171,12 @@ try {
   console.log('setting up the dealer through the API…')
   await setUpDealer(ctx, serviceUrl, env.DATA_DIR)
   const receiver = await startReceiver()
-  console.log('filling the agency with 100 000 inquiries…')
-  await setUpLeads(ctx, serviceUrl, url, receiver)
+  if (wanted('consultas') || wanted('intake')) {
+    console.log('filling the agency with 100 000 inquiries…')
+    await setUpLeads(ctx, serviceUrl, url, receiver)
+  }
   ctx.entryPoint = await (await fetch(`${serviceUrl}/v3`, { headers: { authorization: `Bearer ${ctx.token}` } })).json()
-  for (const scenario of scenarios) await scenario.setup?.(ctx, serviceUrl)
+  for (const scenario of selected) await scenario.setup?.(ctx, serviceUrl)
   writeFileSync(join(WORK, 'context.json'), JSON.stringify(ctx))
   const baseline = await startProcess(
     process.execPath,
@@ -180,23 +187,28 @@ try {
   if (baseline) children.push(baseline)
 
   // Measured before the load runs, so the worker has no backlog of their deliveries.
-  console.log('\nintake → webhook received, 50 inquiries/s for 10 s (worker woken by LISTEN/NOTIFY):')
-  console.log(await intakeToWebhook(ctx, serviceUrl, receiver, 50, 10))
+  if (wanted('intake → webhook')) {
+    console.log('\nintake → webhook received, 50 inquiries/s for 10 s (worker woken by LISTEN/NOTIFY):')
+    console.log(await intakeToWebhook(ctx, serviceUrl, receiver, 50, 10))
+  }
 
-  const photoServer = await startPhotoServer(8)
-  const ourPhotos = await servicePhotoThroughput(ctx, serviceUrl, photoServer.urls)
-  const barePhotos = await sharpPhotoThroughput(photoServer.urls)
-  photoServer.close()
-  const rate = (run) => run.photos / run.seconds
-  console.log(`\nphoto pipeline, ${photoServer.urls.length} × 12 MP JPEG (${Math.round(photoServer.bytes / 1024)} KiB) over loopback:`)
-  console.table([
-    { side: 'service (POST → all Lista)', 'photos/s': rate(ourPhotos).toFixed(2), ready: ourPhotos.ready },
-    { side: 'sharp alone (2 at a time)', 'photos/s': rate(barePhotos).toFixed(2) },
-    { side: 'ratio', 'photos/s': (rate(ourPhotos) / rate(barePhotos)).toFixed(2) },
-  ])
+  if (wanted('photo pipeline')) {
+    const photoServer = await startPhotoServer(8)
+    const ourPhotos = await servicePhotoThroughput(ctx, serviceUrl, photoServer.urls)
+    const barePhotos = await sharpPhotoThroughput(photoServer.urls)
+    photoServer.close()
+    const rate = (run) => run.photos / run.seconds
+    console.log(`\nphoto pipeline, ${photoServer.urls.length} × 12 MP JPEG (${Math.round(photoServer.bytes / 1024)} KiB) over loopback:`)
+    console.table([
+      { side: 'service (POST → all Lista)', 'photos/s': rate(ourPhotos).toFixed(2), ready: ourPhotos.ready },
+      { side: 'sharp alone (2 at a time)', 'photos/s': rate(barePhotos).toFixed(2) },
+      { side: 'ratio', 'photos/s': (rate(ourPhotos) / rate(barePhotos)).toFixed(2) },
+    ])
+  }
 
   const rows = []
-  for (const [index, scenario] of scenarios.entries()) {
+  for (const scenario of selected) {
+    const index = scenarios.indexOf(scenario)
     const request = scenario.request(ctx)
     const check = await fetch(serviceUrl + request.path, { method: request.method ?? 'GET', headers: request.headers, body: request.body })
     const expected = scenario.expect ?? 200

@@ -10,8 +10,9 @@ export type PhotoFetchData = { photoId: number }
 export const jobs: JobDefinition<PhotoFetchData>[] = [
   {
     name: PHOTOS_FETCH,
-    // Network failures retry (≈ 10 s, 20 s, 40 s); a photo that can never work is rejected at once.
-    queue: { retryLimit: 3, retryDelay: 10, retryBackoff: true, expireInSeconds: 120 },
+    // Network failures retry (≈ 5–10 s, 10–20 s, 20–40 s); a photo that can never work is rejected at once.
+    // A worker that dies mid-download stops heartbeating: the job runs again within ≈ 20–25 s.
+    queue: { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 120, heartbeatSeconds: 10 },
     // Two decodes at a time per worker: sharp is CPU-bound (the runner bursts through backlogs).
     work: { batchSize: 2 },
     handler: () => import('#listings/jobs/fetch_photo'),

@@ -6,6 +6,7 @@
  *   const sink = await startSmtpSink()
  *   const [message] = await sink.waitFor((m) => m.envelope.to.includes('x@example.com'))
  *   message.parsed.subject; message.parsed.html; message.parsed.text
+ *   sink.answerDelayMs = 20_000   // keep messages, answer 250 that much later (a sender killed mid-send)
  *   await sink.close()
  */
 import { SMTPServer } from 'smtp-server'
@@ -16,6 +17,8 @@ export type SunkMail = { envelope: { from: string; to: string[] }; raw: string; 
 
 export type SmtpSink = {
   messages: SunkMail[]
+  /** Delay before the server accepts each message it has received (default 0). */
+  answerDelayMs: number
   waitFor(match: (mail: SunkMail) => boolean, timeoutMs?: number): Promise<SunkMail[]>
   close(): Promise<void>
 }
@@ -23,6 +26,7 @@ export type SmtpSink = {
 export async function startSmtpSink(port = env.get('SMTP_PORT') ?? 2526): Promise<SmtpSink> {
   const messages: SunkMail[] = []
   let wake: Array<() => void> = []
+  const sink = { answerDelayMs: 0 }
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
@@ -41,7 +45,8 @@ export async function startSmtpSink(port = env.get('SMTP_PORT') ?? 2526): Promis
           parsed,
         })
         for (const fn of wake) fn()
-        callback()
+        if (sink.answerDelayMs > 0) setTimeout(() => callback(), sink.answerDelayMs)
+        else callback()
       })
     },
   })
@@ -49,9 +54,9 @@ export async function startSmtpSink(port = env.get('SMTP_PORT') ?? 2526): Promis
     server.once('error', reject)
     server.listen(port, '127.0.0.1', () => resolve())
   })
-  return {
+  return Object.assign(sink, {
     messages,
-    waitFor(match, timeoutMs = 10_000) {
+    waitFor(match: (mail: SunkMail) => boolean, timeoutMs = 10_000): Promise<SunkMail[]> {
       return new Promise((resolve, reject) => {
         const check = () => {
           const found = messages.filter(match)
@@ -68,6 +73,6 @@ export async function startSmtpSink(port = env.get('SMTP_PORT') ?? 2526): Promis
         if (!check()) wake.push(check)
       })
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  }
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  })
 }

@@ -3,7 +3,7 @@ import deliveries, { type DeliveryJob } from '#core/outbound/deliveries'
 import outbound from '#core/outbound/http_client'
 import { openSecret, signWebhook } from '#core/outbound/signer'
 import { safeHeaders } from '#core/outbound/custom_header'
-import type { JobHandler } from '#core/jobs/types'
+import type { JobContext, JobHandler } from '#core/jobs/types'
 
 /**
  * POSTs an app event to the subscription's Callback: JSON body, the custom
@@ -12,7 +12,7 @@ import type { JobHandler } from '#core/jobs/types'
  * switched off meanwhile stops the delivery's retries.
  */
 export default class AppWebhookJob implements JobHandler<DeliveryJob> {
-  async handle({ deliveryId }: DeliveryJob) {
+  async handle({ deliveryId }: DeliveryJob, job: JobContext) {
     const pending = await deliveries.find(deliveryId)
     if (!pending) return
     const subscription = await AppWebhook.find(Number(pending.ownerId))
@@ -38,7 +38,7 @@ export default class AppWebhookJob implements JobHandler<DeliveryJob> {
         maxBytes: 64 * 1024,
       })
       return { status: response.status, headers: response.headers }
-    })
+    }, job)
     if (result === 'gone') {
       await AppWebhook.query().where('id', subscription.id).update({ active: false, updated_at: new Date() })
     }

@@ -7,6 +7,7 @@ import type { JobDefinition } from './types.js'
 export async function moduleJobs(): Promise<JobDefinition[]> {
   const modules = await Promise.all([
     // Modules register their queues here, e.g. import('#listings/jobs').
+    import('#core/outbound/jobs'),
     import('#apps/jobs'),
     import('#buyers/jobs'),
     import('#agencies/jobs'),

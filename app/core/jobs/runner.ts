@@ -80,6 +80,11 @@ export default class JobRunner {
       // Every instance may supervise (expired jobs are retried even when the
       // only live process is a web one); pg-boss coordinates them with locks.
       supervise: true,
+      // The supervisor fails jobs whose heartbeat stopped (a killed worker);
+      // every 5 s instead of 60 s, so such a job runs again within ~20 s
+      // (heartbeat 10 s + this pass + the queue's retry delay).
+      superviseIntervalSeconds: 5,
+      monitorIntervalSeconds: 5,
       schedule: true,
     })
     boss.on('error', (error) => this.logger.error({ err: error }, 'job runner error'))

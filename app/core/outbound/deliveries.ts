@@ -14,29 +14,40 @@
  *      await deliveries.create({ channel: 'webhook', ownerType: 'inquiry', ownerId: inquiry.id,
  *        appId, target: callbackUrl, payload, queue: 'leads.webhook' }, trx)
  *
- * 3. The queue handler receives `{ deliveryId }` and hands one try to `attempt`:
+ * 3. The queue handler receives `{ deliveryId }` and hands one try to `attempt`
+ *    (with its job, so a crashed try's job run again takes its claim over):
  *
  *      const result = await deliveries.attempt(data.deliveryId, async (delivery) => {
  *        const body = JSON.stringify(delivery.payload)
  *        const response = await outbound.request(delivery.target, { method: 'POST', body, headers: {...} })
  *        return { status: response.status, headers: response.headers }
- *      })
+ *      }, job)
  *      if (result === 'gone') { ...deactivate the channel (the receiver answered 410)... }
  *
  *    `send` resolves the receiver's status (non-HTTP channels such as mail
  *    resolve `{ status: 200 }` on success) or throws; `attempt` records the try,
  *    marks 2xx delivered, 410 disabled (`'gone'`), and schedules the next try
  *    for anything else (honouring `Retry-After`) until the schedule runs out
- *    (`'dead'`, still resendable). A delivered, dead, disabled or not-yet-due
- *    delivery is skipped, so duplicate jobs are harmless.
+ *    (`'dead'`, still resendable). A target that can never work (a private
+ *    address, a bad URL) is dead at once. A delivered, dead, disabled or
+ *    not-yet-due delivery is skipped, so duplicate jobs are harmless. Mails set
+ *    `Message-ID: mailMessageId(delivery)`, the same on every try.
  *
  * 4. `resend(idOrOwner, trx, { payload?, target? })` queues it again with the same
  *    message id (`webhook-id`); `list(ownerType, ownerId)` returns deliveries with
  *    their attempts for logs such as `/v3/consultas/{adminmail}/{sid}/entregas`.
+ *
+ * Crash recovery: delivery queues heartbeat (a killed worker's job is failed
+ * and run again within about 20 s, same job id, which may take over its own
+ * claim), and the `deliveries.sweep` cron re-queues any open delivery that has
+ * no live job (retries spent, job lost). An interrupted try is recorded as such
+ * when the delivery is claimed again.
  */
 import { randomUUID } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
+import logger from '@adonisjs/core/services/logger'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import runner from '#core/jobs/main'
 import { settings } from '#core/settings'
@@ -44,6 +55,7 @@ import type { JobDefinition } from '#core/jobs/types'
 import Delivery from './models/delivery.js'
 import DeliveryAttempt from './models/delivery_attempt.js'
 import { newMessageId } from './signer.js'
+import { OutboundError } from './http_client.js'
 
 export { default as Delivery } from './models/delivery.js'
 export { default as DeliveryAttempt } from './models/delivery_attempt.js'
@@ -78,12 +90,17 @@ export type ResendOptions = { payload?: unknown; target?: string }
 
 /**
  * Queue options for delivery queues: pg-boss does not retry a try itself (the
- * service schedules retries), except when a handler crashes or throws before
- * recording — then it runs the job again once the claim has lapsed.
+ * service schedules retries), except when a handler throws before recording or
+ * its worker dies — a missed heartbeat (10 s, the pg-boss minimum) fails the
+ * job, and it runs again 2–4 s later (backing off through a long outage), under
+ * the same job id, which takes over its own claim.
  */
 export const deliveryQueue: NonNullable<JobDefinition['queue']> = {
-  retryLimit: 3,
-  retryDelay: 150,
+  retryLimit: 6,
+  retryDelay: 2,
+  retryBackoff: true,
+  retryDelayMax: 120,
+  heartbeatSeconds: 10,
   expireInSeconds: 120,
 }
 
@@ -99,8 +116,39 @@ export const deliveryWork = {
   localConcurrency: 2,
 } satisfies NonNullable<JobDefinition['work']>
 
-/** How long a claimed try keeps other workers off (longer than any outbound timeout). */
+/** How long a claimed try keeps other jobs off (longer than any outbound timeout). */
 const CLAIM_SECONDS = 120
+
+/** How long the outcome of a try is retried into the database (an outage must not lose a sent message). */
+const RECORD_PATIENCE_MS = 60_000
+
+/** Errors that no retry can fix: the delivery is dead at once. */
+const PERMANENT: ReadonlySet<string> = new Set(['private_address', 'bad_url', 'bad_scheme'])
+
+const OPEN = ['pending', 'failed']
+
+/** SQL: no job of the delivery's queue waits for or runs this delivery (`d`: the deliveries table's alias). */
+const noLiveJob = (d: string) => `not exists (
+  select 1 from pgboss.job j
+   where j.name = ${d}.queue
+     and j.data ->> 'deliveryId' = ${d}.id::text
+     and j.state in ('created', 'retry', 'active'))`
+
+/** The job a try runs in (the runner's JobContext fits). */
+export type AttemptJob = { id: string }
+
+/**
+ * The `Message-ID` of a delivery's mails: derived from the delivery id and the
+ * service's public host, identical on every try and resend, so a receiver
+ * recognises a mail sent again after a crash as the same message.
+ */
+export function mailMessageId(delivery: Pick<Delivery, 'id'>): string {
+  let host = 'localhost'
+  try {
+    host = new URL(settings.publicUrl).hostname.replace(/^\[|\]$/g, '') || host
+  } catch {}
+  return `<delivery-${delivery.id}@${host}>`
+}
 
 export class DeliveryService {
   /** Inserts the delivery and sends its first job, both in `trx`. */
@@ -128,8 +176,8 @@ export class DeliveryService {
   }
 
   /** One try of a delivery; what a delivery queue's handler calls. */
-  async attempt(deliveryId: string, send: Sender): Promise<AttemptResult> {
-    const delivery = await this.#claim(deliveryId)
+  async attempt(deliveryId: string, send: Sender, job?: AttemptJob): Promise<AttemptResult> {
+    const delivery = await this.#claim(deliveryId, job?.id ?? randomUUID())
     if (!delivery) return 'skipped'
 
     const number = delivery.attemptCount
@@ -137,44 +185,67 @@ export class DeliveryService {
     const started = performance.now()
     let outcome: SendOutcome | null = null
     let error: string | null = null
+    let permanent = false
     try {
       outcome = await send(delivery, { number })
     } catch (thrown) {
       error = describe(thrown)
+      permanent = thrown instanceof OutboundError && PERMANENT.has(thrown.code)
     }
     const durationMs = Math.round(performance.now() - started)
     const status = outcome?.status ?? null
     if (status !== null && (status < 200 || status > 299)) error ??= `HTTP ${status}`
 
-    return db.transaction(async (trx) => {
+    // Decided once, outside the retried transaction: the recorded outcome must not change between retries.
+    let settled: { status: Delivery['status']; result: AttemptResult; next: Date | null }
+    if (status !== null && status >= 200 && status <= 299) settled = { status: 'delivered', result: 'delivered', next: null }
+    else if (status === 410) settled = { status: 'disabled', result: 'gone', next: null }
+    else {
+      const delay = permanent ? null : this.nextDelay(delivery.roundAttempts, outcome?.headers?.['retry-after'])
+      settled =
+        delay === null
+          ? { status: 'dead', result: 'dead', next: null }
+          : { status: 'failed', result: 'retry', next: new Date(Date.now() + delay) }
+    }
+
+    return this.#record(deliveryId, async (trx) => {
       await DeliveryAttempt.create(
         { deliveryId, number, attemptedAt, statusCode: status, durationMs, error },
         { client: trx }
       )
-      delivery.useTransaction(trx)
-      delivery.lastError = error
-      if (status !== null && status >= 200 && status <= 299) {
-        delivery.merge({ status: 'delivered', deliveredAt: DateTime.now(), nextAttemptAt: null })
-        await delivery.save()
-        return 'delivered'
+      // Only while nobody has claimed it since (a take-over after a long outage records its own outcome).
+      const updated = await trx.rawQuery(
+        `update deliveries
+            set status = ?, last_error = ?, next_attempt_at = ?, claim_job_id = null,
+                delivered_at = case when ? then now() else delivered_at end
+          where id = ? and attempt_count = ?
+          returning id`,
+        [settled.status, error as any, settled.next as any, settled.status === 'delivered', deliveryId, number]
+      )
+      if (updated.rows.length === 0) return 'skipped'
+      if (settled.next) {
+        await runner.send(delivery.queue, { deliveryId } satisfies DeliveryJob, { trx, startAfter: settled.next })
       }
-      if (status === 410) {
-        delivery.merge({ status: 'disabled', nextAttemptAt: null })
-        await delivery.save()
-        return 'gone'
-      }
-      const delay = this.nextDelay(delivery.roundAttempts, outcome?.headers?.['retry-after'])
-      if (delay === null) {
-        delivery.merge({ status: 'dead', nextAttemptAt: null })
-        await delivery.save()
-        return 'dead'
-      }
-      const next = new Date(Date.now() + delay)
-      delivery.merge({ status: 'failed', nextAttemptAt: DateTime.fromJSDate(next) })
-      await delivery.save()
-      await runner.send(delivery.queue, { deliveryId } satisfies DeliveryJob, { trx, startAfter: next })
-      return 'retry'
+      return settled.result
     })
+  }
+
+  /**
+   * Runs the recording transaction, retrying it for up to a minute: a try
+   * whose message went out while the database was unreachable is recorded
+   * once it is back, not lost (and sent again) with the job.
+   */
+  async #record<T>(deliveryId: string, work: (trx: TransactionClientContract) => Promise<T>): Promise<T> {
+    const deadline = Date.now() + RECORD_PATIENCE_MS
+    for (let wait = 250; ; wait = Math.min(wait * 2, 2000)) {
+      try {
+        return await db.transaction(work)
+      } catch (error) {
+        if (Date.now() + wait > deadline) throw error
+        logger.warn({ deliveryId, err: error }, 'recording a delivery attempt failed; retrying')
+        await sleep(wait)
+      }
+    }
   }
 
   /**
@@ -209,7 +280,7 @@ export class DeliveryService {
     }
     const found = await query
     for (const delivery of found) {
-      delivery.merge({ status: 'pending', roundAttempts: 0, nextAttemptAt: DateTime.now(), lastError: null })
+      delivery.merge({ status: 'pending', roundAttempts: 0, nextAttemptAt: DateTime.now(), lastError: null, claimJobId: null })
       if (options.payload !== undefined) delivery.payload = options.payload
       if (options.target !== undefined) delivery.target = options.target
       await delivery.save()
@@ -242,27 +313,106 @@ export class DeliveryService {
     return Delivery.find(deliveryId)
   }
 
+  /** Every delivery (operators' listings). */
+  all() {
+    return Delivery.query()
+  }
+
   /**
-   * Takes the delivery for one try when it is still open and due; the claim
-   * pushes `next_attempt_at` ahead so a duplicate job finds nothing to do.
+   * Takes the delivery for one try when it is still open and due — or when
+   * `jobId` itself holds the claim (pg-boss runs a job again only once its
+   * previous run is over: the worker died or the handler threw). The claim
+   * pushes `next_attempt_at` ahead so a duplicate job finds nothing to do. A
+   * claim left by a try that never recorded its outcome is logged as an
+   * interrupted attempt.
    */
-  async #claim(deliveryId: string): Promise<Delivery | null> {
+  async #claim(deliveryId: string, jobId: string): Promise<Delivery | null> {
     if (!UUID.test(deliveryId)) return null
     const result = await db.rawQuery(
-      `update deliveries
+      `with previous as (
+         select id, claim_job_id from deliveries where id = ? for update
+       )
+       update deliveries
           set attempt_count = attempt_count + 1,
               round_attempts = round_attempts + 1,
-              next_attempt_at = now() + make_interval(secs => ?)
-        where id = ?
+              next_attempt_at = now() + make_interval(secs => ?),
+              claim_job_id = ?
+         from previous
+        where deliveries.id = previous.id
           and status in ('pending', 'failed')
-          and (next_attempt_at is null or next_attempt_at <= now() + interval '1 second')
-        returning *`,
-      [CLAIM_SECONDS, deliveryId]
+          and (next_attempt_at is null
+               or next_attempt_at <= now() + interval '1 second'
+               or previous.claim_job_id = ?)
+        returning deliveries.*, previous.claim_job_id as previous_claim`,
+      [deliveryId, CLAIM_SECONDS, jobId, jobId]
     )
     const row = result.rows[0]
-    return row ? Delivery.$createFromAdapterResult(row)! : null
+    if (!row) return null
+    if (row.previous_claim !== null) {
+      await db.rawQuery(
+        `insert into delivery_attempts (delivery_id, number, attempted_at, status_code, duration_ms, error)
+         select ?, ?, now(), null, 0, ?
+          where not exists (select 1 from delivery_attempts where delivery_id = ? and number = ?)`,
+        [deliveryId, row.attempt_count - 1, INTERRUPTED, deliveryId, row.attempt_count - 1]
+      )
+    }
+    delete row.previous_claim
+    return Delivery.$createFromAdapterResult(row)!
+  }
+
+  /**
+   * Re-queues open deliveries that have no live job (their job's retries were
+   * spent, or it was lost): what the `deliveries.sweep` cron runs each minute.
+   * A claim whose job is gone is dead, so such a delivery is due at once.
+   * Returns how many were queued.
+   */
+  async sweep(limit = 500): Promise<number> {
+    return db.transaction(async (trx) => {
+      const { rows } = await trx.rawQuery(
+        `select d.id, d.queue, d.next_attempt_at, d.claim_job_id
+           from deliveries d
+          where d.status in ('pending', 'failed')
+            and ${noLiveJob('d')}
+          order by d.next_attempt_at nulls first
+          limit ?
+            for update of d skip locked`,
+        [limit]
+      )
+      const known = new Set(runner.definitions().map((definition) => definition.name))
+      let queued = 0
+      for (const row of rows as Array<{ id: string; queue: string; next_attempt_at: Date | null; claim_job_id: string | null }>) {
+        // A queue this process does not know (renamed, or a module removed) must not stop the sweep of the others.
+        if (!known.has(row.queue)) {
+          logger.error({ deliveryId: row.id, queue: row.queue }, 'open delivery on an unknown queue')
+          continue
+        }
+        queued++
+        const future = row.next_attempt_at && row.next_attempt_at.getTime() > Date.now() && !row.claim_job_id
+        if (!future) await trx.from('deliveries').where('id', row.id).update({ next_attempt_at: new Date() })
+        await runner.send(row.queue, { deliveryId: row.id } satisfies DeliveryJob, {
+          trx,
+          ...(future ? { startAfter: row.next_attempt_at! } : {}),
+        })
+        logger.warn({ deliveryId: row.id, queue: row.queue }, 'delivery without a live job queued again')
+      }
+      return queued
+    })
+  }
+
+  /**
+   * Open deliveries that are stuck: no live job, or overdue by more than a
+   * minute (no worker is taking them). For `deliveries:list --stuck`.
+   */
+  stuck() {
+    return Delivery.query()
+      .whereIn('status', OPEN)
+      .where((query) =>
+        query.whereRaw(noLiveJob('deliveries')).orWhereRaw("next_attempt_at < now() - interval '1 minute'")
+      )
   }
 }
+
+const INTERRUPTED = 'interrupted: the worker stopped before the outcome was recorded'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 

@@ -4,8 +4,9 @@
  * SSRF defence: every address a connection is about to use is checked — literal
  * IPs in the URL before connecting, host names inside the socket's DNS lookup —
  * so a name that resolves to a private address (or re-resolves to one between
- * a check and the connect: DNS rebinding) never gets a socket. Only global
- * unicast addresses pass unless `settings.outboundAllowPrivate` (read per call,
+ * a check and the connect: DNS rebinding) never gets a socket. Only public
+ * addresses pass (isPublicAddress: IANA special-purpose ranges, IPv4 embedded
+ * in IPv6 included) unless `settings.outboundAllowPrivate` (read per call,
  * so tests can flip it). Each redirect hop is checked the same way.
  *
  *   const response = await outbound.request('https://example.com/photo.jpg', {
@@ -20,7 +21,7 @@ import https from 'node:https'
 import dns from 'node:dns'
 import net from 'node:net'
 import type { LookupFunction } from 'node:net'
-import ipaddr from 'ipaddr.js'
+import { isPublicAddress } from './public_address.js'
 import { settings } from '#core/settings'
 
 export type OutboundErrorCode =
@@ -70,12 +71,9 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308])
 const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization'])
 const USER_AGENT = 'dealership-listing-api/3 (+webhooks)'
 
-/** Whether an address may be reached: global unicast only, unless private targets are allowed. */
+/** Whether an address may be reached: public addresses only (see public_address.ts), unless private targets are allowed. */
 export function isAllowedAddress(address: string): boolean {
-  if (settings.outboundAllowPrivate) return true
-  if (!ipaddr.isValid(address)) return false
-  // process() turns IPv4-mapped IPv6 (::ffff:10.0.0.1) into the IPv4 it carries.
-  return ipaddr.process(address).range() === 'unicast'
+  return settings.outboundAllowPrivate || isPublicAddress(address)
 }
 
 class PrivateAddressError extends Error {

@@ -2,14 +2,14 @@ import deliveries, { type DeliveryJob } from '#core/outbound/deliveries'
 import outbound from '#core/outbound/http_client'
 import { openSecret, signWebhook } from '#core/outbound/signer'
 import { safeHeaders } from '#core/outbound/custom_header'
-import type { JobHandler } from '#core/jobs/types'
+import type { JobContext, JobHandler } from '#core/jobs/types'
 import { configOf, deactivateChannel } from './delivery_context.js'
 
 type WebhookPayload = { configId: number; body: string }
 
 /** POSTs the `PublicacionConsultada` payload, signed the Standard Webhooks way. */
 export default class WebhookJob implements JobHandler<DeliveryJob> {
-  async handle({ deliveryId }: DeliveryJob) {
+  async handle({ deliveryId }: DeliveryJob, job: JobContext) {
     let configId: number | undefined
     const result = await deliveries.attempt(deliveryId, async (delivery) => {
       const payload = delivery.payload as WebhookPayload
@@ -31,7 +31,7 @@ export default class WebhookJob implements JobHandler<DeliveryJob> {
         timeoutMs: 15_000,
       })
       return { status: response.status, headers: response.headers }
-    })
+    }, job)
     if (result === 'gone') await deactivateChannel(configId, 'webhook')
   }
 }

@@ -9,6 +9,7 @@ import { settings } from '#core/settings'
 import { oneOf } from '#core/http/rules'
 import { adminMailSchema } from '#core/http/params'
 import { EXPOSURES, PROPULSIONS, TRANSMISSIONS } from '#core/value_sets'
+import { publicIpHost } from '#core/outbound/callback_url'
 import type { FieldContext } from '@vinejs/vine/types'
 
 /** An e-mail, or the empty string (length 0 is allowed by the spec and means "none"). */
@@ -69,7 +70,14 @@ const editFields = {
   Adelanto: valor(),
   Cuota: valor(),
   Fotos: vine
-    .array(vine.string().trim().maxLength(2000).url({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }))
+    .array(
+      vine
+        .string()
+        .trim()
+        .maxLength(2000)
+        .url({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
+        .use(publicIpHost())
+    )
     .maxLength(50)
     .nullable()
     .optional(),

@@ -180,7 +180,8 @@ test.group('Listings: photo pipeline (photos.fetch)', (group) => {
     receiver.route('/private.jpg', { body: await jpeg(800, 600) })
     settings.outboundAllowPrivate = false
     try {
-      const { photos } = await listingWithPhotos(client, ctx, [receiver.url('/private.jpg')])
+      // A private IP literal is refused when configured (ssrf_config.spec.ts); a name resolving to one, at download time.
+      const { photos } = await listingWithPhotos(client, ctx, [`http://localhost:${receiver.port}/private.jpg`])
       assert.equal(photos[0].Estado, 'Rechazada')
       assert.equal(photos[0].Motivo, 'La URL de la foto apunta a una dirección que no es pública.')
     } finally {

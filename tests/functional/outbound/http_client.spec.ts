@@ -50,6 +50,12 @@ test.group('outbound http client: SSRF guard', (group) => {
       'http://[fe80::1]/',
       'http://[::ffff:127.0.0.1]/',
       'http://[::ffff:10.0.0.1]/',
+      // IPv4 embedded in IPv6 forms other than mapped (issue 11: ::7f00:1 was connected to).
+      'http://[::7f00:1]/',
+      'http://[64:ff9b::7f00:1]/',
+      'http://[2002:7f00:1::1]/',
+      'http://[2001:0:808:808::80ff:fffe]/',
+      'http://198.18.0.1/',
     ])
     .run(async ({ assert }, url) => {
       const error = await failure(outbound.request(url, { timeoutMs: 2000 }))

@@ -57,6 +57,10 @@ export default class Delivery extends compose(BaseModel, AppScoped) {
   @column()
   declare lastError: string | null
 
+  /** The job of a try in flight (cleared when its outcome is recorded). */
+  @column()
+  declare claimJobId: string | null
+
   @hasMany(() => DeliveryAttempt)
   declare attempts: HasMany<typeof DeliveryAttempt>
 }

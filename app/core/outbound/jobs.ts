@@ -1,0 +1,16 @@
+/*
+ * Core queues of outbound deliveries (registered in app/core/jobs/registry.ts).
+ */
+import type { JobDefinition } from '#core/jobs/types'
+
+export const DELIVERIES_SWEEP = 'deliveries.sweep'
+
+export const jobs: JobDefinition[] = [
+  {
+    // Re-queues open deliveries without a live job, so none stays pending forever (DESIGN.md §13).
+    name: DELIVERIES_SWEEP,
+    queue: { retryLimit: 0, expireInSeconds: 60 },
+    schedule: '* * * * *',
+    handler: () => import('./sweep_job.js'),
+  },
+]
