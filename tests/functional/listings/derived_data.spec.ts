@@ -12,6 +12,7 @@ import { carPhoto } from '#tests/helpers/car_photos'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import { until } from '#tests/helpers/until'
 import { createListing } from '#tests/helpers/listings'
+import { uniqueEmail } from '#tests/helpers/agencies'
 import { listingBody, setup, thisYear } from './support.js'
 
 type Ctx = Awaited<ReturnType<typeof setup>>
@@ -212,4 +213,50 @@ test.group('Listings: revision and plan usage under concurrency (DESIGN.md §13)
     const high = await db.from('listings').where('agency_id', ctx.fixture.agency.id).where('exposure', 'high').count('* as total')
     assert.equal(Number(high[0].total), 1)
   })
+})
+
+test.group('Listings: the responsible operator while a colleague is detached', () => {
+  test('a PUT or POST naming a collaborator who is being detached never leaves the listing with that person', async ({
+    client,
+    assert,
+  }) => {
+    const leaving = uniqueEmail('leaving')
+    const staying = uniqueEmail('staying')
+    const ctx = await setup({ collaborators: [{ email: leaving }, { email: staying }] })
+    const held = await createListing(ctx.app, ctx.fixture, { OperadorResponsable: leaving })
+    const listing = await createListing(ctx.app, ctx.fixture)
+    const waiting = (type: string) =>
+      db
+        .from('pg_stat_activity')
+        .where('wait_event_type', 'Lock')
+        .where('wait_event', type)
+        .count('* as total')
+        .first()
+        .then((row) => Number(row.total))
+
+    // The detach is held half-way (it has the agency's memberships, and waits for one of the
+    // leaving person's listings); meanwhile a PUT names the leaving person as responsible.
+    const holder = await db.transaction()
+    await holder.from('listings').where('id', held.id).forUpdate().select('id')
+    const detach = Promise.resolve(
+      client.patch(`/v3/operadores/${ctx.adminMail}/desasociar`).qs({ operador: leaving, operadorDestino: staying }).bearerToken(ctx.token)
+    )
+    assert.isAtLeast(await until(() => waiting('transactionid'), (total) => total >= 1), 1)
+    const put = Promise.resolve(client.put(ctx.href(listing.externalId)).bearerToken(ctx.token).json({ OperadorResponsable: leaving }))
+    const body = listingBody({ OperadorResponsable: leaving })
+    const create = Promise.resolve(client.post(ctx.base).bearerToken(ctx.token).json(body))
+    await until(() => waiting('advisory'), (total) => total >= 2, 3_000)
+    await holder.commit()
+
+    const [detached, edited, created] = await Promise.all([detach, put, create])
+    detached.assertStatus(204)
+    edited.assertStatus(200)
+    created.assertStatus(201)
+    const members = (await client.get(`/v3/operadores/${ctx.adminMail}`).bearerToken(ctx.token)).body()._entries.map((entry: any) => entry.Email)
+    assert.notInclude(members, leaving)
+    for (const externalId of [listing.externalId, body.ExternalId]) {
+      const responsible = (await client.get(ctx.href(externalId)).bearerToken(ctx.token)).body().OperadorResponsable
+      assert.include(members, responsible, `${externalId}: the responsible operator is a member of the agency`)
+    }
+  }).timeout(30_000)
 })
