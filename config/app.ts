@@ -4,6 +4,7 @@ import { Secret } from '@adonisjs/core/helpers'
 import proxyAddr from 'proxy-addr'
 import { defineConfig } from '@adonisjs/core/http'
 import { settings } from '#core/settings'
+import { onBadUrl } from '#core/http/client_errors'
 
 /**
  * The app key encrypts cookies and signed values. The newcomer setup has no
@@ -26,6 +27,8 @@ export const http = defineConfig({
   // client address keeps per-IP limits and visit counts honest.
   trustProxy: proxyAddr.compile((env.get('TRUST_PROXY') ?? 'loopback').split(',').map((entry) => entry.trim())),
   etag: false,
+  // A path whose percent-encoding is not UTF-8 never reaches routing: a problem document answers it.
+  onBadUrl,
   jsonpCallbackName: 'callback',
   cookie: {
     domain: '',

@@ -3,8 +3,10 @@
  */
 import router from '@adonisjs/core/services/router'
 import server from '@adonisjs/core/services/server'
+import { answerClientErrorsOf } from '#core/http/client_errors'
 
 server.errorHandler(() => import('#core/http/exception_handler'))
+answerClientErrorsOf(server)
 
 server.use([
   () => import('#core/http/middleware/request_log_middleware'),
@@ -13,7 +15,8 @@ server.use([
 ])
 
 router.use([
-  () => import('@adonisjs/core/bodyparser_middleware'),
+  // The input gate runs the body parser and checks every input before auth and handlers.
+  () => import('#core/http/middleware/input_gate_middleware'),
   () => import('@adonisjs/auth/initialize_auth_middleware'),
 ])
 

@@ -9,8 +9,12 @@ import limiter from '@adonisjs/limiter/services/main'
 import { apiRoutes } from '#core/http/api'
 import { mountViews } from '#buyers/site'
 import { FORM_LIMIT } from '#buyers/limits'
+import { htmlErrorPages } from '#core/http/error_pages'
+import { renderError } from '#buyers/http/html'
 
 mountViews()
+// Errors raised before this module's middleware (the input gate) get its pages too.
+htmlErrorPages(['/autos/', '/modelos/'], renderError)
 
 const AssetsController = () => import('#buyers/controllers/assets_controller')
 const ListingPageController = () => import('#buyers/controllers/listing_page_controller')

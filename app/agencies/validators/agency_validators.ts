@@ -2,6 +2,7 @@
  * Wire → code for agencies, invitations and registration (spec §2.6, §2.7, §8;
  * DESIGN.md §6). Optional texts accept null and ''; `''` means "not given".
  */
+import { emailAddress } from '#core/http/rules'
 import vine, { SimpleMessagesProvider } from '@vinejs/vine'
 import { messages } from '#core/http/validation_messages'
 import type { Infer } from '@vinejs/vine/types'
@@ -9,7 +10,7 @@ import { isWhatsapp } from '#agencies/services/phones'
 
 export const PHONE_FORMAT = /^\+?[0-9][0-9 ().-]*$/
 
-export const email = (min: number, max: number) => vine.string().trim().minLength(min).maxLength(max).email()
+export const email = (min: number, max: number) => vine.string().trim().minLength(min).maxLength(max).use(emailAddress())
 export const optionalText = (max: number) => vine.string().trim().maxLength(max).nullable().optional()
 export const phone = () => vine.string().trim().minLength(8).maxLength(20).regex(PHONE_FORMAT)
 

@@ -2,6 +2,7 @@
  * Wire → code for branches (spec §2.10; create and edit are extensions so the
  * `edit` link resolves). Hours accept HH:MM or HH:MM:SS.
  */
+import { emailAddress } from '#core/http/rules'
 import vine from '@vinejs/vine'
 import type { Infer } from '@vinejs/vine/types'
 import { optionalText, phone } from './agency_validators.js'
@@ -15,7 +16,7 @@ const hours = () =>
     .optional()
 
 const fields = {
-  Email: vine.string().trim().maxLength(254).email().nullable().optional(),
+  Email: vine.string().trim().maxLength(254).use(emailAddress()).nullable().optional(),
   Telefono: phone().nullable().optional(),
   Region: optionalText(200),
   Ciudad: optionalText(200),
@@ -26,7 +27,7 @@ const fields = {
   Laborable: hours(),
   PreFestivo: hours(),
   Festivo: hours(),
-  ResponsableLeadsPostVenta: vine.string().trim().maxLength(254).email().nullable().optional(),
+  ResponsableLeadsPostVenta: vine.string().trim().maxLength(254).use(emailAddress()).nullable().optional(),
 }
 
 export const branchCreateValidator = vine.create({

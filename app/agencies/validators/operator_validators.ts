@@ -1,6 +1,7 @@
 /*
  * Wire → code for operators (spec §2.8, §2.9, §4.3, §8; DESIGN.md §6).
  */
+import { emailAddress } from '#core/http/rules'
 import vine from '@vinejs/vine'
 import type { Infer } from '@vinejs/vine/types'
 import { WHATSAPP_FORMAT } from '#agencies/services/phones'
@@ -26,11 +27,11 @@ export const collaboratorCreateValidator = vine.create({
 export type CollaboratorCreate = Infer<typeof collaboratorCreateValidator>
 
 /** `?operador=` where it filters (optional) and where it selects (required). */
-export const operatorFilterValidator = vine.create({ operador: vine.string().trim().maxLength(254).email().optional() })
-export const operatorQueryValidator = vine.create({ operador: vine.string().trim().maxLength(254).email() })
+export const operatorFilterValidator = vine.create({ operador: vine.string().trim().maxLength(254).use(emailAddress()).optional() })
+export const operatorQueryValidator = vine.create({ operador: vine.string().trim().maxLength(254).use(emailAddress()) })
 export const operatorTargetValidator = operatorFilterValidator
 
 export const detachValidator = vine.create({
-  operador: vine.string().trim().maxLength(254).email(),
-  operadorDestino: vine.string().trim().maxLength(254).email(),
+  operador: vine.string().trim().maxLength(254).use(emailAddress()),
+  operadorDestino: vine.string().trim().maxLength(254).use(emailAddress()),
 })

@@ -4,6 +4,7 @@
  * today; without `desde` it covers the 30 days up to `hasta`; at most
  * MAX_SPAN_DAYS days may separate them.
  */
+import { emailAddress } from '#core/http/rules'
 import vine from '@vinejs/vine'
 import { DateTime } from 'luxon'
 import { fail, ok, type Result } from '#core/result'
@@ -17,7 +18,7 @@ export const visitsQueryValidator = vine.create(
     externalid: vine.string().trim().minLength(2).maxLength(255).regex(/^[A-Za-z0-9._~-]+$/).optional(),
     desde: vine.date({ formats: ['YYYY-MM-DD'] }).optional(),
     hasta: vine.date({ formats: ['YYYY-MM-DD'] }).afterOrSameAs('desde').optional(),
-    operador: vine.string().trim().email().maxLength(254).optional(),
+    operador: vine.string().trim().use(emailAddress()).maxLength(254).optional(),
   })
 )
 

@@ -7,6 +7,7 @@ import app from '@adonisjs/core/services/app'
 import router from '@adonisjs/core/services/router'
 import { ExceptionHandler, type HttpContext } from '@adonisjs/core/http'
 import { Problem, sendProblem, type ProblemErrors } from './problem.js'
+import { errorPageFor } from './error_pages.js'
 
 type VineMessage = { field: string; message: string; index?: number }
 
@@ -28,7 +29,17 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   async handle(error: any, ctx: HttpContext) {
     const problem = this.toProblem(error, ctx)
     if (problem.status >= 500) ctx.logger.error({ err: error }, 'unhandled error')
+    if (await this.renderPage(ctx, problem)) return
     sendProblem(ctx, problem)
+  }
+
+  /** Errors on a module's HTML routes answer that module's page (same status and headers). */
+  private async renderPage(ctx: HttpContext, problem: Problem): Promise<boolean> {
+    const render = errorPageFor(ctx.request.url())
+    if (!render) return false
+    for (const [name, value] of Object.entries(problem.options.headers ?? {})) ctx.response.header(name, value)
+    await render(ctx, problem.status)
+    return true
   }
 
   async report(error: any, ctx: HttpContext) {

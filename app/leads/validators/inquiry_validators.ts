@@ -7,7 +7,7 @@ import { DateTime } from 'luxon'
 import type { Infer } from '@vinejs/vine/types'
 import { INTERESTS, LEAD_ORIGINS } from '#core/value_sets'
 import { settings } from '#core/settings'
-import { oneOf } from '#core/http/rules'
+import { oneOf, emailAddress } from '#core/http/rules'
 
 export const LIMITS = {
   name: 50,
@@ -49,7 +49,7 @@ export const intakeValidator = vine.create({
     Interes: vine.string().trim().use(oneOf(INTERESTS)).nullable().optional(),
     Nombre: text(LIMITS.name),
     Apellido: text(LIMITS.name),
-    Email: vine.string().trim().maxLength(LIMITS.email).email().nullable().optional(),
+    Email: vine.string().trim().maxLength(LIMITS.email).use(emailAddress()).nullable().optional(),
     Telefono: vine
       .string()
       .trim()
@@ -88,7 +88,7 @@ export function dayInZone(days = 0): string {
 }
 
 export const listQueryValidator = vine.create({
-  operador: vine.string().trim().maxLength(254).email().optional(),
+  operador: vine.string().trim().maxLength(254).use(emailAddress()).optional(),
   externalid: vine.string().trim().minLength(1).maxLength(255).optional(),
   desde: vine
     .date({ formats: ['YYYY-MM-DD'] })

@@ -3,6 +3,7 @@
  * URL (http only with OUTBOUND_ALLOW_PRIVATE), ≤ 1024; Secret 16..256 and
  * write-only; up to 10 blind-copy addresses.
  */
+import { emailAddress, isEmailAddress } from '#core/http/rules'
 import vine from '@vinejs/vine'
 import type { Infer } from '@vinejs/vine/types'
 import { customHeader } from '#core/outbound/custom_header'
@@ -28,8 +29,7 @@ const emailList = vine.createRule(
     if (emails.length > NOTIFICATION_LIMITS.bcc) {
       return field.report(`El campo {{ field }} admite a lo sumo ${NOTIFICATION_LIMITS.bcc} direcciones.`, 'emailList', field)
     }
-    const email = vine.helpers.isEmail
-    const invalid = emails.filter((entry) => entry.length > NOTIFICATION_LIMITS.email || !email(entry))
+    const invalid = emails.filter((entry) => entry.length > NOTIFICATION_LIMITS.email || !isEmailAddress(entry))
     if (invalid.length > 0) {
       return field.report(`Direcciones no válidas en {{ field }}: ${invalid.join(', ')}.`, 'emailList', field)
     }
@@ -61,7 +61,7 @@ export const notificationConfigValidator = vine.create({
     .nullable()
     .optional(),
   PublicacionConsultadaAdfMail: vine
-    .object({ Email: vine.string().trim().maxLength(NOTIFICATION_LIMITS.email).email(), Activo: active() })
+    .object({ Email: vine.string().trim().maxLength(NOTIFICATION_LIMITS.email).use(emailAddress()), Activo: active() })
     .nullable()
     .optional(),
   PublicacionConsultadaHtmlMail: vine

@@ -1,6 +1,8 @@
 /*
  * One structured log line per request, and the request id on every response
  * (`X-Request-Id`; problem documents repeat it as `Extensions.TraceId`).
+ * `Vary: Accept` on every response too (errors included): a handler that sets
+ * its own Vary keeps Accept in it.
  */
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
@@ -10,6 +12,7 @@ export default class RequestLogMiddleware {
     const started = process.hrtime.bigint()
     const requestId = ctx.request.id()!
     ctx.response.header('X-Request-Id', requestId)
+    ctx.response.header('Vary', 'Accept')
     ctx.response.response.once('finish', () => {
       const duration = Number(process.hrtime.bigint() - started) / 1e6
       ctx.logger.info({
@@ -20,6 +23,15 @@ export default class RequestLogMiddleware {
         durationMs: Math.round(duration * 100) / 100,
       })
     })
-    return next()
+    try {
+      return await next()
+    } finally {
+      keepVaryAccept(ctx)
+    }
   }
+}
+
+function keepVaryAccept(ctx: HttpContext) {
+  const vary = String(ctx.response.getHeader('Vary') ?? '')
+  if (!/(^|,)\s*accept\s*(,|$)/i.test(vary)) ctx.response.header('Vary', vary ? `${vary}, Accept` : 'Accept')
 }

@@ -1,0 +1,90 @@
+/*
+ * Requests refused before Adonis builds a context: a URL whose
+ * percent-encoding is not UTF-8 (the server's `onBadUrl`) and what Node's
+ * HTTP parser itself refuses (`clientError`: malformed request line or
+ * headers, headers too large, header timeout). Both answer problem documents
+ * with a request id, like every other error, and are logged with it.
+ */
+import { randomUUID } from 'node:crypto'
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import { PROBLEM_CONTENT_TYPE } from './problem.js'
+
+function problemBody(status: number, detail: string, instance: string, requestId: string) {
+  return JSON.stringify({
+    Type: `https://httpstatuses.io/${status}`,
+    Title: status === 400 ? 'La solicitud no es válida' : STATUS_CODES[status] ?? 'Error',
+    Status: status,
+    Detail: detail,
+    Instance: instance,
+    Extensions: { TraceId: requestId },
+  })
+}
+
+/** Logged with its request id; the logger is resolved lazily (config files import this module). */
+function logRefusal(requestId: string, fields: Record<string, unknown>, message: string) {
+  import('@adonisjs/core/services/logger')
+    .then(({ default: logger }) => logger.child({ request_id: requestId }).info(fields, message))
+    .catch(() => {})
+}
+
+const BAD_URL_DETAIL = 'La ruta tiene una codificación porcentual inválida (no es UTF-8).'
+
+/** `http.onBadUrl` of config/app.ts. */
+export function onBadUrl(req: IncomingMessage, res: ServerResponse) {
+  const header = req.headers['x-request-id']
+  const requestId = typeof header === 'string' && header ? header : randomUUID()
+  const url = req.url ?? '/'
+  const path = url.split('?')[0]
+  logRefusal(requestId, { method: req.method, path, status: 400 }, 'malformed URL refused')
+  const body = problemBody(400, BAD_URL_DETAIL, path, requestId)
+  res.writeHead(400, {
+    'Content-Type': PROBLEM_CONTENT_TYPE,
+    'Content-Length': Buffer.byteLength(body),
+    'X-Request-Id': requestId,
+    'Vary': 'Accept',
+  })
+  res.end(body)
+}
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Los encabezados de la solicitud son demasiado grandes.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'La solicitud no llegó completa a tiempo.'],
+  ERR_HTTP_HEADERS_TIMEOUT: [408, 'La solicitud no llegó completa a tiempo.'],
+}
+
+/** Answers what Node's HTTP parser refuses with a problem document instead of a bare status line. */
+export function attachClientErrorHandler(server: Server) {
+  if (server.listenerCount('clientError') > 0) return
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy()
+      return
+    }
+    const [status, detail] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'La solicitud HTTP está mal formada.']
+    const requestId = randomUUID()
+    logRefusal(requestId, { status, code: error.code }, 'malformed HTTP request refused')
+    const body = problemBody(status, detail, '/', requestId)
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${requestId}\r\n` +
+        'Vary: Accept\r\n' +
+        'Connection: close\r\n\r\n' +
+        body
+    )
+  })
+}
+
+/**
+ * Every entry point (Ignitor's web server, `npm start`, the test server) hands
+ * its node server to `setNodeServer`: attaching there covers them all.
+ */
+export function answerClientErrorsOf(server: { setNodeServer(node: any): void }) {
+  const original = server.setNodeServer.bind(server)
+  server.setNodeServer = (node: any) => {
+    attachClientErrorHandler(node)
+    original(node)
+  }
+}

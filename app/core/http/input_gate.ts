@@ -1,0 +1,153 @@
+/*
+ * The input gate (DESIGN.md §13): every path parameter, query value, body
+ * string (at any depth, keys included) and form field is text without NUL,
+ * unpaired surrogates or U+FFFD (what invalid UTF-8 decodes to), and numbers
+ * are finite; path ids fit their int4 column. Checked once, before any
+ * handler or query runs. Clean input (the common case) costs one regex test
+ * per string and no allocation.
+ */
+import { Problem, type ProblemErrors } from './problem.js'
+
+export const INT4_MAX = 2_147_483_647
+
+/** Path parameters that are serial (int4) ids: beyond the column → 404. */
+const ID_PARAMS = new Set(['id', 'listing'])
+
+/** Bodies nest a few levels; far deeper ones are refused before anything walks them. */
+export const MAX_DEPTH = 32
+
+// With the `u` flag a surrogate range matches only unpaired surrogates.
+const BAD_TEXT = /[\u0000\ufffd]|[\ud800-\udfff]/u
+
+const messages = {
+  nul: (key: string) => `El campo ${key} contiene el carácter nulo (U+0000), que no se admite.`,
+  text: (key: string) => `El campo ${key} no es texto UTF-8 válido.`,
+  range: (key: string) => `El campo ${key} está fuera de rango.`,
+  encoding: (key: string) => `El campo ${key} tiene una codificación porcentual inválida.`,
+  depth: () => `El cuerpo tiene más de ${MAX_DEPTH} niveles de anidamiento.`,
+}
+
+/** True when a string is acceptable text. */
+export function isCleanText(value: string): boolean {
+  return !BAD_TEXT.test(value)
+}
+
+function textProblem(value: string, key: string): string {
+  return value.includes('\u0000') ? messages.nul(key) : messages.text(key)
+}
+
+function add(errors: ProblemErrors, key: string, message: string) {
+  ;(errors[key] ??= []).push(message)
+}
+
+/** Fast pass: is every string, key and number of `value` clean? */
+function clean(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return !BAD_TEXT.test(value)
+  if (typeof value === 'number') return Number.isFinite(value)
+  if (value === null || typeof value !== 'object') return true
+  if (depth > MAX_DEPTH) return false
+  if (Array.isArray(value)) {
+    for (const item of value) if (!clean(item, depth + 1)) return false
+    return true
+  }
+  for (const key in value) {
+    if (BAD_TEXT.test(key) || !clean((value as Record<string, unknown>)[key], depth + 1)) return false
+  }
+  return true
+}
+
+/** Slow pass, only on dirty input: the wire key of every offence. */
+function collect(value: unknown, key: string, depth: number, errors: ProblemErrors) {
+  if (typeof value === 'string') {
+    if (BAD_TEXT.test(value)) add(errors, key || '_', textProblem(value, key || 'cuerpo'))
+    return
+  }
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) add(errors, key || '_', messages.range(key || 'cuerpo'))
+    return
+  }
+  if (value === null || typeof value !== 'object') return
+  if (depth > MAX_DEPTH) {
+    add(errors, '_', messages.depth())
+    return
+  }
+  const prefix = key ? `${key}.` : ''
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => collect(item, `${prefix}${index}`, depth + 1, errors))
+    return
+  }
+  for (const [name, item] of Object.entries(value)) {
+    const child = `${prefix}${name}`
+    if (BAD_TEXT.test(name)) add(errors, child, textProblem(name, child))
+    collect(item, child, depth + 1, errors)
+  }
+}
+
+/** Checks a parsed structure (query object, JSON or form body) into `errors`. */
+export function checkValues(value: unknown, errors: ProblemErrors, prefix = '') {
+  if (!clean(value, 0)) collect(value, prefix, 0, errors)
+}
+
+/**
+ * `application/x-www-form-urlencoded` text (a query string or a form body)
+ * whose percent-escapes are not UTF-8: the parser keeps such values as
+ * literal `%..` text, so they are caught on the raw string.
+ */
+export function checkPercentEncoding(rawText: string, errors: ProblemErrors) {
+  if (!rawText.includes('%')) return
+  for (const pair of rawText.split('&')) {
+    if (!pair.includes('%')) continue
+    const equals = pair.indexOf('=')
+    const rawKey = equals === -1 ? pair : pair.slice(0, equals)
+    try {
+      decodeURIComponent(pair.replaceAll('+', ' ').replace('=', ''))
+    } catch {
+      const key = lenientDecode(rawKey) || '_'
+      add(errors, key, messages.encoding(key))
+    }
+  }
+}
+
+function lenientDecode(value: string): string {
+  try {
+    return decodeURIComponent(value.replaceAll('+', ' '))
+  } catch {
+    return value
+  }
+}
+
+/** Fast pass over path parameters: nothing to report, nothing allocated. */
+export function pathParamsClean(params: Record<string, unknown>): boolean {
+  for (const name in params) {
+    const value = params[name]
+    if (typeof value === 'string') {
+      if (BAD_TEXT.test(value) || (ID_PARAMS.has(name) && beyondInt4(value))) return false
+    } else if (typeof value === 'number' && ID_PARAMS.has(name) && !(value <= INT4_MAX)) {
+      return false
+    }
+  }
+  return true
+}
+
+/**
+ * Path parameters: text rules keyed `_path.<name>`; a serial id beyond int4
+ * throws 404 (no row can have it).
+ */
+export function checkPathParams(params: Record<string, unknown>, errors: ProblemErrors) {
+  for (const name in params) {
+    const value = params[name]
+    if (typeof value === 'string') {
+      if (BAD_TEXT.test(value)) add(errors, `_path.${name}`, textProblem(value, name))
+      else if (ID_PARAMS.has(name) && beyondInt4(value)) throw Problem.notFound()
+    } else if (typeof value === 'number' && ID_PARAMS.has(name) && !(value <= INT4_MAX)) {
+      throw Problem.notFound()
+    }
+  }
+}
+
+function beyondInt4(value: string): boolean {
+  if (value.length < 10 || !/^\d+$/.test(value)) return false
+  return value.replace(/^0+/, '').length > 10 || Number(value) > INT4_MAX
+}
+
+export const GATE_DETAIL = 'Uno o más valores no son texto válido o están fuera de rango.'
