@@ -4,6 +4,7 @@
  */
 import router from '@adonisjs/core/services/router'
 import { apiRoutes } from '#core/http/api'
+import { readCatalogRevision } from '#catalog/controllers/catalog_response'
 
 const BrandsController = () => import('#catalog/controllers/brands_controller')
 const ModelsController = () => import('#catalog/controllers/models_controller')
@@ -33,4 +34,4 @@ apiRoutes(() => {
   router.get('/propulsiones/:codename', [ValueSetsController, 'propulsion'])
   router.get('/transmisiones', [ValueSetsController, 'transmissions'])
   router.get('/transmisiones/:codename', [ValueSetsController, 'transmission'])
-})
+}).use(readCatalogRevision)

@@ -64,6 +64,10 @@ export default class Invitation extends compose(BaseModel, AppScoped) {
   @column.dateTime()
   declare remindedAt: DateTime | null
 
+  /** When its last mail (invitation or reminder) was queued: the mail throttle's clock. */
+  @column.dateTime()
+  declare lastMailedAt: DateTime | null
+
   @column.dateTime()
   declare acceptedAt: DateTime | null
 

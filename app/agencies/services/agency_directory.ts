@@ -24,6 +24,9 @@ export type OperatorView = {
   isAdmin: boolean
 }
 
+/** Advisory-lock namespace of this module (its migration range): work changing hands in an agency. */
+const HANDOVER_LOCK = 200
+
 export type PlanView = { capacity: number; quotas: { Alta: number; Media: number; Baja: number } }
 
 type OperatorRow = {
@@ -82,6 +85,29 @@ export default class AgencyDirectory {
       suspended: row.suspended,
       receivesOtherLeads: row.receives_other_leads,
     } satisfies AgencyView
+  }
+
+  /**
+   * Taken by desasociar for its whole transaction: no one can be made
+   * responsible for the agency's work while a colleague's work changes hands.
+   */
+  async lockHandover(agencyId: number, trx: QueryClientContract) {
+    await trx.rawQuery('select pg_advisory_xact_lock(?, ?)', [HANDOVER_LOCK, agencyId])
+  }
+
+  /**
+   * Holds off any desasociar of the agency until `trx` ends (DESIGN.md §13),
+   * so a member this transaction makes responsible for something cannot be
+   * detached before it commits. `wait: false` answers false at once instead
+   * of waiting — for callers already holding rows a desasociar may need.
+   */
+  async holdMembers(agencyId: number, trx: QueryClientContract, options: { wait?: boolean } = {}) {
+    if (options.wait === false) {
+      const result = await trx.rawQuery('select pg_try_advisory_xact_lock_shared(?, ?) as held', [HANDOVER_LOCK, agencyId])
+      return result.rows[0].held === true
+    }
+    await trx.rawQuery('select pg_advisory_xact_lock_shared(?, ?)', [HANDOVER_LOCK, agencyId])
+    return true
   }
 
   /** A current member of the agency by e-mail (any case). */

@@ -24,7 +24,10 @@ export default class DetachOperator {
 
   async execute(agencyId: number, email: string, destinationEmail: string): Promise<Result<void, DetachFailure>> {
     return db.transaction(async (trx) => {
-      // Lock the agency's memberships so two detaches cannot hand work to each other.
+      // Writers naming a responsible member wait (AgencyDirectory.holdMembers), so none can hand
+      // work to the leaving person after its listings moved. Then the memberships: two detaches
+      // cannot hand work to each other.
+      await this.directory.lockHandover(agencyId, trx)
       await Membership.query({ client: trx }).where('agency_id', agencyId).forUpdate().select('id')
       const [leaving, receiving] = await Promise.all([
         this.directory.member(agencyId, email, trx),

@@ -2,6 +2,11 @@
  * POST /v3/agencias: stores (or refreshes) the app's pending invitation and
  * queues its mail in the same transaction, so an accepted request never loses
  * its mail even if the process dies right after answering.
+ *
+ * Mail throttle (DESIGN.md §13): at most one mail per invitation every
+ * MAIL_WINDOW_MINUTES, however many POSTs arrive. The decision is taken on the
+ * invitation's locked row (a new one is serialized by the unique index
+ * `invitations_one_pending`), so concurrent POSTs queue exactly one mail.
  */
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
@@ -25,6 +30,9 @@ export type InvitationInput = {
   adminFirstName: string | null
   adminLastName: string | null
 }
+
+/** One invitation mail per address (and app) per this many minutes. */
+export const MAIL_WINDOW_MINUTES = 10
 
 export type InvitationMailJob = { invitationId: number; sequence: number; kind: 'invitation' | 'reminder' }
 
@@ -61,21 +69,25 @@ export default class InviteAgency {
           mailedSequence: 0,
         })
       }
-      // A repeated POST while pending re-sends the same link with the data just sent and a fresh validity.
+      // A repeated POST while pending takes the data just sent and a fresh validity, and
+      // re-sends the same link unless a mail went out within the window.
+      const mail = !invitation.lastMailedAt || invitation.lastMailedAt <= now.minus({ minutes: MAIL_WINDOW_MINUTES })
       invitation.useTransaction(trx).merge({
         ...input,
         adminEmail,
         sentAt: now,
         expiresAt: now.plus({ days: settings.invitationTtlDays }),
         remindedAt: null,
-        mailSequence: invitation.mailSequence + 1,
+        ...(mail ? { mailSequence: invitation.mailSequence + 1, lastMailedAt: now } : {}),
       })
       await invitation.save()
-      await runner.send(
-        'agencies.mail',
-        { invitationId: invitation.id, sequence: invitation.mailSequence, kind: 'invitation' } satisfies InvitationMailJob,
-        { trx }
-      )
+      if (mail) {
+        await runner.send(
+          'agencies.mail',
+          { invitationId: invitation.id, sequence: invitation.mailSequence, kind: 'invitation' } satisfies InvitationMailJob,
+          { trx }
+        )
+      }
       return ok(invitation)
     })
   }

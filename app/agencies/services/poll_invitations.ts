@@ -42,7 +42,8 @@ export default class PollInvitations {
           .forUpdate()
           .first()
         if (!invitation) return
-        invitation.merge({ remindedAt: now, mailSequence: invitation.mailSequence + 1 })
+        // The reminder is never throttled (it comes at half-life), but it starts a mail window.
+        invitation.merge({ remindedAt: now, lastMailedAt: now, mailSequence: invitation.mailSequence + 1 })
         await invitation.save()
         await runner.send(
           'agencies.mail',

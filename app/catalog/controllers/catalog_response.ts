@@ -4,6 +4,7 @@
  * the problem a failed best match becomes (400 naming the parameter).
  */
 import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
 import { etagOf } from '#core/http/etag'
 import { negotiate } from '#core/http/negotiation'
 import { Problem } from '#core/http/problem'
@@ -12,6 +13,19 @@ import type { MatchFailure } from '#catalog/services/matcher'
 import CatalogRevision from '#catalog/services/catalog_revision'
 
 const revision = new CatalogRevision()
+const revisions = new WeakMap<HttpContext, string>()
+
+/**
+ * Route middleware of every catalogue route: reads the revision before the
+ * handler reads any data. An import commits its data before it bumps the
+ * revision, so a body read afterwards is at least as new as its ETag claims;
+ * read the other way round, an import committing in between would give the
+ * old body the new ETag, and clients would keep it until the next import.
+ */
+export async function readCatalogRevision(ctx: HttpContext, next: NextFn) {
+  revisions.set(ctx, await revision.current())
+  return next()
+}
 
 /**
  * The query string with empty values dropped: an RFC 6570 expansion with an
@@ -25,7 +39,8 @@ export function queryOf(ctx: HttpContext): Record<string, unknown> {
 export async function respondCatalog(ctx: HttpContext, shapes: Shapes) {
   negotiate(ctx)
   const contentType = String(ctx.response.getHeader('Content-Type'))
-  const etag = etagOf(`${await revision.current()}\n${contentType}\n${ctx.request.url(true)}`)
+  const current = revisions.get(ctx) ?? (await revision.current())
+  const etag = etagOf(`${current}\n${contentType}\n${ctx.request.url(true)}`)
   return respond(ctx, shapes, { etag })
 }
 

@@ -11,7 +11,7 @@ import { outbound, OutboundError } from '#core/outbound/http_client'
 import { jobs, type PhotoFetchData } from '#listings/jobs'
 import { processPhoto } from '#listings/services/process_photo'
 import { photoKeys, storePhoto } from '#listings/services/photo_storage'
-import { READY_KEYS_SQL } from '#listings/services/photo_set'
+import { lockListing, refreshPhotoCache } from '#listings/services/photo_set'
 
 export const MAX_BYTES = 15 * 1024 * 1024
 export const TIMEOUT_MS = 20_000
@@ -68,20 +68,15 @@ export default class FetchPhoto implements JobHandler<PhotoFetchData> {
 
   async #settle(photo: { id: number; listing_id: number }, values: Record<string, unknown>) {
     await db.transaction(async (trx) => {
-      // The listing row first: settles of its other photos wait here, so each
-      // one's READY_KEYS_SQL sees the photos settled before it (without the
-      // lock, concurrent settles each keep only their own photo's keys).
-      await trx.from('listings').where('id', photo.listing_id).forUpdate().select('id')
+      // The listing row first (see photo_set.ts): concurrent settles of its photos queue here.
+      await lockListing(trx, photo.listing_id)
       const changed = await trx
         .from('listing_photos')
         .where('id', photo.id)
         .where('state', 'pending')
         .update({ ...values, updated_at: new Date() })
       if (Number(changed) === 0) return
-      await trx
-        .from('listings')
-        .where('id', photo.listing_id)
-        .update({ revision: db.raw('revision + 1'), photo_keys: db.raw(READY_KEYS_SQL), updated_at: new Date() })
+      await refreshPhotoCache(trx, photo.listing_id, { bumpRevision: true })
     })
   }
 }

@@ -27,6 +27,8 @@ export type EditContext = {
   versionKnown: boolean
   /** `Locacion` resolved beforehand (`resolveLocation`); undefined when the body has none. */
   location?: PlaceValues
+  /** The transaction already holds off desasociar (`AgencyDirectory.holdMembers`). */
+  membersHeld?: boolean
 }
 
 /** The place columns of a `Locacion`, or its errors. */
@@ -52,12 +54,30 @@ export default class ApplyEdit {
     private places: PlaceResolver
   ) {}
 
-  async execute(trx: TransactionClientContract, context: EditContext): Promise<Result<EditResult, 'invalid' | 'conflict'>> {
+  /**
+   * `busy`: the edit names a new responsible operator while a desasociar of
+   * the agency runs, and the caller holds the listing row (which that
+   * desasociar may need): roll back and retry with `membersHeld`.
+   */
+  async execute(
+    trx: TransactionClientContract,
+    context: EditContext
+  ): Promise<Result<EditResult, 'invalid' | 'conflict' | 'busy'>> {
     const { agency, listing, input } = context
     const errors: Errors = {}
     const add = (key: string, messages: string[]) => messages.length && (errors[key] = [...(errors[key] ?? []), ...messages])
     const values: Record<string, unknown> = {}
 
+    // A newly named responsible must still be a member when this commits: hold off any
+    // desasociar (it would not see this uncommitted listing) before reading the membership.
+    // An unchanged operator needs nothing — desasociar moves the listing through its row,
+    // which this write has locked — nor does the administrator, who is never detached.
+    const named = input.operatorEmail?.trim().toLowerCase()
+    if (named && named !== listing?.operatorEmail && named !== agency.adminMail && !context.membersHeld) {
+      // A new listing holds no row a desasociar needs, so it may wait; an existing one may not.
+      const held = await this.directory.holdMembers(agency.id, trx, { wait: listing === null })
+      if (!held) return fail('busy')
+    }
     const operator = await this.#operator(trx, agency, listing, input.operatorEmail)
     if (!operator) return fail('invalid', { errors: { OperadorResponsable: ['La agencia no tiene un operador responsable.'] } })
     values.operator_id = operator.id

@@ -31,7 +31,7 @@ export type Change =
 
 export type ChangeFailure = 'no_agency' | 'not_found' | 'invalid' | 'conflict' | 'precondition'
 
-type Attempt = Result<{ agency: AgencyView; record: ListingRecord }, ChangeFailure | 'retry'>
+type Attempt = Result<{ agency: AgencyView; record: ListingRecord }, ChangeFailure | 'retry' | 'busy'>
 
 const ATTEMPTS = 3
 
@@ -54,9 +54,11 @@ export default class ChangeListing {
     const agency = await this.directory.forApp(request.caller.id, request.adminMail)
     if (!agency) return fail('no_agency')
     const location = request.change.kind === 'edit' ? await this.applyEdit.resolveLocation(request.change.input) : undefined
+    let membersHeld = false
     for (let attempt = 1; ; attempt++) {
-      const result: Attempt = await db.transaction((trx) => this.#attempt(trx, agency, request, location))
-      if (result.ok || result.reason !== 'retry') return result as Result<any, ChangeFailure>
+      const result: Attempt = await db.transaction((trx) => this.#attempt(trx, agency, request, location, membersHeld))
+      if (!result.ok && result.reason === 'busy') membersHeld = true
+      else if (result.ok || result.reason !== 'retry') return result as Result<any, ChangeFailure>
       if (attempt === ATTEMPTS) {
         return fail('conflict', { errors: { _: ['La publicación cambió mientras se la editaba; reintente.'] } })
       }
@@ -67,8 +69,11 @@ export default class ChangeListing {
     trx: TransactionClientContract,
     agency: AgencyView,
     request: { caller: Caller; externalId: string; ifMatch?: string[]; change: Change },
-    location: PlaceValues | undefined
+    location: PlaceValues | undefined,
+    membersHeld: boolean
   ): Promise<Attempt> {
+    // After a `busy` attempt: wait for the agency's desasociar before taking the listing row.
+    if (membersHeld) await this.directory.holdMembers(agency.id, trx)
     const current = await this.reader.find(request.caller, agency.id, request.externalId, trx, true)
     if (!current) return fail('not_found')
     const { listing } = current
@@ -96,6 +101,7 @@ export default class ChangeListing {
         target,
         versionKnown: listing.versionId !== null,
         location,
+        membersHeld,
       })
       if (!applied.ok) return applied
       values = applied.value.values

@@ -77,7 +77,8 @@ export default class CreateListing {
           versionKnown: vehicle.value.versionId !== null,
           location,
         })
-        if (!applied.ok) return applied
+        // A new listing waits for a running desasociar instead (see ApplyEdit): never `busy`.
+        if (!applied.ok) return { ...applied, reason: applied.reason === 'busy' ? 'conflict' : applied.reason }
 
         const [{ id }] = await trx
           .table('listings')

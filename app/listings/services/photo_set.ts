@@ -4,6 +4,14 @@
  * has to be downloaded (enqueued in the same transaction). A URL the listing
  * already had keeps its processed result instead of being fetched again.
  * The listing's `photo_keys` / `photo_count` follow in the same transaction.
+ *
+ * Every writer of a listing's photos (this install and the `photos.fetch`
+ * settle) first locks the listing row, then recomputes the cache in a later
+ * statement (DESIGN.md §13): under read committed each statement sees what
+ * was committed when it started, so a recompute that began before the lock
+ * was granted could miss a photo another transaction just made ready.
+ * Listing row before photo rows, always: the same order in every writer
+ * keeps them from deadlocking.
  */
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import runner from '#core/jobs/main'
@@ -24,6 +32,7 @@ export async function installPhotos(
   listing: { id: number; appId: number },
   urls: string[]
 ) {
+  await lockListing(trx, listing.id)
   const previous: PhotoRow[] = await trx
     .from('listing_photos')
     .where('listing_id', listing.id)
@@ -54,16 +63,30 @@ export async function installPhotos(
   const inserted: { id: number; state: string }[] = rows.length
     ? await trx.table('listing_photos').insert(rows).returning(['id', 'state'])
     : []
-  const ready = rows.flatMap((row) => (row.state === 'ready' && 'storage_key' in row ? [row.storage_key] : []))
-  await trx
-    .from('listings')
-    .where('id', listing.id)
-    .update({ photo_keys: JSON.stringify(ready), photo_count: rows.length })
+  await refreshPhotoCache(trx, listing.id)
   for (const photo of inserted) {
     if (photo.state === 'pending') await runner.send(PHOTOS_FETCH, { photoId: photo.id }, { trx })
   }
 }
 
-/** The listing's ready photo keys, recomputed from its photos (the job's half of the cache). */
-export const READY_KEYS_SQL = `(select coalesce(json_agg(p.storage_key order by p.position), '[]')
-  from listing_photos p where p.listing_id = listings.id and p.state = 'ready')`
+/** Locks the listing row for the rest of `trx` (a no-op wait when `trx` already holds it). */
+export async function lockListing(trx: TransactionClientContract, listingId: number) {
+  await trx.from('listings').where('id', listingId).select('id').forUpdate()
+}
+
+/**
+ * Recomputes `photo_keys` (ready photos, in order) and `photo_count` (every
+ * photo) from the photo rows; `bumpRevision` when a photo settled. Call with
+ * the listing locked by `trx` (`lockListing`), never in the locking statement.
+ */
+export async function refreshPhotoCache(trx: TransactionClientContract, listingId: number, options: { bumpRevision?: boolean } = {}) {
+  await trx
+    .from('listings')
+    .where('id', listingId)
+    .update({
+      photo_keys: trx.raw(`(select coalesce(json_agg(p.storage_key order by p.position) filter (where p.state = 'ready'), '[]')
+        from listing_photos p where p.listing_id = listings.id)`),
+      photo_count: trx.raw('(select count(*) from listing_photos p where p.listing_id = listings.id)'),
+      ...(options.bumpRevision ? { revision: trx.raw('revision + 1'), updated_at: new Date() } : {}),
+    })
+}

@@ -252,13 +252,21 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     assert.include(await response.text(), 'Enlace de registro desconocido')
   })
 
-  test('a second POST while pending re-sends the same link and answers 202', async ({ client, assert }) => {
+  test('a second POST while pending answers 202 and keeps the same link; its mail waits for the 10-minute window', async ({
+    client,
+    assert,
+  }) => {
     const { token } = await createCaller()
     const body = invitationBody()
     ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
     const first = registrationLink((await mailsTo(sink, body.AdminMail, 1))[0])
     const again = await client.post('/v3/agencias').bearerToken(token).json({ ...body, NombreComercial: 'Autos del Plata SA' })
     again.assertStatus(202)
+    // Once the window has passed (moved back in the database), the next POST mails the same link with the new data.
+    await Invitation.query()
+      .where('admin_email', body.AdminMail)
+      .update({ lastMailedAt: DateTime.now().minus({ minutes: 10 }).toSQL() })
+    ;(await client.post('/v3/agencias').bearerToken(token).json({ ...body, NombreComercial: 'Autos del Plata SA' })).assertStatus(202)
     const mails = await mailsTo(sink, body.AdminMail, 2)
     assert.lengthOf(mails, 2)
     assert.equal(registrationLink(mails[1]), first)
