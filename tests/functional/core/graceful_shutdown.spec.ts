@@ -58,7 +58,7 @@ function request(
   port: number,
   method: string,
   path: string,
-  options: { agent?: http.Agent | false; token?: string; body?: object; slowBodyMs?: number } = {}
+  options: { agent?: http.Agent | false; token?: string; body?: object; slowBodyMs?: number; onSent?: () => void } = {}
 ): Promise<Answer> {
   return new Promise((resolve) => {
     const payload = options.body ? Buffer.from(JSON.stringify(options.body)) : null
@@ -82,10 +82,11 @@ function request(
       }
     )
     req.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }))
-    if (!payload) return req.end()
-    if (!options.slowBodyMs) return req.end(payload)
+    const sent = options.onSent ?? (() => {})
+    if (!payload) return req.end(sent)
+    if (!options.slowBodyMs) return req.end(payload, sent)
     // Headers and half the body now, the rest later: received, not yet complete.
-    req.write(payload.subarray(0, payload.length >> 1))
+    req.write(payload.subarray(0, payload.length >> 1), sent)
     setTimeout(() => req.end(payload.subarray(payload.length >> 1)), options.slowBodyMs)
   })
 }
@@ -107,21 +108,28 @@ test.group('Deploys: SIGTERM', () => {
     const web = await startWebProcess()
     const agent = new http.Agent({ keepAlive: true })
     const base = `/v3/publicaciones/${encodeURIComponent(adminMail)}`
-    const plan: { expect: number; send: () => Promise<Answer> }[] = []
+    const plan: { expect: number; send: (onSent: () => void) => Promise<Answer> }[] = []
     for (let i = 0; i < 49; i++) {
       const kind = i % 4
-      if (kind === 0) plan.push({ expect: 200, send: () => request(web.port, 'GET', `${base}/${listing.externalId}`, { agent, token }) })
-      if (kind === 1) plan.push({ expect: 200, send: () => request(web.port, 'GET', base, { agent, token }) })
-      if (kind === 2) plan.push({ expect: 201, send: () => request(web.port, 'POST', base, { agent, token, body: listingBody() }) })
+      if (kind === 0) plan.push({ expect: 200, send: (onSent) => request(web.port, 'GET', `${base}/${listing.externalId}`, { agent, token, onSent }) })
+      if (kind === 1) plan.push({ expect: 200, send: (onSent) => request(web.port, 'GET', base, { agent, token, onSent }) })
+      if (kind === 2) plan.push({ expect: 201, send: (onSent) => request(web.port, 'POST', base, { agent, token, body: listingBody(), onSent }) })
       if (kind === 3) {
         const body = inquiryBody(listing.externalId)
-        plan.push({ expect: 201, send: () => request(web.port, 'POST', `/v3/consultas/${encodeURIComponent(adminMail)}`, { agent, token, body }) })
+        plan.push({ expect: 201, send: (onSent) => request(web.port, 'POST', `/v3/consultas/${encodeURIComponent(adminMail)}`, { agent, token, body, onSent }) })
       }
     }
     // A slow upload: its request is received before SIGTERM, its body after.
-    plan.push({ expect: 201, send: () => request(web.port, 'POST', base, { agent, token, body: listingBody(), slowBodyMs: 2_000 }) })
+    plan.push({ expect: 201, send: (onSent) => request(web.port, 'POST', base, { agent, token, body: listingBody(), slowBodyMs: 2_000, onSent }) })
 
-    const answers = Promise.all(plan.map((entry) => entry.send()))
+    // SIGTERM 25 ms after the last request is written to its socket (on a busy
+    // machine this test process may need longer than 25 ms to send all 50).
+    let written = 0
+    let allWritten: () => void
+    const sending = new Promise<void>((resolve) => (allWritten = resolve))
+    const onSent = () => ++written === plan.length && allWritten()
+    const answers = Promise.all(plan.map((entry) => entry.send(onSent)))
+    await sending
     await new Promise((resolve) => setTimeout(resolve, 25))
     web.child.kill('SIGTERM')
 

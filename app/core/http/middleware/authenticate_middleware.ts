@@ -6,7 +6,10 @@
  * §2.1 / RFC 6750 §2.1); anything else is a 401. Every 401 counts against the
  * client address: past AUTH_FAILURES_PER_MINUTE the address gets 429 +
  * Retry-After without its credentials being looked up (DESIGN.md §13).
- * Successful requests are never counted.
+ * Successful requests are never counted, and only an address that failed in
+ * this process within the last minute pays the limiter lookup (with the
+ * database store, one query): another process learns of an address at its
+ * first failure there, whose increment already says whether it is spent.
  */
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
@@ -31,16 +34,30 @@ export function bearerToken(header: string | undefined): string | null {
 
 const failures = () => limiter.use({ requests: settings.authFailuresPerMinute, duration: '1 minute' })
 
+/** Address → until when (ms) this process checks it against the limiter. */
+const suspects = new Map<string, number>()
+const SUSPECT_MS = 60_000
+
+function suspect(address: string, now = Date.now()) {
+  if (suspects.size >= 10_000) for (const [key, until] of suspects) if (until <= now) suspects.delete(key)
+  suspects.set(address, now + SUSPECT_MS)
+}
+
+function tooMany(availableIn: number) {
+  return new Problem(429, {
+    detail: 'Demasiadas autenticaciones fallidas desde esta dirección; reintente más tarde.',
+    headers: { 'Retry-After': String(Math.max(1, availableIn)) },
+  })
+}
+
 export default class AuthenticateMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
+    const address = ctx.request.ip()
     const limit = failures()
-    const key = `auth_failures_${ctx.request.ip()}`
-    const spent = await limit.get(key)
-    if (spent && spent.remaining <= 0) {
-      throw new Problem(429, {
-        detail: 'Demasiadas autenticaciones fallidas desde esta dirección; reintente más tarde.',
-        headers: { 'Retry-After': String(Math.max(1, spent.availableIn)) },
-      })
+    const key = `auth_failures_${address}`
+    if ((suspects.get(address) ?? 0) > Date.now()) {
+      const spent = await limit.get(key)
+      if (spent && spent.remaining <= 0) throw tooMany(spent.availableIn)
     }
     try {
       const token = bearerToken(ctx.request.header('authorization'))
@@ -49,8 +66,10 @@ export default class AuthenticateMiddleware {
       ctx.request.request.headers.authorization = `Bearer ${token}`
       ctx.caller = await ctx.auth.authenticateUsing(['api'])
     } catch (error) {
-      if (error instanceof errors.E_UNAUTHORIZED_ACCESS) await limit.increment(key)
-      throw error
+      if (!(error instanceof errors.E_UNAUTHORIZED_ACCESS)) throw error
+      suspect(address)
+      const counted = await limit.increment(key)
+      throw counted.consumed > counted.limit ? tooMany(counted.availableIn) : error
     }
     return next()
   }
