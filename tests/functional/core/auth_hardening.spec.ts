@@ -123,4 +123,18 @@ test.group('Authentication: failures per client address', (group) => {
     await assertUnauthorized(assert, await get('Bearer dla_MQ.bm9wZQ', address), 'failure 5')
     assert.equal((await get('Bearer dla_MQ.bm9wZQ', address)).status, 429)
   })
+
+  test('an address spent through another web process → 429 at its first failure here', async ({ assert }) => {
+    settings.authFailuresPerMinute = 5
+    const { default: limiter } = await import('@adonisjs/limiter/services/main')
+    const address = freshAddress()
+    // What five failures in another process leave in the shared store.
+    const shared = limiter.use({ requests: 5, duration: '1 minute' })
+    for (let i = 0; i < 5; i++) await shared.increment(`auth_failures_${address}`)
+    const limited = await get('Bearer dla_MQ.bm9wZQ', address)
+    assert.equal(limited.status, 429)
+    assert.isAbove(Number(limited.headers.get('retry-after')), 0)
+    // From then on this process refuses the address before any lookup.
+    assert.equal((await get(null, address)).status, 429)
+  })
 })
