@@ -1,19 +1,8 @@
 import { test } from '@japa/runner'
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { DateTime } from 'luxon'
 import { buildAdf } from '#leads/adf/adf_builder'
 import Inquiry from '#leads/models/inquiry'
-
-const DTD = new URL('../../../app/leads/adf/adf-1.0.dtd', import.meta.url).pathname
-
-function validate(xml: string) {
-  const file = join(mkdtempSync(join(tmpdir(), 'adf-')), 'lead.xml')
-  writeFileSync(file, xml)
-  execFileSync('/usr/bin/xmllint', ['--noout', '--dtdvalid', DTD, file], { stdio: 'pipe' })
-}
+import { assertValidAdf } from '#tests/helpers/adf'
 
 function inquiry(fields: Partial<Inquiry> = {}) {
   return new Inquiry().merge({
@@ -48,15 +37,15 @@ test.group('ADF 1.0 builder', () => {
     const expected = { Compra: 'buy', Financiacion: 'lease', Permuta: 'trade-in', PruebaDeManejo: 'test-drive' }
     for (const [interest, adf] of Object.entries(expected)) {
       const xml = buildAdf({ inquiry: inquiry({ interest }), agency, operator: null })
-      validate(xml)
+      assertValidAdf(xml)
       assert.include(xml, `<vehicle interest="${adf}" status="new">`, interest)
     }
     assert.include(buildAdf({ inquiry: inquiry(), agency, operator: null }), 'interest="buy"')
   })
 
   test('valid with a phone only, no names, a catalogue vehicle, and a full operation', ({ assert }) => {
-    validate(buildAdf({ inquiry: inquiry({ email: null, phone: '011 4444-5555' }), agency, operator: null }))
-    validate(
+    assertValidAdf(buildAdf({ inquiry: inquiry({ email: null, phone: '011 4444-5555' }), agency, operator: null }))
+    assertValidAdf(
       buildAdf({
         inquiry: inquiry({
           kind: 'catalog',
@@ -89,7 +78,7 @@ test.group('ADF 1.0 builder', () => {
       operator: { email: 'op@example.com', firstName: 'Olga', lastName: 'Pérez' },
       resend: true,
     })
-    validate(full)
+    assertValidAdf(full)
     assert.include(full, '<prospect status="resend">')
     assert.include(full, '<vehicle interest="trade-in" status="used">')
     assert.include(full, '<odometer units="km">45000</odometer>')
@@ -103,7 +92,7 @@ test.group('ADF 1.0 builder', () => {
       agency,
       operator: null,
     })
-    validate(xml)
+    assertValidAdf(xml)
     assert.notInclude(xml, '<injected/>')
     assert.include(xml, '&lt;/name&gt;&lt;injected/&gt;')
     assert.include(xml, 'abc ]]&gt; &lt;!-- x --&gt; &amp; "q"')

@@ -1,8 +1,4 @@
 import { test } from '@japa/runner'
-import { execFileSync } from 'node:child_process'
-import { writeFileSync, mkdtempSync } from 'node:fs'
-import { join } from 'node:path'
-import { tmpdir } from 'node:os'
 import { Webhook } from 'standardwebhooks'
 import { settings } from '#core/settings'
 import db from '@adonisjs/lucid/services/db'
@@ -11,17 +7,10 @@ import { createCaller } from '#tests/helpers/apps'
 import { createAgency, uniqueEmail } from '#tests/helpers/agencies'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import { startSmtpSink, type SmtpSink } from '#tests/helpers/smtp_sink'
+import { assertValidAdf } from '#tests/helpers/adf'
 import { dealerWorld, inquiryBody, settledDeliveries, sidOf, startLeadWorkers } from '#tests/helpers/leads'
 
-const DTD = new URL('../../../app/leads/adf/adf-1.0.dtd', import.meta.url).pathname
 const SECRET = 'una-clave-secreta-de-prueba-123'
-
-/** xmllint --dtdvalid: throws with its output when the document is not valid. */
-function assertValidAdf(xml: string) {
-  const file = join(mkdtempSync(join(tmpdir(), 'adf-')), 'lead.xml')
-  writeFileSync(file, xml)
-  execFileSync('/usr/bin/xmllint', ['--noout', '--dtdvalid', DTD, file], { stdio: 'pipe' })
-}
 
 function fullConfig(receiver: Receiver, extra: { adfMail: string; bcc: string[] }) {
   return {
