@@ -95,20 +95,19 @@ function toModel(model: SourceMake['models'][number], currentYear: number): Mode
           .filter(Boolean)
           .join(' ')
           .slice(0, 110)
-        const codename = [series.name, body.type, name].join(' ')
+        // Worked out once per engine, not once per model year.
+        const version = {
+          name: `${name} (${series.name})`.slice(0, 150),
+          codename: [series.name, body.type, name].join(' '),
+          propulsion: propulsionWord(engine.engineCylinderLabel),
+          transmission: transmissionWord(engine.transmissionType),
+          displacement: displacementOf(engine.engineCylinderLabel),
+          power: powerOf(engine.engineCylinderLabel),
+          bodyType: bodyWord(body.type),
+        }
         for (let year = Math.max(series.startYear, FIRST_YEAR); year <= last; year++) {
-          versions.push({
-            name: `${name} (${series.name})`.slice(0, 150),
-            codename,
-            year,
-            propulsion: propulsionWord(engine.engineCylinderLabel),
-            transmission: transmissionWord(engine.transmissionType),
-            displacement: displacementOf(engine.engineCylinderLabel),
-            power: powerOf(engine.engineCylinderLabel),
-            bodyType: bodyWord(body.type),
-            // Still built and this is the latest model year: on the new-vehicle market.
-            newMarket: series.endYear === null && year === currentYear,
-          })
+          // Still built and this is the latest model year: on the new-vehicle market.
+          versions.push({ ...version, year, newMarket: series.endYear === null && year === currentYear })
         }
       }
     }
