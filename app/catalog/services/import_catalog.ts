@@ -15,7 +15,7 @@
  * are the same too.
  */
 import db from '@adonisjs/lucid/services/db'
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { bodyTypeOf, propulsionOf, slug, transmissionOf } from './normalize.js'
 
 export type VersionInput = {
@@ -107,6 +107,9 @@ class Planned<Row> {
 type Normalisers = { [K in 'slug' | 'propulsion' | 'transmission' | 'bodyType']: (input: any) => any }
 
 export default class ImportCatalog {
+  /** `client`: another connection than the default one (a test's fresh database). */
+  constructor(private client: QueryClientContract = db.connection()) {}
+
   async execute(data: CatalogData, progress: Progress = () => {}): Promise<ImportSummary> {
     const summary: ImportSummary = { regions: 0, cities: 0, currencies: 0, brands: 0, models: 0, versions: 0 }
     const normalise: Normalisers = {
@@ -120,7 +123,7 @@ export default class ImportCatalog {
     let done = 0
     const step = (units = 1) => progress((done += units), total)
 
-    await db.transaction(async (trx) => {
+    await this.client.transaction(async (trx) => {
       if (data.regions?.length) {
         await this.places(trx, data.regions, summary)
         step(data.regions.length)
@@ -129,22 +132,22 @@ export default class ImportCatalog {
         await this.currencies(trx, data.currencies, summary)
         step()
       }
-      if (brands.length === 0) return
-
-      const { brandCodenames, modelIds, repeated } = await this.brandsAndModels(trx, brands, normalise, summary)
-      // Into an empty table with no brand given twice no version can conflict: plain inserts
-      // (a third faster than upserts). The lock keeps another import from writing meanwhile;
-      // readers and the listings' foreign-key checks are not blocked.
-      await trx.rawQuery('lock table versions in share row exclusive mode')
-      const plain = !repeated && (await trx.rawQuery('select 1 from versions limit 1')).rows.length === 0
-      // Brand by brand: the next brand's versions are planned while the database writes these.
-      let writing: Promise<unknown> = Promise.resolve()
-      for (const [index, brand] of brands.entries()) {
-        const planned = this.planVersions(brand, brandCodenames[index], normalise, summary)
+      if (brands.length > 0) {
+        const { brandCodenames, modelIds, repeated } = await this.brandsAndModels(trx, brands, normalise, summary)
+        // Into an empty table with no brand given twice no version can conflict: plain inserts
+        // (a third faster than upserts). The lock keeps another import from writing meanwhile;
+        // readers and the listings' foreign-key checks are not blocked.
+        await trx.rawQuery('lock table versions in share row exclusive mode')
+        const plain = !repeated && (await trx.rawQuery('select 1 from versions limit 1')).rows.length === 0
+        // Brand by brand: the next brand's versions are planned while the database writes these.
+        let writing: Promise<unknown> = Promise.resolve()
+        for (const [index, brand] of brands.entries()) {
+          const planned = this.planVersions(brand, brandCodenames[index], normalise, summary)
+          await writing
+          writing = this.versions(trx, planned, modelIds, plain).then(() => step())
+        }
         await writing
-        writing = this.versions(trx, planned, modelIds, plain).then(() => step())
       }
-      await writing
       // Catalogue ETags derive from this revision: any import invalidates them.
       await trx.rawQuery('update catalog_state set revision = revision + 1, changed_at = now() where id = 1')
     })
@@ -155,7 +158,7 @@ export default class ImportCatalog {
       ...(data.currencies?.length ? ['currencies'] : []),
       ...(brands.length ? ['brands', 'vehicle_models', 'versions'] : []),
     ]
-    if (written.length > 0) await db.rawQuery(`analyze ${written.join(', ')}`)
+    if (written.length > 0) await this.client.rawQuery(`analyze ${written.join(', ')}`)
     return summary
   }
 
