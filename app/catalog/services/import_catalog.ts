@@ -103,6 +103,9 @@ class Planned<Row> {
   }
 }
 
+/** Version runs per statement (the bundled data's biggest brand has ~2 300). */
+const CHUNK = 1000
+
 /** The bundled data repeats the same words ~225,000 times: each is normalised once per import. */
 type Normalisers = { [K in 'slug' | 'propulsion' | 'transmission' | 'bodyType']: (input: any) => any }
 
@@ -341,29 +344,32 @@ export default class ImportCatalog {
       model: undefined,
       model_id: modelIds(brand, row.model),
     }))
-    await trx.rawQuery(
-      `with reserved as materialized (${RESERVE('versions')}),
-       runs as materialized (
-         select reserved.first + t.at as id, t.*, catalog_fold(t.name || ' ' || t.codename) as search
-         from reserved, json_to_recordset(?::json) as t(
-           at int, years int, model_id int, codename text, name text, year int, propulsion text, transmission text,
-           power int, displacement int, body_type text, segment text, new_market boolean)
-       )
-       insert into versions
-         (id, model_id, codename, name, year, propulsion, transmission, power, displacement, body_type, segment, new_market, search)
-       select r.id + g.i, r.model_id, r.codename, r.name, r.year + g.i, r.propulsion, r.transmission,
-         r.power, r.displacement, r.body_type, r.segment, r.new_market, r.search
-       from runs r cross join lateral generate_series(0, r.years - 1) as g(i)
-       ${
-         plain
-           ? ''
-           : `on conflict (model_id, codename, year) do update
-         set name = excluded.name, propulsion = excluded.propulsion, transmission = excluded.transmission,
-           power = excluded.power, displacement = excluded.displacement, body_type = excluded.body_type,
-           segment = excluded.segment, new_market = excluded.new_market, search = excluded.search`
-       }`,
-      [planned.proposals, json(runs)]
-    )
+    // Big brands in several statements: the first reserves the ids of all, the others find them again.
+    for (let start = 0; start < runs.length; start += CHUNK) {
+      await trx.rawQuery(
+        `with reserved as materialized (${start === 0 ? RESERVE('versions') : RESERVED('versions')}),
+         runs as materialized (
+           select reserved.first + t.at as id, t.*, catalog_fold(t.name || ' ' || t.codename) as search
+           from reserved, json_to_recordset(?::json) as t(
+             at int, years int, model_id int, codename text, name text, year int, propulsion text, transmission text,
+             power int, displacement int, body_type text, segment text, new_market boolean)
+         )
+         insert into versions
+           (id, model_id, codename, name, year, propulsion, transmission, power, displacement, body_type, segment, new_market, search)
+         select r.id + g.i, r.model_id, r.codename, r.name, r.year + g.i, r.propulsion, r.transmission,
+           r.power, r.displacement, r.body_type, r.segment, r.new_market, r.search
+         from runs r cross join lateral generate_series(0, r.years - 1) as g(i)
+         ${
+           plain
+             ? ''
+             : `on conflict (model_id, codename, year) do update
+           set name = excluded.name, propulsion = excluded.propulsion, transmission = excluded.transmission,
+             power = excluded.power, displacement = excluded.displacement, body_type = excluded.body_type,
+             segment = excluded.segment, new_market = excluded.new_market, search = excluded.search`
+         }`,
+        [planned.proposals, json(runs.slice(start, start + CHUNK))]
+      )
+    }
   }
 }
 
@@ -410,6 +416,10 @@ function versionRuns(planned: Planned<VersionRow>): VersionRun[] {
 const RESERVE = (table: string) =>
   `select setval(s.seq, nextval(s.seq) + n.count - 1) - n.count + 1 as first
    from (select pg_get_serial_sequence('${table}', 'id') as seq) s, (select ?::int as count) n`
+
+/** The same `first` in a later statement of the session, before anything else takes an id of the table. */
+const RESERVED = (table: string) =>
+  `select currval(pg_get_serial_sequence('${table}', 'id')) - ?::int + 1 as first`
 
 /** The rows as one JSON parameter (json_to_recordset): one round trip per table. */
 function json(rows: object[]) {
