@@ -95,20 +95,19 @@ function toModel(model: SourceMake['models'][number], currentYear: number): Mode
           .filter(Boolean)
           .join(' ')
           .slice(0, 110)
-        const codename = [series.name, body.type, name].join(' ')
+        // Worked out once per engine, not once per model year.
+        const version = {
+          name: `${name} (${series.name})`.slice(0, 150),
+          codename: [series.name, body.type, name].join(' '),
+          propulsion: propulsionWord(engine.engineCylinderLabel),
+          transmission: transmissionWord(engine.transmissionType),
+          displacement: displacementOf(engine.engineCylinderLabel),
+          power: powerOf(engine.engineCylinderLabel),
+          bodyType: bodyWord(body.type),
+        }
         for (let year = Math.max(series.startYear, FIRST_YEAR); year <= last; year++) {
-          versions.push({
-            name: `${name} (${series.name})`.slice(0, 150),
-            codename,
-            year,
-            propulsion: propulsionWord(engine.engineCylinderLabel),
-            transmission: transmissionWord(engine.transmissionType),
-            displacement: displacementOf(engine.engineCylinderLabel),
-            power: powerOf(engine.engineCylinderLabel),
-            bodyType: bodyWord(body.type),
-            // Still built and this is the latest model year: on the new-vehicle market.
-            newMarket: series.endYear === null && year === currentYear,
-          })
+          // Still built and this is the latest model year: on the new-vehicle market.
+          versions.push({ ...version, year, newMarket: series.endYear === null && year === currentYear })
         }
       }
     }
@@ -138,23 +137,24 @@ export function transmissionWord(type: string | undefined): string | null {
   return null
 }
 
+const BODY_WORDS: [RegExp, string][] = [
+  [/chassis/, 'chassis'],
+  [/pick-?up|\bute\b|utility|truck|crew cab|double cab|single cab|regular cab/, 'pickup'],
+  [/minibus|\bbus\b/, 'minibus'],
+  [/panel van|cargo van|delivery/, 'cargo van'],
+  [/minivan|\bmpv\b|people carrier/, 'minivan'],
+  [/\bvan\b|combi/, 'van'],
+  [/suv|crossover|off-road|4x4/, 'suv'],
+  [/convertible|cabrio|roadster|spyder|spider|targa|speedster/, 'convertible'],
+  [/coupe|coupé|hardtop|fastback/, 'coupe'],
+  [/wagon|estate|touring|avant|shooting brake|sportsvan/, 'wagon'],
+  [/hatch|liftback|sportback/, 'hatchback'],
+  [/sedan|saloon|limousine/, 'sedan'],
+]
+
 export function bodyWord(type: string): string | null {
   const text = type.toLowerCase()
-  const rules: [RegExp, string][] = [
-    [/chassis/, 'chassis'],
-    [/pick-?up|\bute\b|utility|truck|crew cab|double cab|single cab|regular cab/, 'pickup'],
-    [/minibus|\bbus\b/, 'minibus'],
-    [/panel van|cargo van|delivery/, 'cargo van'],
-    [/minivan|\bmpv\b|people carrier/, 'minivan'],
-    [/\bvan\b|combi/, 'van'],
-    [/suv|crossover|off-road|4x4/, 'suv'],
-    [/convertible|cabrio|roadster|spyder|spider|targa|speedster/, 'convertible'],
-    [/coupe|coupé|hardtop|fastback/, 'coupe'],
-    [/wagon|estate|touring|avant|shooting brake|sportsvan/, 'wagon'],
-    [/hatch|liftback|sportback/, 'hatchback'],
-    [/sedan|saloon|limousine/, 'sedan'],
-  ]
-  return rules.find(([pattern]) => pattern.test(text))?.[1] ?? null
+  return BODY_WORDS.find(([pattern]) => pattern.test(text))?.[1] ?? null
 }
 
 /** "2.0L" → 2000 cc (the source gives litres to one decimal: approximate). */

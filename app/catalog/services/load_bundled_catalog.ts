@@ -4,6 +4,7 @@
  * the data already there costs one query; `force` re-runs the upserts.
  */
 import db from '@adonisjs/lucid/services/db'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { SOURCES, argentinaPlaces, carJsonBrands, iso4217Currencies } from '#catalog/data/sources'
 import ImportCatalog, { type CatalogData, type ImportSummary, type Progress } from './import_catalog.js'
 
@@ -18,8 +19,11 @@ const LOADERS: Record<Part, () => Promise<CatalogData>> = {
 export type LoadReport = { loaded: Part[]; skipped: Part[]; summary: ImportSummary }
 
 export default class LoadBundledCatalog {
+  /** `client`: another connection than the default one (a test's fresh database). */
+  constructor(private client: QueryClientContract = db.connection()) {}
+
   async execute(options: { force?: boolean; progress?: (part: Part) => Progress } = {}): Promise<LoadReport> {
-    const recorded = await db.from('catalog_sources').select('name', 'version')
+    const recorded = await this.client.from('catalog_sources').select('name', 'version')
     const current = new Map(recorded.map((row) => [row.name, row.version]))
     const report: LoadReport = {
       loaded: [],
@@ -32,8 +36,8 @@ export default class LoadBundledCatalog {
         report.skipped.push(part)
         continue
       }
-      const summary = await new ImportCatalog().execute(await LOADERS[part](), options.progress?.(part))
-      await db
+      const summary = await new ImportCatalog(this.client).execute(await LOADERS[part](), options.progress?.(part))
+      await this.client
         .knexQuery()
         .table('catalog_sources')
         .insert({ name: source.name, version: source.version, summary: JSON.stringify(summary), loaded_at: new Date() })

@@ -145,6 +145,10 @@ test.group('Deploys: SIGTERM', () => {
     const unexpected = results
       .map((answer, i) => ({ i, answer, expect: plan[i].expect }))
       .filter(({ answer, expect }) => !('status' in answer) || answer.status !== expect)
+    if (unexpected.length > 0) {
+      const exit = await Promise.race([web.exited, new Promise((resolve) => setTimeout(() => resolve('running'), 5_000))])
+      console.error('web process after SIGTERM:', exit, web.stderr().slice(-4000))
+    }
     assert.deepEqual(unexpected, [], 'every request sent before SIGTERM gets its complete answer')
     assert.isTrue(results.every((answer) => 'bytes' in answer && answer.bytes > 0))
 
