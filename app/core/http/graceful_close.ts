@@ -16,11 +16,13 @@ export type GracefulCloseOptions = {
   deadlineMs?: number
   /** A connection with no request yet gets this long to send one (like Go's http.Server). */
   firstRequestMs?: number
+  /** At most this long is spent accepting what waits in the kernel's accept queue. */
+  drainMs?: number
 }
 
 /** Makes `server.close()` graceful; returns the server. */
 export function gracefulClose<T extends Server>(server: T, options: GracefulCloseOptions = {}): T {
-  const { deadlineMs = 25_000, firstRequestMs = 5_000 } = options
+  const { deadlineMs = 25_000, firstRequestMs = 5_000, drainMs = 5_000 } = options
   const connections = new Map<net.Socket, Connection>()
   let accepted = 0
   let closing = false
@@ -61,8 +63,12 @@ export function gracefulClose<T extends Server>(server: T, options: GracefulClos
     closing = true
     // Connections the kernel completed before the signal wait in the accept
     // queue; closing the listening socket now would reset them. Let the event
-    // loop accept them until a turn brings no new one.
-    for (let turn = 0; turn < 20; turn++) {
+    // loop accept them until a turn brings no new one. A busy loop accepts one
+    // connection per turn (seen: 50 queued took 50 turns of 50–100 ms), so the
+    // bound is time, not a number of turns; a steady stream of new
+    // connections can't hold the close open past it.
+    const drainUntil = Date.now() + drainMs
+    while (Date.now() < drainUntil) {
       const seen = accepted
       await new Promise((resolve) => setTimeout(resolve, 1))
       if (accepted === seen) break
