@@ -31,7 +31,7 @@ export type Change =
 
 export type ChangeFailure = 'no_agency' | 'not_found' | 'invalid' | 'conflict' | 'precondition'
 
-type Attempt = Result<{ agency: AgencyView; record: ListingRecord }, ChangeFailure | 'retry'>
+type Attempt = Result<{ agency: AgencyView; record: ListingRecord }, ChangeFailure | 'retry' | 'resolve'>
 
 const ATTEMPTS = 3
 
@@ -53,9 +53,17 @@ export default class ChangeListing {
   }): Promise<Result<{ agency: AgencyView; record: ListingRecord }, ChangeFailure>> {
     const agency = await this.directory.forApp(request.caller.id, request.adminMail)
     if (!agency) return fail('no_agency')
-    const location = request.change.kind === 'edit' ? await this.applyEdit.resolveLocation(request.change.input) : undefined
+    // Locacion is resolved through the catalogue only when it differs from the
+    // listing's (a stock sync sends the same place every time): the first
+    // attempt asks for it, outside the transaction, when it is needed.
+    let location: PlaceValues | undefined
     for (let attempt = 1; ; attempt++) {
       const result: Attempt = await db.transaction((trx) => this.#attempt(trx, agency, request, location))
+      if (!result.ok && result.reason === 'resolve' && location === undefined && request.change.kind === 'edit') {
+        location = await this.applyEdit.resolveLocation(request.change.input)
+        attempt--
+        continue
+      }
       if (result.ok || result.reason !== 'retry') return result as Result<any, ChangeFailure>
       if (attempt === ATTEMPTS) {
         return fail('conflict', { errors: { _: ['La publicación cambió mientras se la editaba; reintente.'] } })
@@ -88,6 +96,11 @@ export default class ChangeListing {
       values = { state: 'archived' }
     } else {
       const input = request.change.kind === 'state' ? {} : request.change.input
+      if (request.change.kind === 'edit' && location === undefined && input.location !== undefined) {
+        const kept = this.applyEdit.keptLocation(input.location, listing)
+        if (!kept) return fail('resolve')
+        location = kept
+      }
       const applied = await this.applyEdit.execute(trx, {
         agency,
         listing,
@@ -102,14 +115,16 @@ export default class ChangeListing {
       photos = applied.value.photos
     }
 
-    const updated = await trx
+    // `returning *`: the answer is the updated row, no second read (unless photos change it again).
+    const updated: Record<string, unknown>[] = await trx
       .from('listings')
       .where('id', listing.id)
       .where('revision', listing.revision)
-      .update({ ...values, revision: listing.revision + 1, updated_at: new Date() })
-    if (Number(updated) === 0) return fail(expected !== undefined ? 'precondition' : 'retry')
+      .update({ ...values, revision: listing.revision + 1, updated_at: new Date() }, ['*'])
+    if (updated.length === 0) return fail(expected !== undefined ? 'precondition' : 'retry')
 
-    if (photos) await installPhotos(trx, listing, photos)
+    if (!photos) return ok({ agency, record: this.reader.fromRow(updated[0]) })
+    await installPhotos(trx, listing, photos)
     const record = await this.reader.find(request.caller, agency.id, request.externalId, trx)
     return ok({ agency, record: record! })
   }
