@@ -270,11 +270,17 @@ async function inquiryPage(pool, req, pagina) {
   }
 }
 
-/** The Total of a page: the same count the service runs. */
+/** The Total of a page, the way the service counts it: hourly counters, partial hours at the ends row by row. */
 async function countInquiries(pool, agencyId, appId, from, to) {
+  const HOUR = 3_600_000
+  const firstHour = new Date(Math.ceil(from.getTime() / HOUR) * HOUR)
+  const lastHour = new Date(Math.floor(to.getTime() / HOUR) * HOUR)
   const { rows } = await pool.query(
-    'select count(*) as total from inquiries where agency_id = $1 and audience_app_id = $2 and received_at >= $3 and received_at < $4',
-    [agencyId, appId, from, to]
+    `select coalesce((select sum(total) from inquiry_hour_counts
+        where agency_id = $1 and audience_app_id in ($2) and hour >= $3 and hour < $4), 0)
+      + (select count(*) from inquiries where agency_id = $1 and audience_app_id in ($2)
+          and ((received_at >= $5 and received_at < $3) or (received_at >= $4 and received_at < $6))) as total`,
+    [agencyId, appId, firstHour, lastHour, from, to]
   )
   return rows[0].total
 }
