@@ -43,6 +43,9 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null
 const wanted = (name) => !ONLY || ONLY.test(name)
 const selected = scenarios.filter((scenario) => wanted(scenario.name))
+/** The heap flags of the deployment (README, Processes): a bounded young generation, garbage collected early. */
+const WEB_FLAGS = ['--max-old-space-size=128', '--max-semi-space-size=8']
+const WORKER_FLAGS = ['--max-old-space-size=160', '--max-semi-space-size=8']
 
 mkdirSync(WORK, { recursive: true })
 
@@ -306,13 +309,13 @@ try {
   // PGAPPNAME names the processes' database connections (pg reads it), for the statement counts.
   const service = await startProcess(
     process.execPath,
-    ['bin/server.js'],
+    [...WEB_FLAGS, 'bin/server.js'],
     { ...env, HOST: '127.0.0.1', PORT: String(servicePort), PUBLIC_URL: serviceUrl, PGAPPNAME: 'bench-web' },
     `${serviceUrl}/health/live`,
     BUILD
   )
   children.push(service)
-  const worker = spawn(process.execPath, ['ace.js', 'jobs:work'], {
+  const worker = spawn(process.execPath, [...WORKER_FLAGS, 'ace.js', 'jobs:work'], {
     cwd: BUILD,
     env: { ...env, PUBLIC_URL: serviceUrl, PGAPPNAME: 'bench-worker' },
     stdio: ['ignore', 'ignore', 'inherit'],
