@@ -15,6 +15,8 @@
  * BENCH_SECONDS (default 5) per side and scenario, BENCH_CONNECTIONS (10).
  * BENCH_ONLY=<regex> runs only the scenarios (and lead/photo figures) whose name
  * matches, e.g. BENCH_ONLY=listing to compare two commits on the read path.
+ * BENCH_SLOW_MS=<ms> logs slower statements and lock waits to tmp/bench/postgres.log.
+ * BENCH_PROFILE=1 writes CPU profiles of the web and worker to tmp/bench/prof.
  * BENCH_BUILD=0 reuses an existing build/ (only when the code did not change).
  * The built app resolves its packages through build/node_modules, a symlink to
  * the root's node_modules (the same versions `npm ci --omit=dev` would install;
@@ -22,7 +24,7 @@
  */
 import { spawn, execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdirSync, writeFileSync, readFileSync, existsSync, rmSync, symlinkSync, readdirSync } from 'node:fs'
+import { appendFileSync, mkdirSync, openSync, writeFileSync, readFileSync, existsSync, rmSync, symlinkSync, readdirSync } from 'node:fs'
 import { loadavg, cpus } from 'node:os'
 import { createServer } from 'node:net'
 import { join, dirname } from 'node:path'
@@ -46,6 +48,10 @@ const selected = scenarios.filter((scenario) => wanted(scenario.name))
 /** The heap flags of the deployment (README, Processes): a bounded young generation, garbage collected early. */
 const WEB_FLAGS = ['--max-old-space-size=128', '--max-semi-space-size=8']
 const WORKER_FLAGS = ['--max-old-space-size=160', '--max-semi-space-size=8']
+// BENCH_PROFILE=1: both processes write a CPU profile to tmp/bench/prof when they exit.
+if (process.env.BENCH_PROFILE === '1') {
+  for (const flags of [WEB_FLAGS, WORKER_FLAGS]) flags.push('--cpu-prof', `--cpu-prof-dir=${join(WORK, 'prof')}`)
+}
 
 mkdirSync(WORK, { recursive: true })
 
@@ -56,6 +62,9 @@ const freePort = () =>
       probe.close(() => resolve(port))
     })
   })
+
+/** BENCH_SLOW_MS=<ms>: statements slower than that (and lock waits) go to tmp/bench/postgres.log. */
+const SLOW_MS = Number(process.env.BENCH_SLOW_MS ?? 0)
 
 /** Server log lines, kept only while statements are being counted. */
 const serverLog = { recording: false, lines: [] }
@@ -68,8 +77,14 @@ async function database() {
   const server = new EmbeddedPostgres({
     databaseDir: dir, port, user: 'postgres', password: 'postgres', persistent: true, createPostgresUser: true,
     // The log line names the connection's application, so statements of the web process can be told apart.
-    postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1', '-c', 'log_line_prefix=@%a| '],
-    onLog: (text) => serverLog.recording && serverLog.lines.push(...text.split('\n')),
+    postgresFlags: [
+      '-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1', '-c', 'log_line_prefix=@%a| ',
+      ...(SLOW_MS ? ['-c', `log_min_duration_statement=${SLOW_MS}`, '-c', 'log_lock_waits=on', '-c', 'deadlock_timeout=50ms'] : []),
+    ],
+    onLog: (text) => {
+      if (serverLog.recording) serverLog.lines.push(...text.split('\n'))
+      if (SLOW_MS) appendFileSync(join(WORK, 'postgres.log'), text)
+    },
     onError: () => {},
   })
   if (!existsSync(join(dir, 'PG_VERSION'))) await server.initialise()
@@ -135,8 +150,13 @@ function ace(env, ...args) {
   return execFileSync(process.execPath, ['ace.js', ...args], { cwd: BUILD, env, encoding: 'utf8' })
 }
 
-function startProcess(command, args, env, readyUrl, cwd = ROOT) {
-  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'ignore', 'inherit'] })
+/** A process whose stdout (its log lines) goes to tmp/bench/<name>.log. */
+function logTo(name) {
+  return openSync(join(WORK, `${name}.log`), 'w')
+}
+
+function startProcess(command, args, env, readyUrl, cwd = ROOT, log = 'ignore') {
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', log, 'inherit'] })
   return waitFor(readyUrl).then(() => child)
 }
 
@@ -312,22 +332,23 @@ try {
     [...WEB_FLAGS, 'bin/server.js'],
     { ...env, HOST: '127.0.0.1', PORT: String(servicePort), PUBLIC_URL: serviceUrl, PGAPPNAME: 'bench-web' },
     `${serviceUrl}/health/live`,
-    BUILD
+    BUILD,
+    logTo('web')
   )
   children.push(service)
   const worker = spawn(process.execPath, [...WORKER_FLAGS, 'ace.js', 'jobs:work'], {
     cwd: BUILD,
     env: { ...env, PUBLIC_URL: serviceUrl, PGAPPNAME: 'bench-worker' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', logTo('worker'), 'inherit'],
   })
   children.push(worker)
   console.log('setting up the dealer through the API…')
   await setUpDealer(ctx, serviceUrl, env.DATA_DIR)
   const receiver = await startReceiver()
-  if (wanted('consultas') || wanted('intake')) {
-    console.log('filling the agency with 100 000 inquiries…')
-    await setUpLeads(ctx, serviceUrl, url, receiver)
-  }
+  // The webhook always; the 100 000 inquiries only for the scenarios that read or add to them.
+  const fill = wanted('consultas') || wanted('POST /v3/consultas')
+  if (fill) console.log('filling the agency with 100 000 inquiries…')
+  await setUpLeads(ctx, serviceUrl, url, receiver, fill ? 100_000 : 1)
   ctx.entryPoint = await (await fetch(`${serviceUrl}/v3`, { headers: { authorization: `Bearer ${ctx.token}` } })).json()
   for (const scenario of selected) await scenario.setup?.(ctx, serviceUrl)
   writeFileSync(join(WORK, 'context.json'), JSON.stringify(ctx))

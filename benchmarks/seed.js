@@ -35,6 +35,14 @@ export async function seedSyncListings(url, count = 500) {
        on conflict do nothing`,
       [count, ADMIN_MAIL, EXTERNAL_ID]
     )
+    // A plan that holds them all, with room left for the photo pipeline's listing.
+    await client.query(
+      `insert into plans (agency_id, capacity, quota_high, quota_medium, quota_low)
+       select agency_id, $1, $1, $1, $1 from listings where lower(external_id) = lower($2) and admin_email = $3
+       on conflict (agency_id) do update set capacity = excluded.capacity, quota_high = excluded.quota_high,
+         quota_medium = excluded.quota_medium, quota_low = excluded.quota_low`,
+      [count + 100, EXTERNAL_ID, ADMIN_MAIL]
+    )
     await client.query('analyze listings')
   } finally {
     await client.end()
