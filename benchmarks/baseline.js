@@ -24,4 +24,10 @@ const server = createServer(async (req, res) => {
 })
 
 server.listen(Number(process.env.PORT), '127.0.0.1', () => process.send?.('ready'))
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => pool.end().finally(() => process.exit(0)))
+// Exits even while the intake's pg-boss sender or a checked-out client holds the pool open.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    setTimeout(() => process.exit(0), 1000).unref()
+    pool.end().finally(() => process.exit(0))
+  })
+}

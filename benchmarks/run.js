@@ -1,15 +1,31 @@
 /*
- * `npm run bench`: loads the service and a bare node:http + pg baseline doing
- * the same work, one after the other in one run against the same database,
- * and prints requests/s, p50/p99 latency and the service/baseline ratio.
+ * `npm run bench`: builds the service once (`node ace build`) and runs what is
+ * deployed — `build/bin/server.js` (web) and `build/ace.js jobs:work` (worker)
+ * as separate processes, NODE_ENV=production — then loads it and a bare
+ * node:http + pg baseline doing the same work, one after the other in one run
+ * against the same database, and prints requests/s, p50/p99 latency and the
+ * service/baseline ratio, the intake → webhook latency, the photo pipeline,
+ * the statements each write runs, table sizes and the peak RSS of both
+ * processes. Every figure also goes to tmp/bench/results.json.
  *
- * Database: BENCH_DATABASE_URL, else an embedded PostgreSQL under tmp/bench-pg.
+ * Database: BENCH_DATABASE_URL, else an embedded PostgreSQL under tmp/bench-pg
+ * (statement counts need the embedded one: they read its log). The migrated,
+ * catalogue-loaded database is kept as a template (`bench_template`) and reused
+ * while the migrations and the bundled catalogue are unchanged.
  * BENCH_SECONDS (default 5) per side and scenario, BENCH_CONNECTIONS (10).
  * BENCH_ONLY=<regex> runs only the scenarios (and lead/photo figures) whose name
  * matches, e.g. BENCH_ONLY=listing to compare two commits on the read path.
+ * BENCH_SLOW_MS=<ms> logs slower statements and lock waits to the server log, tmp/bench-pg/log/bench.log.
+ * BENCH_PROFILE=1 writes CPU profiles of the web and worker to tmp/bench/prof.
+ * BENCH_BUILD=0 reuses an existing build/ (only when the code did not change).
+ * The built app resolves its packages through build/node_modules, a symlink to
+ * the root's node_modules (the same versions `npm ci --omit=dev` would install;
+ * dev packages are present but never loaded).
  */
-import { spawn, execFileSync, fork } from 'node:child_process'
-import { mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs'
+import { spawn, execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { mkdirSync, openSync, writeFileSync, readFileSync, existsSync, rmSync, symlinkSync, readdirSync, statSync } from 'node:fs'
+import { loadavg, cpus } from 'node:os'
 import { createServer } from 'node:net'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -17,16 +33,25 @@ import autocannon from 'autocannon'
 import pg from 'pg'
 import { scenarios } from './scenarios.js'
 import { seed } from './seed.js'
+import { ADMIN_MAIL } from './dealer.js'
 import { setUpDealer } from './dealer.js'
 import { setUpLeads, startReceiver, intakeToWebhook, startPhotoServer, servicePhotoThroughput, sharpPhotoThroughput } from './leads.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const WORK = join(ROOT, 'tmp', 'bench')
+const BUILD = join(ROOT, 'build')
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null
 const wanted = (name) => !ONLY || ONLY.test(name)
 const selected = scenarios.filter((scenario) => wanted(scenario.name))
+/** The heap flags of the deployment (README, Processes): a bounded young generation, garbage collected early. */
+const WEB_FLAGS = ['--max-old-space-size=128', '--max-semi-space-size=8']
+const WORKER_FLAGS = ['--max-old-space-size=160', '--max-semi-space-size=8']
+// BENCH_PROFILE=1: both processes write a CPU profile to tmp/bench/prof when they exit.
+if (process.env.BENCH_PROFILE === '1') {
+  for (const flags of [WEB_FLAGS, WORKER_FLAGS]) flags.push('--cpu-prof', `--cpu-prof-dir=${join(WORK, 'prof')}`)
+}
 
 mkdirSync(WORK, { recursive: true })
 
@@ -38,14 +63,29 @@ const freePort = () =>
     })
   })
 
+/** BENCH_SLOW_MS=<ms>: statements slower than that (and lock waits) go to the server log (tmp/bench-pg/log/bench.log). */
+const SLOW_MS = Number(process.env.BENCH_SLOW_MS ?? 0)
+
+/** The embedded server's log: its size now, and the lines written since an earlier size. */
+const SERVER_LOG = join(ROOT, 'tmp', 'bench-pg', 'log', 'bench.log')
+const serverLog = {
+  size: () => (existsSync(SERVER_LOG) ? statSync(SERVER_LOG).size : 0),
+  since: (offset) => (existsSync(SERVER_LOG) ? readFileSync(SERVER_LOG).subarray(offset).toString('utf8').split('\n') : []),
+}
+
 async function database() {
-  if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, stop: async () => {} }
-  // The service's own launcher: works as root from a private checkout too.
+  if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, stop: async () => {}, logs: false }
+  // The service's own launcher (works as root from a private checkout too); the
+  // server logs to tmp/bench-pg/log/bench.log, each line naming its connection's
+  // application, so statements of the web process can be told apart.
   await import('@poppinss/ts-exec')
   const { startCluster } = await import('#core/database/embedded')
   try {
-    const cluster = await startCluster(join(ROOT, 'tmp', 'bench-pg'))
-    return { url: cluster.url('postgres'), stop: () => cluster.stop() }
+    const cluster = await startCluster(join(ROOT, 'tmp', 'bench-pg'), [
+      'logging_collector=on', 'log_directory=log', 'log_filename=bench.log', 'log_line_prefix=@%a| ',
+      ...(SLOW_MS ? [`log_min_duration_statement=${SLOW_MS}`, 'log_lock_waits=on', 'deadlock_timeout=50ms'] : []),
+    ])
+    return { url: cluster.url('postgres'), stop: () => cluster.stop(), logs: true }
   } catch (error) {
     if (!error?.operatorMessage) throw error
     console.error(error.message)
@@ -53,24 +93,126 @@ async function database() {
   }
 }
 
-async function freshDatabase(adminUrl) {
-  const client = new pg.Client({ connectionString: adminUrl })
-  await client.connect()
-  await client.query('drop database if exists bench with (force)')
-  await client.query('create database bench')
-  await client.end()
+const databaseUrl = (adminUrl, name) => {
   const url = new URL(adminUrl)
-  url.pathname = '/bench'
+  url.pathname = `/${name}`
   return url.toString()
 }
 
-function ace(env, ...args) {
-  return execFileSync(process.execPath, ['ace', ...args], { cwd: ROOT, env, encoding: 'utf8' })
+/** What the template database is made of: the migrations and the bundled catalogue. */
+function templateKey() {
+  const hash = createHash('sha1')
+  const files = (dir) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort()
+  for (const file of [...files(join(ROOT, 'database')), ...files(join(ROOT, 'app', 'catalog')), join(ROOT, 'package-lock.json')]) {
+    hash.update(file).update(readFileSync(file))
+  }
+  return hash.digest('hex')
 }
 
-function startProcess(command, args, env, readyUrl) {
-  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] })
+/** A fresh `bench` database: a copy of the migrated, catalogue-loaded template (made once). */
+async function freshDatabase(adminUrl, env) {
+  const client = new pg.Client({ connectionString: adminUrl, application_name: 'bench' })
+  await client.connect()
+  try {
+    const key = templateKey()
+    const { rows } = await client.query(
+      "select shobj_description(oid, 'pg_database') as key from pg_database where datname = 'bench_template'"
+    )
+    await client.query('drop database if exists bench with (force)')
+    if (rows[0]?.key !== key) {
+      await client.query('drop database if exists bench_template with (force)')
+      await client.query('create database bench_template')
+      const templateEnv = { ...env, DATABASE_URL: databaseUrl(adminUrl, 'bench_template') }
+      console.log('migrating…')
+      ace(templateEnv, 'migration:run', '--force')
+      console.log('importing the vehicle catalogue…')
+      ace(templateEnv, 'catalog:import')
+      await client.query(`comment on database bench_template is '${key}'`)
+    }
+    await client.query('create database bench template bench_template')
+  } finally {
+    await client.end()
+  }
+  return databaseUrl(adminUrl, 'bench')
+}
+
+/** `node ace build`, once per run; the build resolves packages through a symlink to the root's node_modules. */
+function build() {
+  if (process.env.BENCH_BUILD === '0' && existsSync(join(BUILD, 'bin', 'server.js'))) {
+    console.log('reusing build/ (BENCH_BUILD=0)')
+  } else {
+    console.log('building (node ace build)…')
+    execFileSync(process.execPath, ['ace', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
+  }
+  if (!existsSync(join(BUILD, 'node_modules'))) symlinkSync(join(ROOT, 'node_modules'), join(BUILD, 'node_modules'), 'dir')
+}
+
+function ace(env, ...args) {
+  return execFileSync(process.execPath, ['ace.js', ...args], { cwd: BUILD, env, encoding: 'utf8' })
+}
+
+/** A process whose stdout (its log lines) goes to tmp/bench/<name>.log. */
+function logTo(name) {
+  return openSync(join(WORK, `${name}.log`), 'w')
+}
+
+function startProcess(command, args, env, readyUrl, cwd = ROOT, log = 'ignore') {
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', log, 'inherit'] })
   return waitFor(readyUrl).then(() => child)
+}
+
+/**
+ * The statements one request makes the web process run: PostgreSQL logs every
+ * statement for a moment, and the lines of the web's own connections
+ * (application name `bench-web`, its pg-boss sender's `jobs-sender` aside) are counted.
+ */
+async function countStatements(adminUrl, send) {
+  const client = new pg.Client({ connectionString: adminUrl, application_name: 'bench' })
+  await client.connect()
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 300))
+  try {
+    await client.query("alter system set log_statement = 'all'")
+    await client.query('select pg_reload_conf()')
+    await settle()
+    const offset = serverLog.size()
+    const status = await send()
+    await settle()
+    const statements = serverLog.since(offset)
+      .filter((line) => line.startsWith('@bench-web|') && /LOG:\s+(statement|execute [^:]*):/.test(line))
+      .map((line) => line.replace(/^.*?LOG:\s+(statement|execute [^:]*):\s*/, '').replace(/\s+/g, ' ').slice(0, 160))
+    return { status, count: statements.length, statements }
+  } finally {
+    await client.query('alter system reset log_statement')
+    await client.query('select pg_reload_conf()')
+    await client.end()
+  }
+}
+
+/** Table + index + TOAST bytes of the tables that grow with listings and inquiries, and bytes per row. */
+async function storage(url) {
+  const client = new pg.Client({ connectionString: url, application_name: 'bench' })
+  await client.connect()
+  try {
+    const sizes = {}
+    for (const table of ['listings', 'listing_photos', 'inquiries', 'deliveries', 'delivery_attempts']) {
+      const exists = (await client.query('select to_regclass($1) as oid', [table])).rows[0].oid
+      if (!exists) continue
+      const { rows } = await client.query(`select count(*)::int as rows, pg_total_relation_size($1::regclass)::bigint as bytes from ${table}`, [table])
+      const { rows: [r] } = { rows }
+      sizes[table] = { rows: r.rows, bytes: Number(r.bytes), bytesPerRow: r.rows ? Math.round(Number(r.bytes) / r.rows) : null }
+    }
+    const { rows } = await client.query(
+      `select count(*)::int as rows, coalesce(sum(pg_total_relation_size(relid)), 0)::bigint as bytes
+       from pg_partition_tree('pgboss.job') where isleaf`
+    ).catch(() => ({ rows: [] }))
+    if (rows[0]) {
+      const jobs = (await client.query('select count(*)::int as n from pgboss.job')).rows[0].n
+      sizes['pgboss.job'] = { rows: jobs, bytes: Number(rows[0].bytes), bytesPerRow: jobs ? Math.round(Number(rows[0].bytes) / jobs) : null }
+    }
+    return sizes
+  } finally {
+    await client.end()
+  }
 }
 
 async function waitFor(url, timeoutMs = 30_000) {
@@ -95,11 +237,20 @@ function merge(a, b) {
   }
 }
 
+/** A scenario's first (or only) path. */
+const firstPath = (request) => request.path ?? request.paths[0]
+
 function load(url, request, scenarioIndex, seconds = SECONDS) {
+  let next = 0
+  // Several paths: each request takes the next one, round-robin.
+  const requests = request.paths
+    ? [{ setupRequest: (req) => ({ ...req, path: request.paths[next++ % request.paths.length] }) }]
+    : undefined
   return new Promise((resolve, reject) => {
     autocannon(
       {
-        url: url + request.path,
+        url: url + firstPath(request),
+        requests,
         method: request.method ?? 'GET',
         headers: { ...request.headers, 'x-scenario': String(scenarioIndex) },
         body: request.body,
@@ -115,7 +266,7 @@ function load(url, request, scenarioIndex, seconds = SECONDS) {
 async function explainErrors(serviceUrl, ctx, name) {
   const request = scenarios.find((scenario) => scenario.name === name).request(ctx)
   const responses = await Promise.all(
-    Array.from({ length: 10 }, () => fetch(serviceUrl + request.path, { method: request.method ?? 'GET', headers: request.headers, body: request.body }))
+    Array.from({ length: 10 }, () => fetch(serviceUrl + firstPath(request), { method: request.method ?? 'GET', headers: request.headers, body: request.body }))
   )
   const failed = responses.filter((response) => response.status >= 400)
   console.log(`${name}: statuses ${responses.map((response) => response.status).join(' ')}`)
@@ -131,27 +282,41 @@ function peakRss(pid) {
   }
 }
 
+const results = {
+  at: new Date().toISOString(),
+  commit: (() => {
+    try {
+      return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim()
+    } catch {
+      return null
+    }
+  })(),
+  node: process.version,
+  cpus: cpus().length,
+  loadBefore: loadavg().map((n) => Number(n.toFixed(2))),
+  seconds: SECONDS,
+  connections: CONNECTIONS,
+}
+const saveResults = () => writeFileSync(join(WORK, 'results.json'), JSON.stringify(results, null, 2))
+
+build()
 const db = await database()
 const children = []
 try {
-  const url = await freshDatabase(db.url)
   const env = {
     ...process.env,
     NODE_ENV: 'production',
     APP_KEY: 'bench-key-0123456789abcdef0123456789abcdef',
-    DATABASE_URL: url,
     LOG_LEVEL: 'info',
     RATE_LIMIT_PER_MINUTE: '1000000000',
     OUTBOUND_ALLOW_PRIVATE: 'true',
     DATA_DIR: join(WORK, 'data'),
   }
+  const url = await freshDatabase(db.url, env)
+  env.DATABASE_URL = url
   rmSync(join(WORK, 'data'), { recursive: true, force: true })
-  console.log('migrating…')
-  ace(env, 'migration:run', '--force')
   const created = JSON.parse(ace(env, 'app:create', 'bench', '--ability', 'consultas:crear', '--json').replace(/^[^{]*/, ''))
-  const ctx = { token: created.Token, appId: created.Id }
-  console.log('importing the vehicle catalogue…')
-  ace(env, 'catalog:import')
+  const ctx = { token: created.Token, appId: created.Id, databaseUrl: url }
   console.log('seeding…')
   await seed(url, ctx)
 
@@ -159,22 +324,29 @@ try {
   const baselinePort = await freePort()
   const serviceUrl = `http://127.0.0.1:${servicePort}`
   const baselineUrl = `http://127.0.0.1:${baselinePort}`
+  // PGAPPNAME names the processes' database connections (pg reads it), for the statement counts.
   const service = await startProcess(
     process.execPath,
-    ['--import', '@poppinss/ts-exec', 'bin/server.ts'],
-    { ...env, HOST: '127.0.0.1', PORT: String(servicePort), PUBLIC_URL: serviceUrl },
-    `${serviceUrl}/health/live`
+    [...WEB_FLAGS, 'bin/server.js'],
+    { ...env, HOST: '127.0.0.1', PORT: String(servicePort), PUBLIC_URL: serviceUrl, PGAPPNAME: 'bench-web' },
+    `${serviceUrl}/health/live`,
+    BUILD,
+    logTo('web')
   )
   children.push(service)
-  const worker = spawn(process.execPath, ['ace', 'jobs:work'], { cwd: ROOT, env: { ...env, PUBLIC_URL: serviceUrl }, stdio: ['ignore', 'ignore', 'inherit'] })
+  const worker = spawn(process.execPath, [...WORKER_FLAGS, 'ace.js', 'jobs:work'], {
+    cwd: BUILD,
+    env: { ...env, PUBLIC_URL: serviceUrl, PGAPPNAME: 'bench-worker' },
+    stdio: ['ignore', logTo('worker'), 'inherit'],
+  })
   children.push(worker)
   console.log('setting up the dealer through the API…')
   await setUpDealer(ctx, serviceUrl, env.DATA_DIR)
   const receiver = await startReceiver()
-  if (wanted('consultas') || wanted('intake')) {
-    console.log('filling the agency with 100 000 inquiries…')
-    await setUpLeads(ctx, serviceUrl, url, receiver)
-  }
+  // The webhook always; the 100 000 inquiries only for the scenarios that read or add to them.
+  const fill = wanted('consultas') || wanted('POST /v3/consultas')
+  if (fill) console.log('filling the agency with 100 000 inquiries…')
+  await setUpLeads(ctx, serviceUrl, url, receiver, fill ? 100_000 : 1)
   ctx.entryPoint = await (await fetch(`${serviceUrl}/v3`, { headers: { authorization: `Bearer ${ctx.token}` } })).json()
   for (const scenario of selected) await scenario.setup?.(ctx, serviceUrl)
   writeFileSync(join(WORK, 'context.json'), JSON.stringify(ctx))
@@ -188,8 +360,9 @@ try {
 
   // Measured before the load runs, so the worker has no backlog of their deliveries.
   if (wanted('intake → webhook')) {
-    console.log('\nintake → webhook received, 50 inquiries/s for 10 s (worker woken by LISTEN/NOTIFY):')
-    console.log(await intakeToWebhook(ctx, serviceUrl, receiver, 50, 10))
+    console.log('\nintake → webhook received, 50 inquiries/s for 10 s (separate worker process woken by LISTEN/NOTIFY):')
+    results.intakeToWebhook = await intakeToWebhook(ctx, serviceUrl, receiver, 50, 10)
+    console.log(results.intakeToWebhook)
   }
 
   if (wanted('photo pipeline')) {
@@ -198,11 +371,19 @@ try {
     const barePhotos = await sharpPhotoThroughput(photoServer.urls)
     photoServer.close()
     const rate = (run) => run.photos / run.seconds
+    results.photos = {
+      count: photoServer.urls.length,
+      bytes: photoServer.bytes,
+      servicePerSecond: Number(rate(ourPhotos).toFixed(2)),
+      ready: ourPhotos.ready,
+      sharpPerSecond: Number(rate(barePhotos).toFixed(2)),
+      ratio: Number((rate(ourPhotos) / rate(barePhotos)).toFixed(2)),
+    }
     console.log(`\nphoto pipeline, ${photoServer.urls.length} × 12 MP JPEG (${Math.round(photoServer.bytes / 1024)} KiB) over loopback:`)
     console.table([
-      { side: 'service (POST → all Lista)', 'photos/s': rate(ourPhotos).toFixed(2), ready: ourPhotos.ready },
-      { side: 'sharp alone (2 at a time)', 'photos/s': rate(barePhotos).toFixed(2) },
-      { side: 'ratio', 'photos/s': (rate(ourPhotos) / rate(barePhotos)).toFixed(2) },
+      { side: 'service (POST → all Lista)', 'photos/s': results.photos.servicePerSecond, ready: ourPhotos.ready },
+      { side: 'sharp alone (2 at a time)', 'photos/s': results.photos.sharpPerSecond },
+      { side: 'ratio', 'photos/s': results.photos.ratio },
     ])
   }
 
@@ -210,7 +391,7 @@ try {
   for (const scenario of selected) {
     const index = scenarios.indexOf(scenario)
     const request = scenario.request(ctx)
-    const check = await fetch(serviceUrl + request.path, { method: request.method ?? 'GET', headers: request.headers, body: request.body })
+    const check = await fetch(serviceUrl + firstPath(request), { method: request.method ?? 'GET', headers: request.headers, body: request.body })
     const expected = scenario.expect ?? 200
     if (check.status !== expected) {
       console.log(`skip ${scenario.name}: service answered ${check.status}, expected ${expected}`)
@@ -237,11 +418,47 @@ try {
       'errors': ours.errors + (expected === 304 ? 0 : ours.non2xx),
     })
   }
+  results.scenarios = rows
   for (const row of rows.filter((row) => row.errors > 0)) await explainErrors(serviceUrl, ctx, row.scenario)
   console.log(`\n${SECONDS}s per side, ${CONNECTIONS} connections, node ${process.version}`)
   console.table(rows)
+
+  // What one request of each kind runs in PostgreSQL (the web process's connections only).
+  if (db.logs) {
+    results.statements = {}
+    const counted = {
+      'GET listing (full)': () => ({ path: ctx.listingPath }),
+      'PUT listing': () => scenarios.find((s) => s.name === 'PUT listing (one row)').request(ctx),
+      'POST /v3/consultas (intake)': () => scenarios.find((s) => s.name === 'POST /v3/consultas (intake)').request(ctx),
+      'GET /v3/consultas (page 1)': () => ({ path: `/v3/consultas/${ADMIN_MAIL}` }),
+    }
+    for (const [name, make] of Object.entries(counted)) {
+      if (!wanted(name.replace(/ \(page 1\)$/, ''))) continue
+      const request = make()
+      results.statements[name] = await countStatements(db.url, async () => {
+        const response = await fetch(serviceUrl + request.path, {
+          method: request.method ?? 'GET',
+          headers: { authorization: `Bearer ${ctx.token}`, ...request.headers },
+          body: request.body,
+        })
+        await response.arrayBuffer()
+        return response.status
+      })
+    }
+    console.log('\nstatements per request (web process):')
+    console.table(Object.entries(results.statements).map(([name, { status, count }]) => ({ request: name, status, statements: count })))
+  }
+
+  results.storage = await storage(url)
+  console.log('\ntable + index sizes:')
+  console.table(results.storage)
+
   receiver.close()
-  console.log(`peak RSS: web ${peakRss(service.pid)} MiB, worker ${peakRss(worker.pid)} MiB`)
+  results.peakRssMiB = { web: peakRss(service.pid), worker: peakRss(worker.pid) }
+  results.loadAfter = loadavg().map((n) => Number(n.toFixed(2)))
+  console.log(`peak RSS: web ${results.peakRssMiB.web} MiB, worker ${results.peakRssMiB.worker} MiB; load ${results.loadBefore.join(' ')} → ${results.loadAfter.join(' ')}`)
+  saveResults()
+  console.log(`figures in ${join(WORK, 'results.json')}`)
 } finally {
   await Promise.all(
     children.map((child) => new Promise((resolve) => {

@@ -3,9 +3,10 @@
  * the service and the bare baseline's handler doing the same queries and JSON.
  * `setup(ctx)` runs once after seeding and may add data to `ctx`.
  */
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { ADMIN_MAIL, EXTERNAL_ID, listingBody } from './dealer.js'
 import { inquiryBody } from './leads.js'
+import { seedSyncListings } from './seed.js'
 
 /**
  * The baseline's share of authentication: the same token row lookup, hash
@@ -183,53 +184,28 @@ export const scenarios = [
     },
   },
   {
-    name: 'PUT listing',
-    request: (ctx) => {
-      const { ExternalId, Marca, Modelo, Version, Transmision, Propulsion, ...edit } = listingBody({ Descripcion: 'Precio actualizado.' })
-      return { path: ctx.listingPath, method: 'PUT', headers: { ...auth(ctx), 'content-type': 'application/json' }, body: JSON.stringify(edit) }
+    name: 'PUT listing (one row)',
+    request: (ctx) => ({ path: ctx.listingPath, method: 'PUT', headers: putHeaders(ctx), body: putBody() }),
+    baseline: updateListing,
+  },
+  {
+    // A dealer syncing its stock: every request edits another of 500 listings.
+    name: 'PUT listing (500 listings round-robin)',
+    setup: async (ctx) => {
+      ctx.syncPaths = await seedSyncListings(ctx.databaseUrl, 500)
     },
-    baseline: async (pool, req) => {
-      const caller = await authenticate(pool, req)
-      if (!caller) return unauthorized
-      const body = JSON.parse(await readBody(req))
-      const { rows } = await pool.query(
-        `update listings set description = $4, colour = $5, price_currency = $6, price_amount = $7, revision = revision + 1, updated_at = now()
-         where app_id = $1 and admin_email = $2 and lower(external_id) = lower($3) returning *`,
-        [caller.id, ADMIN_MAIL, EXTERNAL_ID, body.Descripcion, body.Color, body.Precio.Moneda, body.Precio.Importe]
-      )
-      return { status: 200, body: JSON.stringify(listingFull(rows[0])), headers: { etag: listingEtag(rows[0]) } }
-    },
+    request: (ctx) => ({ paths: ctx.syncPaths, method: 'PUT', headers: putHeaders(ctx), body: putBody() }),
+    baseline: updateListing,
   },
   {
     name: 'GET /v3/consultas (page 1 of 100 000)',
     request: (ctx) => ({ path: `/v3/consultas/${ADMIN_MAIL}`, headers: auth(ctx) }),
-    baseline: async (pool, req, ctx) => {
-      const caller = await authenticate(pool, req)
-      if (!caller) return unauthorized
-      const { rows: agencies } = await pool.query('select id from agencies where admin_email = $1', [ADMIN_MAIL])
-      const to = new Date()
-      const from = new Date(to.getTime() - 90 * 86_400_000)
-      const [page, count] = await Promise.all([
-        pool.query(
-          `select * from inquiries where agency_id = $1 and audience_app_id = $2 and received_at >= $3 and received_at < $4
-           order by received_at desc, id desc limit 100`,
-          [agencies[0].id, caller.id, from, to]
-        ),
-        pool.query(
-          'select count(*) as total from inquiries where agency_id = $1 and audience_app_id = $2 and received_at >= $3 and received_at < $4',
-          [agencies[0].id, caller.id, from, to]
-        ),
-      ])
-      const template = `/v3/consultas/${ADMIN_MAIL}{?operador,externalid,desde,hasta,pagina}`
-      return {
-        status: 200,
-        body: JSON.stringify({
-          Desde: from.toISOString(), Hasta: to.toISOString(), Pagina: 1, Total: Number(count.rows[0].total), PerPagina: 100,
-          _links: { self: { href: `/v3/consultas/${ADMIN_MAIL}?pagina=1` }, next: { href: `/v3/consultas/${ADMIN_MAIL}?pagina=2` }, page: { href: template, templated: true } },
-          _entries: page.rows.map(inquiryFull),
-        }),
-      }
-    },
+    baseline: (pool, req) => inquiryPage(pool, req, 1),
+  },
+  {
+    name: 'GET /v3/consultas (page 99 of 100 000)',
+    request: (ctx) => ({ path: `/v3/consultas/${ADMIN_MAIL}?pagina=99`, headers: auth(ctx) }),
+    baseline: (pool, req) => inquiryPage(pool, req, 99),
   },
   {
     name: 'POST /v3/consultas (intake)',
@@ -238,10 +214,135 @@ export const scenarios = [
       body: JSON.stringify(inquiryBody('carga@example.com')),
     }),
     expect: 201,
-    // No bare twin: the intake's work is the service's own transaction (inquiry, deliveries, jobs).
-    baseline: null,
+    baseline: intake,
   },
 ]
+
+const putHeaders = (ctx) => ({ ...auth(ctx), 'content-type': 'application/json' })
+
+function putBody() {
+  const { ExternalId, Marca, Modelo, Version, Transmision, Propulsion, ...edit } = listingBody({ Descripcion: 'Precio actualizado.' })
+  return JSON.stringify(edit)
+}
+
+/** One `UPDATE … RETURNING` of the listing in the path, answered as the service answers it. */
+async function updateListing(pool, req) {
+  const caller = await authenticate(pool, req)
+  if (!caller) return unauthorized
+  const body = JSON.parse(await readBody(req))
+  const externalId = decodeURIComponent(req.url.split('/').pop())
+  const { rows } = await pool.query(
+    `update listings set description = $4, colour = $5, price_currency = $6, price_amount = $7, revision = revision + 1, updated_at = now()
+     where app_id = $1 and admin_email = $2 and lower(external_id) = lower($3) returning *`,
+    [caller.id, ADMIN_MAIL, externalId, body.Descripcion, body.Color, body.Precio.Moneda, body.Precio.Importe]
+  )
+  return { status: 200, body: JSON.stringify(listingFull(rows[0])), headers: { etag: listingEtag(rows[0]) } }
+}
+
+async function inquiryPage(pool, req, pagina) {
+  const caller = await authenticate(pool, req)
+  if (!caller) return unauthorized
+  const { rows: agencies } = await pool.query('select id from agencies where admin_email = $1', [ADMIN_MAIL])
+  const to = new Date()
+  const from = new Date(to.getTime() - 90 * 86_400_000)
+  const [page, count] = await Promise.all([
+    pool.query(
+      `select * from inquiries where agency_id = $1 and audience_app_id = $2 and received_at >= $3 and received_at < $4
+       order by received_at desc, id desc limit 100 offset $5`,
+      [agencies[0].id, caller.id, from, to, (pagina - 1) * 100]
+    ),
+    countInquiries(pool, agencies[0].id, caller.id, from, to),
+  ])
+  const self = `/v3/consultas/${ADMIN_MAIL}`
+  const template = `${self}{?operador,externalid,desde,hasta,pagina}`
+  const total = Number(count)
+  const links = { self: { href: `${self}?pagina=${pagina}` } }
+  if (pagina > 1) links.prev = { href: `${self}?pagina=${pagina - 1}` }
+  if (pagina * 100 < total) links.next = { href: `${self}?pagina=${pagina + 1}` }
+  links.page = { href: template, templated: true }
+  return {
+    status: 200,
+    body: JSON.stringify({
+      Desde: from.toISOString(), Hasta: to.toISOString(), Pagina: pagina, Total: total, PerPagina: 100,
+      _links: links,
+      _entries: page.rows.map(inquiryFull),
+    }),
+  }
+}
+
+/** The Total of a page, the way the service counts it: hourly counters, partial hours at the ends row by row. */
+async function countInquiries(pool, agencyId, appId, from, to) {
+  const HOUR = 3_600_000
+  const firstHour = new Date(Math.ceil(from.getTime() / HOUR) * HOUR)
+  const lastHour = new Date(Math.floor(to.getTime() / HOUR) * HOUR)
+  const { rows } = await pool.query(
+    `select coalesce((select sum(total) from inquiry_hour_counts
+        where agency_id = $1 and audience_app_id in ($2) and hour >= $3 and hour < $4), 0)
+      + (select count(*) from inquiries where agency_id = $1 and audience_app_id in ($2)
+          and ((received_at >= $5 and received_at < $3) or (received_at >= $4 and received_at < $6))) as total`,
+    [agencyId, appId, firstHour, lastHour, from, to]
+  )
+  return rows[0].total
+}
+
+let boss = null
+
+/**
+ * The intake's bare work: the listing and agency reads, then one transaction
+ * inserting the inquiry, its webhook delivery and that delivery's pg-boss job
+ * (pg-boss's own send, on the transaction's client).
+ */
+async function intake(pool, req, ctx) {
+  const caller = await authenticate(pool, req)
+  if (!caller) return unauthorized
+  const body = JSON.parse(await readBody(req))
+  const listing = await showListing(pool, caller.id)
+  const { rows: configs } = await pool.query(
+    'select * from notification_configs where agency_id = $1 and app_id = $2',
+    [listing.agency_id, caller.id]
+  )
+  boss ??= startBoss()
+  const sender = await boss
+  const client = await pool.connect()
+  try {
+    await client.query('begin')
+    const buyer = body.Interesado
+    const vehicle = { externalId: listing.external_id, brand: listing.brand_name, model: listing.model_name, version: listing.version_name, versionYear: listing.year }
+    const { rows } = await client.query(
+      `insert into inquiries (sid, app_id, source_app_id, agency_id, listing_id, operator_email, kind, origin, external_id, vehicle,
+         interest, first_name, last_name, email, phone, comment, received_at, resend_open, resend_closes_at)
+       values ($1, $2, $2, $3, $4, $5, 'listing', $6, $7, $8, $9, $10, $11, $12, $13, $14, now(), true, now() + interval '30 days')
+       returning *`,
+      [randomBytes(5).toString('hex'), caller.id, listing.agency_id, listing.id, ADMIN_MAIL, body.OrigenLead, listing.external_id,
+        vehicle, buyer.Interes, buyer.Nombre, buyer.Apellido, buyer.Email, buyer.Telefono, buyer.Comentario]
+    )
+    const inquiry = rows[0]
+    for (const config of configs.filter((c) => c.webhook_active)) {
+      const payload = { configId: config.id, body: JSON.stringify({ Consulta: inquiryFull(inquiry) }) }
+      const { rows: deliveries } = await client.query(
+        `insert into deliveries (channel, owner_type, owner_id, app_id, target, message_id, payload, queue, next_attempt_at)
+         values ('webhook', 'inquiry', $1, $2, $3, $4, $5, 'leads.webhook', now()) returning id`,
+        [String(inquiry.id), caller.id, config.webhook_callback, `msg_${randomBytes(12).toString('hex')}`, payload]
+      )
+      await sender.send('leads.webhook', { deliveryId: deliveries[0].id }, { db: { executeSql: (text, values) => client.query(text, values) } })
+    }
+    await client.query('commit')
+    return { status: 201, body: JSON.stringify(inquiryFull(inquiry)), headers: { location: `/v3/consultas/${ADMIN_MAIL}/${inquiry.sid}` } }
+  } catch (error) {
+    await client.query('rollback')
+    throw error
+  } finally {
+    client.release()
+  }
+}
+
+async function startBoss() {
+  const { PgBoss } = await import('pg-boss')
+  const sender = new PgBoss({ connectionString: process.env.DATABASE_URL, schema: 'pgboss', max: 2, supervise: false, schedule: false, migrate: false })
+  sender.on('error', () => {})
+  await sender.start()
+  return sender
+}
 
 const money = (value) => (value ? { Moneda: value.currency, Importe: Number(value.amount) } : null)
 

@@ -1,6 +1,6 @@
 import env from '#start/env'
 import app from '@adonisjs/core/services/app'
-import { defineConfig, targets } from '@adonisjs/core/logger'
+import { defineConfig, destination } from '@adonisjs/core/logger'
 
 const loggerConfig = defineConfig({
   default: 'app',
@@ -9,9 +9,9 @@ const loggerConfig = defineConfig({
       enabled: true,
       name: 'dealership-api',
       level: env.get('LOG_LEVEL') ?? (app.inTest ? 'silent' : 'info'),
-      transport: {
-        targets: targets().push(targets.file({ destination: 1 })).toArray(),
-      },
+      // Straight to stdout from the process: a transport would run a worker
+      // thread (its own V8 heap, ~20 MiB) and pass every line to it.
+      destination: destination({ dest: 1, sync: true }),
     },
   },
 })

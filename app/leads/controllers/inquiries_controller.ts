@@ -38,7 +38,7 @@ export default class InquiriesController {
     requireAbility(ctx, 'consultas:crear')
     negotiate(ctx) // 406 before anything is written, not after
     const agency = await this.#agency(ctx)
-    const result = await this.intake.execute({ appId: ctx.caller.id, agencyId: agency.id, input: ctx.request.body() })
+    const result = await this.intake.execute({ appId: ctx.caller.id, agencyId: agency.id, agency, input: ctx.request.body() })
     if (!result.ok) {
       throw result.reason === 'unavailable' ? Problem.conflict(result.errors ?? {}) : Problem.badRequest(result.errors ?? {})
     }

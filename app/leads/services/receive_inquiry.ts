@@ -25,6 +25,8 @@ export type ReceiveInquiryInput = {
   /** The app sending the inquiry (API caller, or the listing's app for the buyers' form). */
   appId: number
   agencyId: number
+  /** The agency as the caller already read it (its trade name is not read again). */
+  agency?: { tradeName: string }
   /** The wire body: `{ExternalId | VersionId, OrigenLead, Interesado}`. */
   input: unknown
 }
@@ -80,7 +82,7 @@ export default class ReceiveInquiry {
     private deliveries: DeliveryService
   ) {}
 
-  async execute({ appId, agencyId, input }: ReceiveInquiryInput): Promise<Result<Inquiry, ReceiveFailure>> {
+  async execute({ appId, agencyId, agency: known, input }: ReceiveInquiryInput): Promise<Result<Inquiry, ReceiveFailure>> {
     let body: IntakeInput
     try {
       body = await intakeValidator.validate(blanksToNull(input))
@@ -99,14 +101,15 @@ export default class ReceiveInquiry {
     const { vehicle, visibleAppId, operatorId, listingId, versionId, kind } = subject.value
 
     const audience = visibleAppId !== null ? [visibleAppId] : await this.agencies.appsReceivingOtherLeads(agencyId)
+    // The agency and the listing's operator are read only when not already known.
     const [agency, operators, configs] = await Promise.all([
-      this.agencies.forApp(visibleAppId ?? appId, admin.email),
-      this.agencies.operators(operatorId ? [operatorId] : []),
+      known ?? this.agencies.forApp(visibleAppId ?? appId, admin.email),
+      this.agencies.operators(operatorId && operatorId !== admin.id ? [operatorId] : []),
       audience.length === 0
         ? Promise.resolve([] as NotificationConfig[])
         : NotificationConfig.query().where('agency_id', agencyId).whereIn('app_id', audience),
     ])
-    const operator = (operatorId ? operators.get(operatorId) : null) ?? admin
+    const operator = (operatorId && operatorId !== admin.id ? operators.get(operatorId) : null) ?? admin
 
     const buyer = body.Interesado
     const receivedAt = DateTime.now()

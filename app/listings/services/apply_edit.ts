@@ -162,6 +162,25 @@ export default class ApplyEdit {
     return input.location === undefined ? undefined : this.#location(input.location)
   }
 
+  /**
+   * The listing's own place when `Locacion` names it again (same region and
+   * city, ignoring case): no catalogue lookup. Null when it must be resolved.
+   */
+  keptLocation(location: ListingEditInput['location'], listing: ListingData): PlaceValues | null {
+    const same = (sent: string | null | undefined, stored: string | null) =>
+      (sent ?? null) === null ? stored === null : stored !== null && sent!.trim().toLowerCase() === stored.toLowerCase()
+    if (!location || !location.region || listing.regionId === null) return null
+    if (!same(location.region, listing.regionName) || !same(location.city, listing.cityName)) return null
+    if ((location.city ?? null) !== null && listing.cityId === null) return null
+    return ok({
+      region_id: listing.regionId,
+      region_name: listing.regionName,
+      city_id: listing.cityId,
+      city_name: listing.cityName,
+      address: location.address ?? null,
+    })
+  }
+
   async #location(location: ListingEditInput['location']): Promise<PlaceValues> {
     const values: Record<string, unknown> = {
       region_id: null,

@@ -31,7 +31,7 @@ export type Change =
 
 export type ChangeFailure = 'no_agency' | 'not_found' | 'invalid' | 'conflict' | 'precondition'
 
-type Attempt = Result<{ agency: AgencyView; record: ListingRecord }, ChangeFailure | 'retry' | 'busy'>
+type Attempt = Result<{ agency: AgencyView; record: ListingRecord }, ChangeFailure | 'retry' | 'busy' | 'resolve'>
 
 const ATTEMPTS = 3
 
@@ -53,10 +53,18 @@ export default class ChangeListing {
   }): Promise<Result<{ agency: AgencyView; record: ListingRecord }, ChangeFailure>> {
     const agency = await this.directory.forApp(request.caller.id, request.adminMail)
     if (!agency) return fail('no_agency')
-    const location = request.change.kind === 'edit' ? await this.applyEdit.resolveLocation(request.change.input) : undefined
+    // Locacion is resolved through the catalogue only when it differs from the
+    // listing's (a stock sync sends the same place every time): an attempt asks
+    // for it (`resolve`), and it is resolved outside the transaction.
+    let location: PlaceValues | undefined
     let membersHeld = false
     for (let attempt = 1; ; attempt++) {
       const result: Attempt = await db.transaction((trx) => this.#attempt(trx, agency, request, location, membersHeld))
+      if (!result.ok && result.reason === 'resolve' && location === undefined && request.change.kind === 'edit') {
+        location = await this.applyEdit.resolveLocation(request.change.input)
+        attempt--
+        continue
+      }
       if (!result.ok && result.reason === 'busy') membersHeld = true
       else if (result.ok || result.reason !== 'retry') return result as Result<any, ChangeFailure>
       if (attempt === ATTEMPTS) {
@@ -93,6 +101,11 @@ export default class ChangeListing {
       values = { state: 'archived' }
     } else {
       const input = request.change.kind === 'state' ? {} : request.change.input
+      if (request.change.kind === 'edit' && location === undefined && input.location !== undefined) {
+        const kept = this.applyEdit.keptLocation(input.location, listing)
+        if (!kept) return fail('resolve')
+        location = kept
+      }
       const applied = await this.applyEdit.execute(trx, {
         agency,
         listing,
@@ -108,14 +121,16 @@ export default class ChangeListing {
       photos = applied.value.photos
     }
 
-    const updated = await trx
+    // `returning *`: the answer is the updated row, no second read (unless photos change it again).
+    const updated: Record<string, unknown>[] = await trx
       .from('listings')
       .where('id', listing.id)
       .where('revision', listing.revision)
-      .update({ ...values, revision: listing.revision + 1, updated_at: new Date() })
-    if (Number(updated) === 0) return fail(expected !== undefined ? 'precondition' : 'retry')
+      .update({ ...values, revision: listing.revision + 1, updated_at: new Date() }, ['*'])
+    if (updated.length === 0) return fail(expected !== undefined ? 'precondition' : 'retry')
 
-    if (photos) await installPhotos(trx, listing, photos)
+    if (!photos) return ok({ agency, record: this.reader.fromRow(updated[0]) })
+    await installPhotos(trx, listing, photos)
     const record = await this.reader.find(request.caller, agency.id, request.externalId, trx)
     return ok({ agency, record: record! })
   }

@@ -74,6 +74,11 @@ export default class ListingReader {
     return rows.length ? toRecord(fromRow(rows[0])) : null
   }
 
+  /** The record of a listing row read with `returning *` (a write answers without reading it again). */
+  fromRow(row: Record<string, unknown>): ListingRecord {
+    return toRecord(fromRow(row))
+  }
+
   /** One page of the app's listings of the agency; archived ones only when asked for. */
   async list(caller: Caller, agencyId: number, filters: ListFilters) {
     const query = Listing.forApp(caller).where('listings.agency_id', agencyId)

@@ -8,6 +8,9 @@
 import sharp, { type Metadata } from 'sharp'
 import { fail, ok, type Result } from '#core/result'
 
+// Every photo is decoded once: libvips' operation cache (50 MiB by default) would only hold the worker's memory.
+sharp.cache(false)
+
 export const MIN_WIDTH = 640
 export const MIN_HEIGHT = 360
 /** 50 megapixels: well above any camera photo, far below what would exhaust memory. */

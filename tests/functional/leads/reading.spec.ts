@@ -1,5 +1,6 @@
 import { test } from '@japa/runner'
 import { DateTime } from 'luxon'
+import db from '@adonisjs/lucid/services/db'
 import { settings } from '#core/settings'
 import { createCaller } from '#tests/helpers/apps'
 import { createAgency } from '#tests/helpers/agencies'
@@ -232,5 +233,80 @@ test.group('Inquiries: visibility between apps', () => {
     const { app: caller, token } = await createCaller('Reader')
     const { agency } = await createAgency(caller)
     ;(await client.get(`/v3/consultas/${agency.adminMail}/nope`).bearerToken(token)).assertStatus(404)
+  })
+})
+
+test.group('GET /v3/consultas: Total from the hourly counters', () => {
+  /** The counters of an agency, as rows, and what counting the inquiries gives. */
+  async function countersOf(agencyId: number) {
+    const kept = await db
+      .from('inquiry_hour_counts')
+      .where('agency_id', agencyId)
+      .where('total', '>', 0)
+      .orderBy(['audience_app_id', 'hour'])
+      .select('audience_app_id', 'hour', 'total')
+    const counted = await db
+      .from('inquiries')
+      .where('agency_id', agencyId)
+      .groupByRaw("audience_app_id, date_trunc('hour', received_at, 'UTC')")
+      .orderByRaw('1, 2')
+      .select('audience_app_id', db.raw("date_trunc('hour', received_at, 'UTC') as hour"), db.raw('count(*)::int as total'))
+    return { kept: kept.map((row) => ({ ...row, hour: row.hour.toISOString() })), counted: counted.map((row) => ({ ...row, hour: row.hour.toISOString() })) }
+  }
+
+  test('inserts, deletes and moved rows keep the counters equal to counting the rows', async ({ assert }) => {
+    const world = await dealerWorld({ receivesOtherLeads: true })
+    const agencyId = world.fixture.agency.id
+    const now = Date.now()
+    await insertInquiries(Array.from({ length: 30 }, (_, i) => ({ receivedAt: new Date(now - i * 17 * 60_000) })), { appId: world.caller.id, agencyId })
+    await insertInquiries(Array.from({ length: 7 }, (_, i) => ({ receivedAt: new Date(now - i * 50 * 60_000) })), { appId: null, agencyId })
+    let counters = await countersOf(agencyId)
+    assert.isAbove(counters.kept.length, 5)
+    assert.deepEqual(counters.kept, counters.counted)
+
+    const [oldest] = await db.from('inquiries').where('agency_id', agencyId).orderBy('received_at').limit(1).select('id')
+    await db.from('inquiries').where('id', oldest.id).delete()
+    const [newest] = await db.from('inquiries').where('agency_id', agencyId).orderBy('received_at', 'desc').limit(1).select('id')
+    await db.from('inquiries').where('id', newest.id).update({ received_at: new Date(now - 30 * 86_400_000), app_id: null })
+    counters = await countersOf(agencyId)
+    assert.deepEqual(counters.kept, counters.counted)
+  })
+
+  test('Total sums whole hours from the counters and counts the partial hours at either end exactly', async ({ assert }) => {
+    const world = await dealerWorld()
+    const agencyId = world.fixture.agency.id
+    const base = DateTime.utc().startOf('hour').minus({ hours: 10 })
+    // One inquiry every 7 minutes over 10 hours: every hour has some, edges cut through them.
+    const times = Array.from({ length: 86 }, (_, i) => base.plus({ minutes: i * 7 }).toJSDate())
+    await insertInquiries(times.map((receivedAt) => ({ receivedAt })), { appId: world.caller.id, agencyId })
+    const hours = await db.from('inquiry_hour_counts').where('agency_id', agencyId).count('* as n').first()
+    assert.equal(Number(hours.n), 10)
+    const { default: InquiryReader } = await import('#leads/services/inquiry_reader')
+    const { default: app } = await import('@adonisjs/core/services/app')
+    const reader = await app.container.make(InquiryReader)
+    const audience = { appId: world.caller.id, agencyId, receivesOtherLeads: false }
+    const periods = [
+      [base.plus({ minutes: 30 }), base.plus({ hours: 7, minutes: 15 })],
+      [base.plus({ minutes: 1 }), base.plus({ hours: 1, minutes: 59 })],
+      [base, base.plus({ hours: 9 })],
+      [base.plus({ minutes: 5 }), base.plus({ minutes: 40 })],
+    ]
+    for (const [from, to] of periods) {
+      const expected = times.filter((time) => time >= from.toJSDate() && time < to.toJSDate()).length
+      const page = await reader.page(audience, { from, to, page: 1, perPage: 100 }, world.adminMail)
+      assert.equal(page.total, expected, `${from.toISO()} – ${to.toISO()}`)
+    }
+  })
+
+  test('concurrent intakes of one agency are all counted', async ({ client, assert }) => {
+    const world = await dealerWorld()
+    const url = `/v3/consultas/${world.adminMail}`
+    const posted = await Promise.all(
+      Array.from({ length: 12 }, () => client.post(url).bearerToken(world.token).json(inquiryBody(world.listing.externalId)))
+    )
+    for (const response of posted) response.assertStatus(201)
+    const counters = await countersOf(world.fixture.agency.id)
+    assert.deepEqual(counters.kept, counters.counted)
+    assert.equal((await client.get(url).bearerToken(world.token)).body().Total, 12)
   })
 })
