@@ -8,7 +8,6 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SOURCES, argentinaPlaces, carJsonBrands, iso4217Currencies } from '#catalog/data/sources'
@@ -16,6 +15,7 @@ import ImportCatalog, { type CatalogData, type VersionInput } from '#catalog/ser
 import { slug } from '#catalog/services/normalize'
 import { freshDatabase } from '#tests/helpers/fresh_database'
 import { until } from '#tests/helpers/until'
+import { freePort } from '#tests/helpers/free_port'
 
 type Started = { child: ChildProcess; output: () => string; exited: () => boolean }
 
@@ -64,16 +64,6 @@ async function stop(started: Started) {
   clearTimeout(timer)
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
-}
 
 /** What the bundled sources hold, counted by natural key (docs/catalog_import.md), independently of the importer. */
 async function bundledCounts() {

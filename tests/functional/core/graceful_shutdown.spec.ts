@@ -9,22 +9,15 @@ import { test } from '@japa/runner'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import http from 'node:http'
-import { createServer, connect } from 'node:net'
+import { connect } from 'node:net'
 import app from '@adonisjs/core/services/app'
 import { dealerWorld, inquiryBody } from '#tests/helpers/leads'
 import { listingBody } from '#tests/helpers/listings'
 import { until } from '#tests/helpers/until'
+import { freePort } from '#tests/helpers/free_port'
 
 type Answer = { status: number; bytes: number } | { error: string }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
-}
 
 function exitOf(child: ChildProcess) {
   return new Promise<{ code: number | null; signal: string | null; at: number }>((resolve) => {
