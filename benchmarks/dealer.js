@@ -12,7 +12,11 @@ export const EXTERNAL_ID = 'BENCH-1'
 async function call(ctx, serviceUrl, method, path, body) {
   const response = await fetch(serviceUrl + path, {
     method,
-    headers: { 'authorization': `Bearer ${ctx.token}`, 'content-type': 'application/json', 'accept': 'application/json' },
+    headers: {
+      'authorization': `Bearer ${ctx.token}`,
+      'content-type': 'application/json',
+      'accept': 'application/json',
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   const text = await response.text()
@@ -24,7 +28,9 @@ async function invitationLink(mailDir, timeoutMs = 20_000) {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     for (const file of safeList(mailDir)) {
-      const match = /\/registro\/([A-Za-z0-9_.~-]+)/.exec(quotedPrintable(readFileSync(join(mailDir, file), 'utf8')))
+      const match = /\/registro\/([A-Za-z0-9_.~-]+)/.exec(
+        quotedPrintable(readFileSync(join(mailDir, file), 'utf8'))
+      )
       if (match) return match[1]
     }
     await new Promise((resolve) => setTimeout(resolve, 100))
@@ -34,7 +40,9 @@ async function invitationLink(mailDir, timeoutMs = 20_000) {
 
 /** Mail bodies are quoted-printable: soft line breaks and =XX escapes. */
 const quotedPrintable = (text) =>
-  text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)))
+  text
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)))
 
 function safeList(dir) {
   try {
@@ -73,8 +81,18 @@ export async function setUpDealer(ctx, serviceUrl, dataDir) {
     AdminApellido: 'Banco',
   })
   const token = await invitationLink(join(dataDir, 'mail'))
-  await call(ctx, serviceUrl, 'POST', `/registro/${token}`, { AdminNombre: 'Ana', AdminApellido: 'Banco', Password: 'una-clave-larga-123' })
-  const created = await call(ctx, serviceUrl, 'POST', `/v3/publicaciones/${ADMIN_MAIL}`, listingBody())
+  await call(ctx, serviceUrl, 'POST', `/registro/${token}`, {
+    AdminNombre: 'Ana',
+    AdminApellido: 'Banco',
+    Password: 'una-clave-larga-123',
+  })
+  const created = await call(
+    ctx,
+    serviceUrl,
+    'POST',
+    `/v3/publicaciones/${ADMIN_MAIL}`,
+    listingBody()
+  )
   ctx.listingPath = `/v3/publicaciones/${ADMIN_MAIL}/${EXTERNAL_ID}`
   ctx.listingEtag = created.response.headers.get('etag')
   ctx.adminMail = ADMIN_MAIL

@@ -30,7 +30,13 @@ async function boot(dataDir, port) {
     cwd: ROOT,
     detached: true,
     stdio: 'ignore',
-    env: { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+    },
   })
   const exited = new Promise((resolve) => child.once('exit', resolve))
   let done = false
@@ -57,7 +63,9 @@ for (let run = 1; run <= RUNS; run++) {
     const port = await freePort()
     const first = await boot(dataDir, port)
     const second = await boot(dataDir, port)
-    console.log(`run ${run}: first start ready after ${first.toFixed(1)} s, second start after ${second.toFixed(1)} s`)
+    console.log(
+      `run ${run}: first start ready after ${first.toFixed(1)} s, second start after ${second.toFixed(1)} s`
+    )
   } finally {
     rmSync(dataDir, { recursive: true, force: true })
   }

@@ -12,7 +12,14 @@ import { ADMIN_MAIL, EXTERNAL_ID, call, listingBody } from './dealer.js'
 export const inquiryBody = (email = `comprador.${randomUUID()}@example.com`) => ({
   ExternalId: EXTERNAL_ID,
   OrigenLead: 'App',
-  Interesado: { Interes: 'Compra', Nombre: 'Lucía', Apellido: 'Gómez', Email: email, Telefono: '+54 11 5555-1234', Comentario: '¿Sigue disponible?' },
+  Interesado: {
+    Interes: 'Compra',
+    Nombre: 'Lucía',
+    Apellido: 'Gómez',
+    Email: email,
+    Telefono: '+54 11 5555-1234',
+    Comentario: '¿Sigue disponible?',
+  },
 })
 
 /** The dealer's webhook endpoint: records when each buyer's inquiry arrived. */
@@ -30,13 +37,21 @@ export async function startReceiver() {
     })
   })
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { url: `http://127.0.0.1:${server.address().port}/hook`, arrivals, close: () => server.close() }
+  return {
+    url: `http://127.0.0.1:${server.address().port}/hook`,
+    arrivals,
+    close: () => server.close(),
+  }
 }
 
 /** The agency's webhook points at the receiver; 100 000 inquiries fill its list. */
 export async function setUpLeads(ctx, serviceUrl, databaseUrl, receiver, count = 100_000) {
   await call(ctx, serviceUrl, 'PUT', `/v3/notificaciones/${ADMIN_MAIL}`, {
-    PublicacionConsultadaWebHook: { Callback: receiver.url, Secret: 'bench-secret-0123456789', Activo: true },
+    PublicacionConsultadaWebHook: {
+      Callback: receiver.url,
+      Secret: 'bench-secret-0123456789',
+      Activo: true,
+    },
   })
   await call(ctx, serviceUrl, 'POST', `/v3/consultas/${ADMIN_MAIL}`, inquiryBody())
   const client = new pg.Client({ connectionString: databaseUrl })
@@ -62,7 +77,8 @@ export async function setUpLeads(ctx, serviceUrl, databaseUrl, receiver, count =
   }
 }
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
 
 /** Inquiries at `rate`/s for `seconds`; latency from the POST's start to the webhook's arrival. */
 export async function intakeToWebhook(ctx, serviceUrl, receiver, rate = 50, seconds = 10) {
@@ -87,10 +103,16 @@ export async function intakeToWebhook(ctx, serviceUrl, receiver, rate = 50, seco
   }
   await Promise.all(posts)
   const deadline = performance.now() + 30_000
-  while ([...sent.keys()].some((email) => !receiver.arrivals.has(email)) && performance.now() < deadline) {
+  while (
+    [...sent.keys()].some((email) => !receiver.arrivals.has(email)) &&
+    performance.now() < deadline
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
-  const latencies = [...sent].filter(([email]) => receiver.arrivals.has(email)).map(([email, at]) => receiver.arrivals.get(email) - at).sort((a, b) => a - b)
+  const latencies = [...sent]
+    .filter(([email]) => receiver.arrivals.has(email))
+    .map(([email, at]) => receiver.arrivals.get(email) - at)
+    .sort((a, b) => a - b)
   return {
     sent: total,
     accepted: statuses.filter((status) => status === 201).length,
@@ -104,7 +126,14 @@ export async function intakeToWebhook(ctx, serviceUrl, receiver, rate = 50, seco
 export async function startPhotoServer(count) {
   const photos = await Promise.all(
     Array.from({ length: count }, (_, i) =>
-      sharp({ create: { width: 4000, height: 3000, channels: 3, noise: { type: 'gaussian', mean: 128 - i, sigma: 40 } } })
+      sharp({
+        create: {
+          width: 4000,
+          height: 3000,
+          channels: 3,
+          noise: { type: 'gaussian', mean: 128 - i, sigma: 40 },
+        },
+      })
         .jpeg({ quality: 85 })
         .toBuffer()
     )
@@ -116,21 +145,43 @@ export async function startPhotoServer(count) {
   })
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
   const base = `http://127.0.0.1:${server.address().port}`
-  return { urls: photos.map((_, i) => `${base}/foto-${i}.jpg`), bytes: photos[0].length, close: () => server.close() }
+  return {
+    urls: photos.map((_, i) => `${base}/foto-${i}.jpg`),
+    bytes: photos[0].length,
+    close: () => server.close(),
+  }
 }
 
 /** Photos/s of the service (create a used-car listing with `urls`, until every photo is Lista). */
 export async function servicePhotoThroughput(ctx, serviceUrl, urls) {
   const externalId = `FOTOS-${Date.now()}`
   const started = performance.now()
-  await call(ctx, serviceUrl, 'POST', `/v3/publicaciones/${ADMIN_MAIL}`, listingBody({
-    ExternalId: externalId, VersionYear: 2021, Kilometraje: 48000, Fotos: urls,
-  }))
+  await call(
+    ctx,
+    serviceUrl,
+    'POST',
+    `/v3/publicaciones/${ADMIN_MAIL}`,
+    listingBody({
+      ExternalId: externalId,
+      VersionYear: 2021,
+      Kilometraje: 48000,
+      Fotos: urls,
+    })
+  )
   for (;;) {
-    const { body } = await call(ctx, serviceUrl, 'GET', `/v3/publicaciones/${ADMIN_MAIL}/${externalId}/fotos`)
+    const { body } = await call(
+      ctx,
+      serviceUrl,
+      'GET',
+      `/v3/publicaciones/${ADMIN_MAIL}/${externalId}/fotos`
+    )
     const states = body._entries.map((entry) => entry.Estado)
     if (states.every((state) => state !== 'Pendiente')) {
-      return { photos: urls.length, ready: states.filter((state) => state === 'Lista').length, seconds: (performance.now() - started) / 1000 }
+      return {
+        photos: urls.length,
+        ready: states.filter((state) => state === 'Lista').length,
+        seconds: (performance.now() - started) / 1000,
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
@@ -146,7 +197,10 @@ export async function sharpPhotoThroughput(urls, concurrency = 2) {
         const input = Buffer.from(await (await fetch(url)).arrayBuffer())
         await sharp(input, { limitInputPixels: 50_000_000 }).metadata()
         const upright = () => sharp(input, { limitInputPixels: 50_000_000 }).rotate()
-        await upright().resize({ width: 1920, withoutEnlargement: true }).jpeg({ quality: 82, mozjpeg: true }).toBuffer()
+        await upright()
+          .resize({ width: 1920, withoutEnlargement: true })
+          .jpeg({ quality: 82, mozjpeg: true })
+          .toBuffer()
         await upright().resize({ width: 400 }).jpeg({ quality: 75 }).toBuffer()
       }
     })

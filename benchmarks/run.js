@@ -24,7 +24,17 @@
  */
 import { spawn, execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdirSync, openSync, writeFileSync, readFileSync, existsSync, rmSync, symlinkSync, readdirSync, statSync } from 'node:fs'
+import {
+  mkdirSync,
+  openSync,
+  writeFileSync,
+  readFileSync,
+  existsSync,
+  rmSync,
+  symlinkSync,
+  readdirSync,
+  statSync,
+} from 'node:fs'
 import { loadavg, cpus } from 'node:os'
 import { createServer } from 'node:net'
 import { join, dirname } from 'node:path'
@@ -35,7 +45,14 @@ import { scenarios } from './scenarios.js'
 import { seed } from './seed.js'
 import { ADMIN_MAIL } from './dealer.js'
 import { setUpDealer } from './dealer.js'
-import { setUpLeads, startReceiver, intakeToWebhook, startPhotoServer, servicePhotoThroughput, sharpPhotoThroughput } from './leads.js'
+import {
+  setUpLeads,
+  startReceiver,
+  intakeToWebhook,
+  startPhotoServer,
+  servicePhotoThroughput,
+  sharpPhotoThroughput,
+} from './leads.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const WORK = join(ROOT, 'tmp', 'bench')
@@ -50,7 +67,8 @@ const WEB_FLAGS = ['--max-old-space-size=128', '--max-semi-space-size=8']
 const WORKER_FLAGS = ['--max-old-space-size=160', '--max-semi-space-size=8']
 // BENCH_PROFILE=1: both processes write a CPU profile to tmp/bench/prof when they exit.
 if (process.env.BENCH_PROFILE === '1') {
-  for (const flags of [WEB_FLAGS, WORKER_FLAGS]) flags.push('--cpu-prof', `--cpu-prof-dir=${join(WORK, 'prof')}`)
+  for (const flags of [WEB_FLAGS, WORKER_FLAGS])
+    flags.push('--cpu-prof', `--cpu-prof-dir=${join(WORK, 'prof')}`)
 }
 
 mkdirSync(WORK, { recursive: true })
@@ -70,11 +88,15 @@ const SLOW_MS = Number(process.env.BENCH_SLOW_MS ?? 0)
 const SERVER_LOG = join(ROOT, 'tmp', 'bench-pg', 'log', 'bench.log')
 const serverLog = {
   size: () => (existsSync(SERVER_LOG) ? statSync(SERVER_LOG).size : 0),
-  since: (offset) => (existsSync(SERVER_LOG) ? readFileSync(SERVER_LOG).subarray(offset).toString('utf8').split('\n') : []),
+  since: (offset) =>
+    existsSync(SERVER_LOG)
+      ? readFileSync(SERVER_LOG).subarray(offset).toString('utf8').split('\n')
+      : [],
 }
 
 async function database() {
-  if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, stop: async () => {}, logs: false }
+  if (process.env.BENCH_DATABASE_URL)
+    return { url: process.env.BENCH_DATABASE_URL, stop: async () => {}, logs: false }
   // The service's own launcher (works as root from a private checkout too); the
   // server logs to tmp/bench-pg/log/bench.log, each line naming its connection's
   // application, so statements of the web process can be told apart.
@@ -82,8 +104,13 @@ async function database() {
   const { startCluster } = await import('#core/database/embedded')
   try {
     const cluster = await startCluster(join(ROOT, 'tmp', 'bench-pg'), [
-      'logging_collector=on', 'log_directory=log', 'log_filename=bench.log', 'log_line_prefix=@%a| ',
-      ...(SLOW_MS ? [`log_min_duration_statement=${SLOW_MS}`, 'log_lock_waits=on', 'deadlock_timeout=50ms'] : []),
+      'logging_collector=on',
+      'log_directory=log',
+      'log_filename=bench.log',
+      'log_line_prefix=@%a| ',
+      ...(SLOW_MS
+        ? [`log_min_duration_statement=${SLOW_MS}`, 'log_lock_waits=on', 'deadlock_timeout=50ms']
+        : []),
     ])
     return { url: cluster.url('postgres'), stop: () => cluster.stop(), logs: true }
   } catch (error) {
@@ -102,8 +129,16 @@ const databaseUrl = (adminUrl, name) => {
 /** What the template database is made of: the migrations and the bundled catalogue. */
 function templateKey() {
   const hash = createHash('sha1')
-  const files = (dir) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort()
-  for (const file of [...files(join(ROOT, 'database')), ...files(join(ROOT, 'app', 'catalog')), join(ROOT, 'package-lock.json')]) {
+  const files = (dir) =>
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name))
+      .sort()
+  for (const file of [
+    ...files(join(ROOT, 'database')),
+    ...files(join(ROOT, 'app', 'catalog')),
+    join(ROOT, 'package-lock.json'),
+  ]) {
     hash.update(file).update(readFileSync(file))
   }
   return hash.digest('hex')
@@ -142,9 +177,13 @@ function build() {
     console.log('reusing build/ (BENCH_BUILD=0)')
   } else {
     console.log('building (node ace build)…')
-    execFileSync(process.execPath, ['ace', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
+    execFileSync(process.execPath, ['ace', 'build'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    })
   }
-  if (!existsSync(join(BUILD, 'node_modules'))) symlinkSync(join(ROOT, 'node_modules'), join(BUILD, 'node_modules'), 'dir')
+  if (!existsSync(join(BUILD, 'node_modules')))
+    symlinkSync(join(ROOT, 'node_modules'), join(BUILD, 'node_modules'), 'dir')
 }
 
 function ace(env, ...args) {
@@ -177,9 +216,17 @@ async function countStatements(adminUrl, send) {
     const offset = serverLog.size()
     const status = await send()
     await settle()
-    const statements = serverLog.since(offset)
-      .filter((line) => line.startsWith('@bench-web|') && /LOG:\s+(statement|execute [^:]*):/.test(line))
-      .map((line) => line.replace(/^.*?LOG:\s+(statement|execute [^:]*):\s*/, '').replace(/\s+/g, ' ').slice(0, 160))
+    const statements = serverLog
+      .since(offset)
+      .filter(
+        (line) => line.startsWith('@bench-web|') && /LOG:\s+(statement|execute [^:]*):/.test(line)
+      )
+      .map((line) =>
+        line
+          .replace(/^.*?LOG:\s+(statement|execute [^:]*):\s*/, '')
+          .replace(/\s+/g, ' ')
+          .slice(0, 160)
+      )
     return { status, count: statements.length, statements }
   } finally {
     await client.query('alter system reset log_statement')
@@ -194,20 +241,41 @@ async function storage(url) {
   await client.connect()
   try {
     const sizes = {}
-    for (const table of ['listings', 'listing_photos', 'inquiries', 'deliveries', 'delivery_attempts']) {
+    for (const table of [
+      'listings',
+      'listing_photos',
+      'inquiries',
+      'deliveries',
+      'delivery_attempts',
+    ]) {
       const exists = (await client.query('select to_regclass($1) as oid', [table])).rows[0].oid
       if (!exists) continue
-      const { rows } = await client.query(`select count(*)::int as rows, pg_total_relation_size($1::regclass)::bigint as bytes from ${table}`, [table])
-      const { rows: [r] } = { rows }
-      sizes[table] = { rows: r.rows, bytes: Number(r.bytes), bytesPerRow: r.rows ? Math.round(Number(r.bytes) / r.rows) : null }
+      const { rows } = await client.query(
+        `select count(*)::int as rows, pg_total_relation_size($1::regclass)::bigint as bytes from ${table}`,
+        [table]
+      )
+      const {
+        rows: [r],
+      } = { rows }
+      sizes[table] = {
+        rows: r.rows,
+        bytes: Number(r.bytes),
+        bytesPerRow: r.rows ? Math.round(Number(r.bytes) / r.rows) : null,
+      }
     }
-    const { rows } = await client.query(
-      `select count(*)::int as rows, coalesce(sum(pg_total_relation_size(relid)), 0)::bigint as bytes
+    const { rows } = await client
+      .query(
+        `select count(*)::int as rows, coalesce(sum(pg_total_relation_size(relid)), 0)::bigint as bytes
        from pg_partition_tree('pgboss.job') where isleaf`
-    ).catch(() => ({ rows: [] }))
+      )
+      .catch(() => ({ rows: [] }))
     if (rows[0]) {
       const jobs = (await client.query('select count(*)::int as n from pgboss.job')).rows[0].n
-      sizes['pgboss.job'] = { rows: jobs, bytes: Number(rows[0].bytes), bytesPerRow: jobs ? Math.round(Number(rows[0].bytes) / jobs) : null }
+      sizes['pgboss.job'] = {
+        rows: jobs,
+        bytes: Number(rows[0].bytes),
+        bytesPerRow: jobs ? Math.round(Number(rows[0].bytes) / jobs) : null,
+      }
     }
     return sizes
   } finally {
@@ -231,7 +299,10 @@ async function waitFor(url, timeoutMs = 30_000) {
 function merge(a, b) {
   return {
     requests: { average: (a.requests.average + b.requests.average) / 2 },
-    latency: { p50: Math.max(a.latency.p50, b.latency.p50), p99: Math.max(a.latency.p99, b.latency.p99) },
+    latency: {
+      p50: Math.max(a.latency.p50, b.latency.p50),
+      p99: Math.max(a.latency.p99, b.latency.p99),
+    },
     errors: a.errors + b.errors,
     non2xx: a.non2xx + b.non2xx,
   }
@@ -266,7 +337,13 @@ function load(url, request, scenarioIndex, seconds = SECONDS) {
 async function explainErrors(serviceUrl, ctx, name) {
   const request = scenarios.find((scenario) => scenario.name === name).request(ctx)
   const responses = await Promise.all(
-    Array.from({ length: 10 }, () => fetch(serviceUrl + firstPath(request), { method: request.method ?? 'GET', headers: request.headers, body: request.body }))
+    Array.from({ length: 10 }, () =>
+      fetch(serviceUrl + firstPath(request), {
+        method: request.method ?? 'GET',
+        headers: request.headers,
+        body: request.body,
+      })
+    )
   )
   const failed = responses.filter((response) => response.status >= 400)
   console.log(`${name}: statuses ${responses.map((response) => response.status).join(' ')}`)
@@ -286,7 +363,10 @@ const results = {
   at: new Date().toISOString(),
   commit: (() => {
     try {
-      return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim()
+      return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      }).trim()
     } catch {
       return null
     }
@@ -297,7 +377,8 @@ const results = {
   seconds: SECONDS,
   connections: CONNECTIONS,
 }
-const saveResults = () => writeFileSync(join(WORK, 'results.json'), JSON.stringify(results, null, 2))
+const saveResults = () =>
+  writeFileSync(join(WORK, 'results.json'), JSON.stringify(results, null, 2))
 
 build()
 const db = await database()
@@ -315,7 +396,9 @@ try {
   const url = await freshDatabase(db.url, env)
   env.DATABASE_URL = url
   rmSync(join(WORK, 'data'), { recursive: true, force: true })
-  const created = JSON.parse(ace(env, 'app:create', 'bench', '--ability', 'consultas:crear', '--json').replace(/^[^{]*/, ''))
+  const created = JSON.parse(
+    ace(env, 'app:create', 'bench', '--ability', 'consultas:crear', '--json').replace(/^[^{]*/, '')
+  )
   const ctx = { token: created.Token, appId: created.Id, databaseUrl: url }
   console.log('seeding…')
   await seed(url, ctx)
@@ -328,7 +411,13 @@ try {
   const service = await startProcess(
     process.execPath,
     [...WEB_FLAGS, 'bin/server.js'],
-    { ...env, HOST: '127.0.0.1', PORT: String(servicePort), PUBLIC_URL: serviceUrl, PGAPPNAME: 'bench-web' },
+    {
+      ...env,
+      HOST: '127.0.0.1',
+      PORT: String(servicePort),
+      PUBLIC_URL: serviceUrl,
+      PGAPPNAME: 'bench-web',
+    },
     `${serviceUrl}/health/live`,
     BUILD,
     logTo('web')
@@ -347,7 +436,9 @@ try {
   const fill = wanted('consultas') || wanted('POST /v3/consultas')
   if (fill) console.log('filling the agency with 100 000 inquiries…')
   await setUpLeads(ctx, serviceUrl, url, receiver, fill ? 100_000 : 1)
-  ctx.entryPoint = await (await fetch(`${serviceUrl}/v3`, { headers: { authorization: `Bearer ${ctx.token}` } })).json()
+  ctx.entryPoint = await (
+    await fetch(`${serviceUrl}/v3`, { headers: { authorization: `Bearer ${ctx.token}` } })
+  ).json()
   for (const scenario of selected) await scenario.setup?.(ctx, serviceUrl)
   writeFileSync(join(WORK, 'context.json'), JSON.stringify(ctx))
   const baseline = await startProcess(
@@ -360,7 +451,9 @@ try {
 
   // Measured before the load runs, so the worker has no backlog of their deliveries.
   if (wanted('intake → webhook')) {
-    console.log('\nintake → webhook received, 50 inquiries/s for 10 s (separate worker process woken by LISTEN/NOTIFY):')
+    console.log(
+      '\nintake → webhook received, 50 inquiries/s for 10 s (separate worker process woken by LISTEN/NOTIFY):'
+    )
     results.intakeToWebhook = await intakeToWebhook(ctx, serviceUrl, receiver, 50, 10)
     console.log(results.intakeToWebhook)
   }
@@ -379,11 +472,17 @@ try {
       sharpPerSecond: Number(rate(barePhotos).toFixed(2)),
       ratio: Number((rate(ourPhotos) / rate(barePhotos)).toFixed(2)),
     }
-    console.log(`\nphoto pipeline, ${photoServer.urls.length} × 12 MP JPEG (${Math.round(photoServer.bytes / 1024)} KiB) over loopback:`)
+    console.log(
+      `\nphoto pipeline, ${photoServer.urls.length} × 12 MP JPEG (${Math.round(photoServer.bytes / 1024)} KiB) over loopback:`
+    )
     console.table([
-      { side: 'service (POST → all Lista)', 'photos/s': results.photos.servicePerSecond, ready: ourPhotos.ready },
-      { side: 'sharp alone (2 at a time)', 'photos/s': results.photos.sharpPerSecond },
-      { side: 'ratio', 'photos/s': results.photos.ratio },
+      {
+        'side': 'service (POST → all Lista)',
+        'photos/s': results.photos.servicePerSecond,
+        'ready': ourPhotos.ready,
+      },
+      { 'side': 'sharp alone (2 at a time)', 'photos/s': results.photos.sharpPerSecond },
+      { 'side': 'ratio', 'photos/s': results.photos.ratio },
     ])
   }
 
@@ -391,7 +490,11 @@ try {
   for (const scenario of selected) {
     const index = scenarios.indexOf(scenario)
     const request = scenario.request(ctx)
-    const check = await fetch(serviceUrl + firstPath(request), { method: request.method ?? 'GET', headers: request.headers, body: request.body })
+    const check = await fetch(serviceUrl + firstPath(request), {
+      method: request.method ?? 'GET',
+      headers: request.headers,
+      body: request.body,
+    })
     const expected = scenario.expect ?? 200
     if (check.status !== expected) {
       console.log(`skip ${scenario.name}: service answered ${check.status}, expected ${expected}`)
@@ -406,7 +509,7 @@ try {
     const ours = merge(halves[0], halves[2])
     const bare = scenario.baseline ? merge(halves[1], halves[3]) : null
     rows.push({
-      scenario: scenario.name,
+      'scenario': scenario.name,
       'service req/s': Math.round(ours.requests.average),
       'service p50 ms': ours.latency.p50,
       'service p99 ms': ours.latency.p99,
@@ -419,7 +522,8 @@ try {
     })
   }
   results.scenarios = rows
-  for (const row of rows.filter((row) => row.errors > 0)) await explainErrors(serviceUrl, ctx, row.scenario)
+  for (const row of rows.filter((row) => row.errors > 0))
+    await explainErrors(serviceUrl, ctx, row.scenario)
   console.log(`\n${SECONDS}s per side, ${CONNECTIONS} connections, node ${process.version}`)
   console.table(rows)
 
@@ -429,7 +533,8 @@ try {
     const counted = {
       'GET listing (full)': () => ({ path: ctx.listingPath }),
       'PUT listing': () => scenarios.find((s) => s.name === 'PUT listing (one row)').request(ctx),
-      'POST /v3/consultas (intake)': () => scenarios.find((s) => s.name === 'POST /v3/consultas (intake)').request(ctx),
+      'POST /v3/consultas (intake)': () =>
+        scenarios.find((s) => s.name === 'POST /v3/consultas (intake)').request(ctx),
       'GET /v3/consultas (page 1)': () => ({ path: `/v3/consultas/${ADMIN_MAIL}` }),
     }
     for (const [name, make] of Object.entries(counted)) {
@@ -446,7 +551,13 @@ try {
       })
     }
     console.log('\nstatements per request (web process):')
-    console.table(Object.entries(results.statements).map(([name, { status, count }]) => ({ request: name, status, statements: count })))
+    console.table(
+      Object.entries(results.statements).map(([name, { status, count }]) => ({
+        request: name,
+        status,
+        statements: count,
+      }))
+    )
   }
 
   results.storage = await storage(url)
@@ -456,16 +567,21 @@ try {
   receiver.close()
   results.peakRssMiB = { web: peakRss(service.pid), worker: peakRss(worker.pid) }
   results.loadAfter = loadavg().map((n) => Number(n.toFixed(2)))
-  console.log(`peak RSS: web ${results.peakRssMiB.web} MiB, worker ${results.peakRssMiB.worker} MiB; load ${results.loadBefore.join(' ')} → ${results.loadAfter.join(' ')}`)
+  console.log(
+    `peak RSS: web ${results.peakRssMiB.web} MiB, worker ${results.peakRssMiB.worker} MiB; load ${results.loadBefore.join(' ')} → ${results.loadAfter.join(' ')}`
+  )
   saveResults()
   console.log(`figures in ${join(WORK, 'results.json')}`)
 } finally {
   await Promise.all(
-    children.map((child) => new Promise((resolve) => {
-      child.once('exit', resolve)
-      child.kill('SIGINT')
-      setTimeout(resolve, 5000).unref()
-    }))
+    children.map(
+      (child) =>
+        new Promise((resolve) => {
+          child.once('exit', resolve)
+          child.kill('SIGINT')
+          setTimeout(resolve, 5000).unref()
+        })
+    )
   )
   await db.stop()
 }

@@ -62,7 +62,9 @@ let failed = 0
 function check(condition, title, detail = '') {
   if (condition) passed++
   else failed++
-  console.log(`  ${condition ? '✔' : '✖'} ${title}${!condition && detail ? `\n      ${detail}` : ''}`)
+  console.log(
+    `  ${condition ? '✔' : '✖'} ${title}${!condition && detail ? `\n      ${detail}` : ''}`
+  )
   return condition
 }
 
@@ -85,12 +87,15 @@ function launch(name, command, args, options) {
   child.label = name
   child.tail = []
   child.problems = []
-  child.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
+  child.exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal }))
+  )
   const keep = (chunk) => {
     for (const line of chunk.toString().split('\n').filter(Boolean)) {
       child.tail.push(line)
       if (child.tail.length > 40) child.tail.shift()
-      if (/"level":[56]0/.test(line) && child.problems.length < 5) child.problems.push(line.slice(0, 3000))
+      if (/"level":[56]0/.test(line) && child.problems.length < 5)
+        child.problems.push(line.slice(0, 3000))
     }
   }
   child.stdout.on('data', keep)
@@ -152,7 +157,8 @@ async function freshDatabase(adminUrl, name) {
 }
 
 function pgbouncerBinary() {
-  for (const candidate of ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer']) if (existsSync(candidate)) return candidate
+  for (const candidate of ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'])
+    if (existsSync(candidate)) return candidate
   try {
     return execFileSync('sh', ['-c', 'command -v pgbouncer'], { encoding: 'utf8' }).trim() || null
   } catch {
@@ -163,7 +169,8 @@ function pgbouncerBinary() {
 /** PgBouncer in transaction mode; it refuses to run as root, so it drops to `postgres` (or nobody). */
 async function startPgBouncer(directUrl) {
   const binary = pgbouncerBinary()
-  if (!binary) throw new Error('pgbouncer is not installed (Debian package `pgbouncer`; .ci/run installs it)')
+  if (!binary)
+    throw new Error('pgbouncer is not installed (Debian package `pgbouncer`; .ci/run installs it)')
   const target = new URL(directUrl)
   const port = await freePort()
   // Outside the work tree: the unprivileged user must be able to read it.
@@ -204,13 +211,21 @@ async function startPgBouncer(directUrl) {
   const child = launch('pgbouncer', binary, asRoot ? ['-u', user, ini] : [ini], { cwd: dir })
   const url = `postgres://postgres@127.0.0.1:${port}/scale`
   await until(
-    () => sql(url, 'select 1').then(() => true, () => false),
+    () =>
+      sql(url, 'select 1').then(
+        () => true,
+        () => false
+      ),
     (ok) => ok || child.exitCode !== null,
     10_000,
     'PgBouncer'
   )
   if (child.exitCode !== null) throw new Error(`pgbouncer exited: ${child.tail.join('\n')}`)
-  return { url, adminUrl: `postgres://postgres@127.0.0.1:${port}/pgbouncer`, version: execFileSync(binary, ['--version'], { encoding: 'utf8' }).split('\n')[0] }
+  return {
+    url,
+    adminUrl: `postgres://postgres@127.0.0.1:${port}/pgbouncer`,
+    version: execFileSync(binary, ['--version'], { encoding: 'utf8' }).split('\n')[0],
+  }
 }
 
 // ---- the built service -------------------------------------------------------
@@ -226,10 +241,17 @@ async function ace(env, ...args) {
 
 async function startWeb(name, env, port) {
   const url = `http://127.0.0.1:${port}`
-  const child = launch(name, process.execPath, ['bin/server.js'], { cwd: BUILD, env: { ...env, HOST: '127.0.0.1', PORT: String(port) } })
+  const child = launch(name, process.execPath, ['bin/server.js'], {
+    cwd: BUILD,
+    env: { ...env, HOST: '127.0.0.1', PORT: String(port) },
+  })
   child.url = url
   await until(
-    () => fetch(`${url}/health/ready`).then((response) => response.status, () => 0),
+    () =>
+      fetch(`${url}/health/ready`).then(
+        (response) => response.status,
+        () => 0
+      ),
     (status) => status === 200 || child.exitCode !== null,
     90_000,
     `${name} /health/ready`
@@ -240,7 +262,12 @@ async function startWeb(name, env, port) {
 
 async function startWorker(name, env) {
   const child = launch(name, process.execPath, ['ace.js', 'jobs:work'], { cwd: BUILD, env })
-  await until(() => child.tail.some((line) => /Working \d+ queue/.test(line)), (ok) => ok || child.exitCode !== null, 90_000, `${name} ready`)
+  await until(
+    () => child.tail.some((line) => /Working \d+ queue/.test(line)),
+    (ok) => ok || child.exitCode !== null,
+    90_000,
+    `${name} ready`
+  )
   if (child.exitCode !== null) throw new Error(`${name} exited:\n${child.tail.join('\n')}`)
   return child
 }
@@ -261,16 +288,26 @@ async function request(url, init) {
 async function call(baseUrl, token, method, path, body) {
   const response = await request(baseUrl + path, {
     method,
-    headers: { 'authorization': `Bearer ${token}`, 'content-type': 'application/json', 'accept': 'application/json' },
+    headers: {
+      'authorization': `Bearer ${token}`,
+      'content-type': 'application/json',
+      'accept': 'application/json',
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   const text = await response.text()
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null, text }
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text ? JSON.parse(text) : null,
+    text,
+  }
 }
 
 async function mustCall(...args) {
   const result = await call(...args)
-  if (result.status >= 300) throw new Error(`${args[2]} ${args[3]} → ${result.status}: ${result.text}`)
+  if (result.status >= 300)
+    throw new Error(`${args[2]} ${args[3]} → ${result.status}: ${result.text}`)
   return result
 }
 
@@ -305,7 +342,14 @@ const listingBody = (externalId, photos = []) => ({
 const inquiryBody = (email) => ({
   ExternalId: 'ESCALA-BASE',
   OrigenLead: 'App',
-  Interesado: { Interes: 'Compra', Nombre: 'Lucía', Apellido: 'Gómez', Email: email, Telefono: '+54 11 5555-1234', Comentario: '¿Sigue disponible?' },
+  Interesado: {
+    Interes: 'Compra',
+    Nombre: 'Lucía',
+    Apellido: 'Gómez',
+    Email: email,
+    Telefono: '+54 11 5555-1234',
+    Comentario: '¿Sigue disponible?',
+  },
 })
 
 const BUYER = /comprador-p\d-\d+-[0-9a-f]{8}@example\.com/g
@@ -319,7 +363,11 @@ const decoder = new TextDecoder()
 function mailText(mail) {
   const parts = [mail.parsed.text ?? '', mail.parsed.html ?? '']
   for (const attachment of mail.parsed.attachments ?? []) {
-    parts.push(typeof attachment.content === 'string' ? attachment.content : decoder.decode(attachment.content))
+    parts.push(
+      typeof attachment.content === 'string'
+        ? attachment.content
+        : decoder.decode(attachment.content)
+    )
   }
   return parts.join('\n')
 }
@@ -339,9 +387,14 @@ let db = null
 let shuttingDown = null
 function shutdown() {
   shuttingDown ??= (async () => {
-    await Promise.all(children.filter((child) => child.label !== 'pgbouncer').map((child) => stop(child)))
+    await Promise.all(
+      children.filter((child) => child.label !== 'pgbouncer').map((child) => stop(child))
+    )
     await Promise.all(children.map((child) => stop(child)))
-    for (const cleanup of cleanups.reverse()) await Promise.resolve().then(cleanup).catch(() => {})
+    for (const cleanup of cleanups.reverse())
+      await Promise.resolve()
+        .then(cleanup)
+        .catch(() => {})
     await db?.stop().catch(() => {})
   })()
   return shuttingDown
@@ -356,7 +409,10 @@ try {
   mkdirSync(WORK, { recursive: true })
   if (process.env.SCALE_SKIP_BUILD !== '1' || !existsSync(join(BUILD, 'bin', 'server.js'))) {
     log('building (node ace build)…')
-    execFileSync(process.execPath, ['ace', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
+    execFileSync(process.execPath, ['ace', 'build'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    })
   }
   // build/ has no node_modules of its own: Node resolves packages from the
   // parent directories, i.e. the root node_modules (same lockfile as
@@ -371,7 +427,13 @@ try {
   const s3Port = await freePort()
   const s3Dir = join(WORK, 's3')
   rmSync(s3Dir, { recursive: true, force: true })
-  const s3 = new S3rver({ port: s3Port, address: '127.0.0.1', silent: true, directory: s3Dir, configureBuckets: [{ name: BUCKET }] })
+  const s3 = new S3rver({
+    port: s3Port,
+    address: '127.0.0.1',
+    silent: true,
+    directory: s3Dir,
+    configureBuckets: [{ name: BUCKET }],
+  })
   await s3.run()
   cleanups.push(() => s3.close())
 
@@ -382,8 +444,14 @@ try {
   cleanups.push(() => hooks.close())
   const photoServer = await startReceiver()
   cleanups.push(() => photoServer.close())
-  const jpegs = await Promise.all(['#9aa3ad', '#b22222', '#1e3a8a'].map((colour, view) => carPhoto(colour, view, 1280, 720)))
-  photoServer.setDefault((request) => ({ status: 200, headers: { 'content-type': 'image/jpeg' }, body: jpegs[Number(/-(\d)\.jpg$/.exec(request.path)?.[1] ?? 0) % jpegs.length] }))
+  const jpegs = await Promise.all(
+    ['#9aa3ad', '#b22222', '#1e3a8a'].map((colour, view) => carPhoto(colour, view, 1280, 720))
+  )
+  photoServer.setDefault((request) => ({
+    status: 200,
+    headers: { 'content-type': 'image/jpeg' },
+    body: jpegs[Number(/-(\d)\.jpg$/.exec(request.path)?.[1] ?? 0) % jpegs.length],
+  }))
 
   const [webPortA, webPortB] = [await freePort(), await freePort()]
   const publicUrl = `http://127.0.0.1:${webPortA}`
@@ -412,20 +480,47 @@ try {
   delete base.JOBS_DATABASE_URL
   delete base.DATABASE_POOLER
   const workerEnv = { ...base, DATABASE_URL: direct }
-  const webEnv = { ...base, DATABASE_URL: bouncer.url, DATABASE_POOLER: process.env.SCALE_POOLER ?? 'transaction', JOBS_DATABASE_URL: direct }
+  const webEnv = {
+    ...base,
+    DATABASE_URL: bouncer.url,
+    DATABASE_POOLER: process.env.SCALE_POOLER ?? 'transaction',
+    JOBS_DATABASE_URL: direct,
+  }
 
-  log('migrating; then, side by side: a small catalogue, two apps, two web processes and one worker…')
+  log(
+    'migrating; then, side by side: a small catalogue, two apps, two web processes and one worker…'
+  )
   await ace(workerEnv, 'migration:run', '--force')
   const catalogFile = join(WORK, 'catalog.json')
   writeFileSync(
     catalogFile,
     JSON.stringify({
       regions: [{ code: 'AR-X', name: 'Córdoba', countryCode: 'AR', cities: ['Córdoba'] }],
-      currencies: [{ code: 'ARS', name: 'Peso argentino' }, { code: 'USD', name: 'Dólar estadounidense' }],
-      brands: [{
-        name: 'Toyota',
-        models: [{ name: 'Corolla', versions: [2021, 2024].map((year) => ({ name: 'XEI 2.0 CVT', year, propulsion: 'Nafta', transmission: 'CVT', power: 170, displacement: 1987, bodyType: 'Sedán', segment: 'C', newMarket: year === 2024 })) }],
-      }],
+      currencies: [
+        { code: 'ARS', name: 'Peso argentino' },
+        { code: 'USD', name: 'Dólar estadounidense' },
+      ],
+      brands: [
+        {
+          name: 'Toyota',
+          models: [
+            {
+              name: 'Corolla',
+              versions: [2021, 2024].map((year) => ({
+                name: 'XEI 2.0 CVT',
+                year,
+                propulsion: 'Nafta',
+                transmission: 'CVT',
+                power: 170,
+                displacement: 1987,
+                bodyType: 'Sedán',
+                segment: 'C',
+                newMarket: year === 2024,
+              })),
+            },
+          ],
+        },
+      ],
     })
   )
   const json = (output) => JSON.parse(output.slice(output.indexOf('{')))
@@ -441,29 +536,71 @@ try {
   log(`running: PgBouncer (${bouncer.version}, transaction mode), two web processes, one worker`)
   const web = (i) => webs[i % 2].url
 
-  log('agency through the API: invitation mail, registration, plan, all four notification channels…')
+  log(
+    'agency through the API: invitation mail, registration, plan, all four notification channels…'
+  )
   await mustCall(web(0), main.Token, 'POST', '/v3/agencias', {
-    AdminMail: ADMIN_MAIL, NombreComercial: 'Escala Autos', Region: 'Córdoba', Ciudad: 'Córdoba', Direccion: 'Av. Colón 1000',
-    Telefono: '+5493511234567', AdminNombre: 'Ana', AdminApellido: 'Escala',
+    AdminMail: ADMIN_MAIL,
+    NombreComercial: 'Escala Autos',
+    Region: 'Córdoba',
+    Ciudad: 'Córdoba',
+    Direccion: 'Av. Colón 1000',
+    Telefono: '+5493511234567',
+    AdminNombre: 'Ana',
+    AdminApellido: 'Escala',
   })
   const [invitation] = await sink.waitFor((mail) => mail.envelope.to.includes(ADMIN_MAIL), 30_000)
   const token = /\/registro\/([A-Za-z0-9_.~-]+)/.exec(mailText(invitation))?.[1]
   if (!token) throw new Error('no registration link in the invitation mail')
-  await mustCall(web(1), main.Token, 'POST', `/registro/${token}`, { AdminNombre: 'Ana', AdminApellido: 'Escala', Password: 'una-clave-larga-123' })
-  await ace(workerEnv, 'agency:plan', ADMIN_MAIL, '--capacity', String(2 * LISTINGS + 10), '--alta', '5', '--media', '15', '--baja', String(2 * LISTINGS + 10))
+  await mustCall(web(1), main.Token, 'POST', `/registro/${token}`, {
+    AdminNombre: 'Ana',
+    AdminApellido: 'Escala',
+    Password: 'una-clave-larga-123',
+  })
+  await ace(
+    workerEnv,
+    'agency:plan',
+    ADMIN_MAIL,
+    '--capacity',
+    String(2 * LISTINGS + 10),
+    '--alta',
+    '5',
+    '--media',
+    '15',
+    '--baja',
+    String(2 * LISTINGS + 10)
+  )
   await mustCall(web(0), main.Token, 'PUT', `/v3/notificaciones/${ADMIN_MAIL}`, {
-    PublicacionConsultadaWebHook: { Callback: hooks.url('/webhook'), Secret: 'scale-secret-0123456789', Activo: true },
+    PublicacionConsultadaWebHook: {
+      Callback: hooks.url('/webhook'),
+      Secret: 'scale-secret-0123456789',
+      Activo: true,
+    },
     PublicacionConsultadaAdfHook: { Callback: hooks.url('/adf'), Activo: true },
     PublicacionConsultadaAdfMail: { Email: ADF_MAIL, Activo: true },
     PublicacionConsultadaHtmlMail: { EmailsCCO: HTML_MAIL, Activo: true },
   })
-  await mustCall(web(1), main.Token, 'POST', `/v3/publicaciones/${ADMIN_MAIL}`, listingBody('ESCALA-BASE', [photoServer.url('/base-0.jpg')]))
+  await mustCall(
+    web(1),
+    main.Token,
+    'POST',
+    `/v3/publicaciones/${ADMIN_MAIL}`,
+    listingBody('ESCALA-BASE', [photoServer.url('/base-0.jpg')])
+  )
 
   /** Per buyer: how many hits each channel got, and the webhook-ids seen. */
   function tally() {
     const per = new Map()
     const entry = (buyer) => {
-      if (!per.has(buyer)) per.set(buyer, { webhook: 0, adfHook: 0, adfMail: 0, htmlMail: 0, webhookIds: new Set(), adfIds: new Set() })
+      if (!per.has(buyer))
+        per.set(buyer, {
+          webhook: 0,
+          adfHook: 0,
+          adfMail: 0,
+          htmlMail: 0,
+          webhookIds: new Set(),
+          adfIds: new Set(),
+        })
       return per.get(buyer)
     }
     for (const request of hooks.requests) {
@@ -476,74 +613,157 @@ try {
       }
     }
     for (const mail of sink.messages) {
-      const channel = mail.envelope.to.includes(ADF_MAIL) ? 'adfMail' : mail.envelope.to.includes(HTML_MAIL) ? 'htmlMail' : null
+      const channel = mail.envelope.to.includes(ADF_MAIL)
+        ? 'adfMail'
+        : mail.envelope.to.includes(HTML_MAIL)
+          ? 'htmlMail'
+          : null
       if (!channel) continue
       for (const buyer of buyersIn(mail, () => mailText(mail))) entry(buyer)[channel]++
     }
     return per
   }
-  const complete = (seen) => seen && seen.webhook > 0 && seen.adfHook > 0 && seen.adfMail > 0 && seen.htmlMail > 0
+  const complete = (seen) =>
+    seen && seen.webhook > 0 && seen.adfHook > 0 && seen.adfMail > 0 && seen.htmlMail > 0
 
   const photoStates = async (phase) =>
     Object.fromEntries(
-      (await sql(direct, `select state, count(*)::int as n from listing_photos where source_url like $1 group by state`, [`%/p${phase}-%`])).map((row) => [row.state, row.n])
+      (
+        await sql(
+          direct,
+          `select state, count(*)::int as n from listing_photos where source_url like $1 group by state`,
+          [`%/p${phase}-%`]
+        )
+      ).map((row) => [row.state, row.n])
     )
 
   await stop(setupWorker)
 
   /** Starts `count` workers side by side; resolves when all work their queues. */
-  const startWorkers = (count, phase) => Promise.all(Array.from({ length: count }, (_, i) => startWorker(`worker ${i + 1} (phase ${phase})`, workerEnv)))
+  const startWorkers = (count, phase) =>
+    Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        startWorker(`worker ${i + 1} (phase ${phase})`, workerEnv)
+      )
+    )
   const stopAll = (workers) => Promise.all(workers.map((child) => stop(child)))
 
   // Each phase builds a backlog with no worker running, then starts the
   // workers and times the drain from the moment they work their queues: the
   // figures are the workers', not the intake's.
   const phases = []
-  for (const [phase, workers] of [[1, 1], [2, 2]]) {
-    log(`phase ${phase}: ${INQUIRIES} inquiries through web A and B alternately, then ${workers} worker(s) deliver them`)
-    const buyers = Array.from({ length: INQUIRIES }, (_, i) => `comprador-p${phase}-${i}-${randomUUID().slice(0, 8)}@example.com`)
+  for (const [phase, workers] of [
+    [1, 1],
+    [2, 2],
+  ]) {
+    log(
+      `phase ${phase}: ${INQUIRIES} inquiries through web A and B alternately, then ${workers} worker(s) deliver them`
+    )
+    const buyers = Array.from(
+      { length: INQUIRIES },
+      (_, i) => `comprador-p${phase}-${i}-${randomUUID().slice(0, 8)}@example.com`
+    )
     const inquiriesStarted = performance.now()
-    const intake = await pool(INQUIRIES, 8, (i) => call(web(i), main.Token, 'POST', `/v3/consultas/${ADMIN_MAIL}`, inquiryBody(buyers[i])))
+    const intake = await pool(INQUIRIES, 8, (i) =>
+      call(web(i), main.Token, 'POST', `/v3/consultas/${ADMIN_MAIL}`, inquiryBody(buyers[i]))
+    )
     const postedIn = (performance.now() - inquiriesStarted) / 1000
     const accepted = intake.filter((result) => result.status === 201).length
-    check(accepted === INQUIRIES, `phase ${phase}: ${INQUIRIES} inquiries accepted (201) through both web processes`, `${accepted}; e.g. ${intake.find((r) => r.status !== 201)?.text}`)
+    check(
+      accepted === INQUIRIES,
+      `phase ${phase}: ${INQUIRIES} inquiries accepted (201) through both web processes`,
+      `${accepted}; e.g. ${intake.find((r) => r.status !== 201)?.text}`
+    )
     let running = await startWorkers(workers, phase)
     const deliveryStarted = performance.now()
     let per = tally()
     try {
-      await until(() => (per = tally()), (map) => buyers.every((buyer) => complete(map.get(buyer))), 120_000, 'every lead on every channel')
+      await until(
+        () => (per = tally()),
+        (map) => buyers.every((buyer) => complete(map.get(buyer))),
+        120_000,
+        'every lead on every channel'
+      )
     } catch {}
     const inquirySeconds = (performance.now() - deliveryStarted) / 1000
     await stopAll(running)
     const missing = buyers.filter((buyer) => !complete(per.get(buyer)))
-    check(missing.length === 0, `phase ${phase}: every inquiry delivered on all 4 channels (webhook, ADF hook, ADF mail, HTML mail)`,
-      `${missing.length} incomplete, e.g. ${missing[0]}: ${JSON.stringify(per.get(missing[0]) ?? null, (k, v) => (v instanceof Set ? [...v] : v))}`)
-    const twoIds = buyers.filter((buyer) => (per.get(buyer)?.webhookIds.size ?? 0) > 1 || (per.get(buyer)?.adfIds.size ?? 0) > 1)
-    check(twoIds.length === 0, `phase ${phase}: never two different webhook-ids for one inquiry`, twoIds.slice(0, 3).join(', '))
-    const duplicates = buyers.filter((buyer) => ['webhook', 'adfHook', 'adfMail', 'htmlMail'].some((channel) => (per.get(buyer)?.[channel] ?? 0) > 1)).length
+    check(
+      missing.length === 0,
+      `phase ${phase}: every inquiry delivered on all 4 channels (webhook, ADF hook, ADF mail, HTML mail)`,
+      `${missing.length} incomplete, e.g. ${missing[0]}: ${JSON.stringify(per.get(missing[0]) ?? null, (k, v) => (v instanceof Set ? [...v] : v))}`
+    )
+    const twoIds = buyers.filter(
+      (buyer) =>
+        (per.get(buyer)?.webhookIds.size ?? 0) > 1 || (per.get(buyer)?.adfIds.size ?? 0) > 1
+    )
+    check(
+      twoIds.length === 0,
+      `phase ${phase}: never two different webhook-ids for one inquiry`,
+      twoIds.slice(0, 3).join(', ')
+    )
+    const duplicates = buyers.filter((buyer) =>
+      ['webhook', 'adfHook', 'adfMail', 'htmlMail'].some(
+        (channel) => (per.get(buyer)?.[channel] ?? 0) > 1
+      )
+    ).length
 
-    log(`phase ${phase}: ${LISTINGS} listings × ${PHOTOS_PER_LISTING} photos through web A and B, then ${workers} worker(s) process them`)
+    log(
+      `phase ${phase}: ${LISTINGS} listings × ${PHOTOS_PER_LISTING} photos through web A and B, then ${workers} worker(s) process them`
+    )
     const externalIds = Array.from({ length: LISTINGS }, (_, i) => `ESCALA-P${phase}-${i}`)
     const created = await pool(LISTINGS, 4, (i) =>
-      call(web(i), main.Token, 'POST', `/v3/publicaciones/${ADMIN_MAIL}`, listingBody(externalIds[i], Array.from({ length: PHOTOS_PER_LISTING }, (_, n) => photoServer.url(`/p${phase}-${i}-${n}.jpg`))))
+      call(
+        web(i),
+        main.Token,
+        'POST',
+        `/v3/publicaciones/${ADMIN_MAIL}`,
+        listingBody(
+          externalIds[i],
+          Array.from({ length: PHOTOS_PER_LISTING }, (_, n) =>
+            photoServer.url(`/p${phase}-${i}-${n}.jpg`)
+          )
+        )
+      )
     )
     const listed = created.filter((result) => result.status === 201).length
-    check(listed === LISTINGS, `phase ${phase}: ${LISTINGS} listings with photos created (201) through both web processes`, `${listed}; e.g. ${created.find((r) => r.status !== 201)?.text}`)
+    check(
+      listed === LISTINGS,
+      `phase ${phase}: ${LISTINGS} listings with photos created (201) through both web processes`,
+      `${listed}; e.g. ${created.find((r) => r.status !== 201)?.text}`
+    )
     const total = LISTINGS * PHOTOS_PER_LISTING
     running = await startWorkers(workers, phase)
     const photosStarted = performance.now()
     let states = {}
     try {
-      states = await until(() => photoStates(phase), (s) => (s.ready ?? 0) + (s.failed ?? 0) >= total, 120_000, 'photos processed')
+      states = await until(
+        () => photoStates(phase),
+        (s) => (s.ready ?? 0) + (s.failed ?? 0) >= total,
+        120_000,
+        'photos processed'
+      )
     } catch {
       states = await photoStates(phase)
     }
     const photoSeconds = (performance.now() - photosStarted) / 1000
     await stopAll(running)
-    check(states.ready === total, `phase ${phase}: all ${total} photos ready`, JSON.stringify(states))
+    check(
+      states.ready === total,
+      `phase ${phase}: all ${total} photos ready`,
+      JSON.stringify(states)
+    )
 
     phases.push({
-      phase, workers, inquiries: INQUIRIES, inquirySeconds, postedIn, duplicates, photos: states.ready ?? 0, photoSeconds, externalIds,
+      phase,
+      workers,
+      inquiries: INQUIRIES,
+      inquirySeconds,
+      postedIn,
+      duplicates,
+      photos: states.ready ?? 0,
+      photoSeconds,
+      externalIds,
     })
     figures.push({
       'workers': workers,
@@ -560,52 +780,109 @@ try {
   log('every photo at its public URL, through both web processes…')
   const externalIds = phases.flatMap((phase) => phase.externalIds)
   const reads = await pool(externalIds.length, 6, async (i) => {
-    const shown = await call(web(i), main.Token, 'GET', `/v3/publicaciones/${ADMIN_MAIL}/${externalIds[i]}`)
+    const shown = await call(
+      web(i),
+      main.Token,
+      'GET',
+      `/v3/publicaciones/${ADMIN_MAIL}/${externalIds[i]}`
+    )
     const urls = shown.body?.Fotos ?? []
     const photos = await Promise.all(
       urls.map(async (url, n) => {
         const through = (i + n) % 2 === 0 ? url : url.replace(publicUrl, webs[1].url)
         const response = await request(through)
         const bytes = Buffer.from(await response.arrayBuffer())
-        const ok = response.status === 200 && response.headers.get('content-type') === 'image/jpeg' && bytes[0] === 0xff && bytes[1] === 0xd8
-        return ok ? null : `${through} → ${response.status} ${response.headers.get('content-type')} ${bytes.subarray(0, 200).toString()}`
+        const ok =
+          response.status === 200 &&
+          response.headers.get('content-type') === 'image/jpeg' &&
+          bytes[0] === 0xff &&
+          bytes[1] === 0xd8
+        return ok
+          ? null
+          : `${through} → ${response.status} ${response.headers.get('content-type')} ${bytes.subarray(0, 200).toString()}`
       })
     )
-    return { status: shown.status, count: urls.length, readable: photos.filter((problem) => problem === null).length, problems: photos.filter(Boolean) }
+    return {
+      status: shown.status,
+      count: urls.length,
+      readable: photos.filter((problem) => problem === null).length,
+      problems: photos.filter(Boolean),
+    }
   })
   const listingsOk = reads.filter((read) => read.status === 200).length
-  check(listingsOk === externalIds.length, `GET of all ${externalIds.length} listings → 200 through both web processes (PgBouncer, transaction mode)`,
-    JSON.stringify(reads.find((read) => read.status !== 200)))
+  check(
+    listingsOk === externalIds.length,
+    `GET of all ${externalIds.length} listings → 200 through both web processes (PgBouncer, transaction mode)`,
+    JSON.stringify(reads.find((read) => read.status !== 200))
+  )
   const readable = reads.reduce((sum, read) => sum + read.readable, 0)
   const expected = externalIds.length * PHOTOS_PER_LISTING
-  check(readable === expected, `every photo readable at its public URL (200 image/jpeg): ${readable} of ${expected}`,
-    reads.flatMap((read) => read.problems).slice(0, 3).join('\n      '))
-  const s3Client = new S3Client({ endpoint: base.S3_ENDPOINT, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } })
+  check(
+    readable === expected,
+    `every photo readable at its public URL (200 image/jpeg): ${readable} of ${expected}`,
+    reads
+      .flatMap((read) => read.problems)
+      .slice(0, 3)
+      .join('\n      ')
+  )
+  const s3Client = new S3Client({
+    endpoint: base.S3_ENDPOINT,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  })
   let objects = 0
-  for (let token; ; ) {
-    const page = await s3Client.send(new ListObjectsV2Command({ Bucket: BUCKET, ContinuationToken: token }))
+  for (let token; ;) {
+    const page = await s3Client.send(
+      new ListObjectsV2Command({ Bucket: BUCKET, ContinuationToken: token })
+    )
     objects += page.KeyCount ?? 0
     if (!page.IsTruncated) break
     token = page.NextContinuationToken
   }
-  check(objects >= expected && !existsSync(join(dataDir, 'photos')), `the photos are in the S3 bucket (${objects} objects), none on the fs disk`)
+  check(
+    objects >= expected && !existsSync(join(dataDir, 'photos')),
+    `the photos are in the S3 bucket (${objects} objects), none on the fs disk`
+  )
 
-  const [stats] = (await sql(bouncer.adminUrl, 'SHOW STATS')).filter((row) => row.database === 'scale')
+  const [stats] = (await sql(bouncer.adminUrl, 'SHOW STATS')).filter(
+    (row) => row.database === 'scale'
+  )
   const transactions = Number(stats?.total_xact_count ?? 0)
-  check(transactions > 2 * INQUIRIES, `the web processes' queries went through PgBouncer (${transactions} transactions pooled)`)
+  check(
+    transactions > 2 * INQUIRIES,
+    `the web processes' queries went through PgBouncer (${transactions} transactions pooled)`
+  )
 
-  log(`LIMITER_STORE=database: web processes restarted with RATE_LIMIT_PER_MINUTE=${LIMIT}, app "limite" hits A and B alternately…`)
+  log(
+    `LIMITER_STORE=database: web processes restarted with RATE_LIMIT_PER_MINUTE=${LIMIT}, app "limite" hits A and B alternately…`
+  )
   await Promise.all(webs.map((child) => stop(child)))
   const limitedEnv = { ...webEnv, RATE_LIMIT_PER_MINUTE: String(LIMIT) }
-  webs = await Promise.all([startWeb('web A (limit)', limitedEnv, webPortA), startWeb('web B (limit)', limitedEnv, webPortB)])
+  webs = await Promise.all([
+    startWeb('web A (limit)', limitedEnv, webPortA),
+    startWeb('web B (limit)', limitedEnv, webPortB),
+  ])
   const statuses = []
-  for (let i = 0; i < LIMIT + 2; i++) statuses.push((await call(web(i), limited.Token, 'GET', '/v3')).status)
-  const servedBy = [0, 1].map((side) => statuses.filter((status, i) => i % 2 === side && status !== 429).length)
-  check(statuses.slice(0, LIMIT).every((status) => status === 200), `requests 1–${LIMIT} (the limit, summed over A and B) are served`, statuses.join(' '))
-  check(statuses[LIMIT] === 429 && statuses[LIMIT + 1] === 429,
-    `request ${LIMIT + 1} gets 429 although each process served only ${servedBy.join(' and ')} (a per-process limit would allow ${2 * LIMIT})`, statuses.join(' '))
+  for (let i = 0; i < LIMIT + 2; i++)
+    statuses.push((await call(web(i), limited.Token, 'GET', '/v3')).status)
+  const servedBy = [0, 1].map(
+    (side) => statuses.filter((status, i) => i % 2 === side && status !== 429).length
+  )
+  check(
+    statuses.slice(0, LIMIT).every((status) => status === 200),
+    `requests 1–${LIMIT} (the limit, summed over A and B) are served`,
+    statuses.join(' ')
+  )
+  check(
+    statuses[LIMIT] === 429 && statuses[LIMIT + 1] === 429,
+    `request ${LIMIT + 1} gets 429 although each process served only ${servedBy.join(' and ')} (a per-process limit would allow ${2 * LIMIT})`,
+    statuses.join(' ')
+  )
 
-  console.log(`\nthroughput (2 cores, ${bouncer.version} transaction mode, s3rver, node ${process.version}):`)
+  console.log(
+    `\nthroughput (2 cores, ${bouncer.version} transaction mode, s3rver, node ${process.version}):`
+  )
   console.table(figures)
 } catch (error) {
   failed++
@@ -615,10 +892,13 @@ try {
   clearTimeout(hardTimer)
   // After the stop, so that what the processes logged last has been read.
   if (crash) {
-    console.error(`test:scale: ${crash.stack ?? crash}${crash.cause ? `\n  cause: ${crash.cause.stack ?? crash.cause}` : ''}`)
+    console.error(
+      `test:scale: ${crash.stack ?? crash}${crash.cause ? `\n  cause: ${crash.cause.stack ?? crash.cause}` : ''}`
+    )
     for (const child of children) {
       const lines = [...child.problems, ...child.tail.slice(-8)]
-      if (lines.length) console.error(`--- ${child.label}: errors logged, last output ---\n${lines.join('\n')}`)
+      if (lines.length)
+        console.error(`--- ${child.label}: errors logged, last output ---\n${lines.join('\n')}`)
     }
   }
   log('stopped everything')

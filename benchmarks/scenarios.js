@@ -37,7 +37,8 @@ const auth = (ctx) => ({ authorization: `Bearer ${ctx.token}` })
 const unauthorized = { status: 401, body: '{}' }
 
 /** The catalogue's ETag input: its revision, read on every catalogue request. */
-const catalogRevision = (pool) => pool.query('select revision from catalog_state where id = $1 limit 1', [1])
+const catalogRevision = (pool) =>
+  pool.query('select revision from catalog_state where id = $1 limit 1', [1])
 
 const brandFull = (b) => ({
   Nombre: b.name,
@@ -69,7 +70,10 @@ export const scenarios = [
   },
   {
     name: 'GET /v3 (304)',
-    request: (ctx) => ({ path: '/v3', headers: { 'authorization': `Bearer ${ctx.token}`, 'if-none-match': entryPoint(ctx).etag } }),
+    request: (ctx) => ({
+      path: '/v3',
+      headers: { 'authorization': `Bearer ${ctx.token}`, 'if-none-match': entryPoint(ctx).etag },
+    }),
     baseline: async (pool, req, ctx) => {
       if (!(await authenticate(pool, req))) return { status: 401, body: '{}' }
       const { body, etag } = entryPoint(ctx)
@@ -89,22 +93,37 @@ export const scenarios = [
          where brands.search like '%' || catalog_fold($1) || '%' order by name asc, id asc`,
         ['toyota']
       )
-      return { status: 200, body: JSON.stringify({ _links: { self: { href: '/v3/marcas?q=toyota' } }, _entries: rows.map(brandFull) }) }
+      return {
+        status: 200,
+        body: JSON.stringify({
+          _links: { self: { href: '/v3/marcas?q=toyota' } },
+          _entries: rows.map(brandFull),
+        }),
+      }
     },
   },
   {
     name: 'GET /v3/modelos/bestmatch',
-    request: (ctx) => ({ path: '/v3/modelos/bestmatch?make=toyota&model=corolla', headers: auth(ctx) }),
+    request: (ctx) => ({
+      path: '/v3/modelos/bestmatch?make=toyota&model=corolla',
+      headers: auth(ctx),
+    }),
     baseline: async (pool, req) => {
       if (!(await authenticate(pool, req))) return unauthorized
       await catalogRevision(pool)
       const brands = await pool.query(
-        RANK('brands', 'catalog_fold(brands.name) = catalog_fold($1) or catalog_fold($1) = any(brands.codenames)').replace('%EXTRA%', ''),
+        RANK(
+          'brands',
+          'catalog_fold(brands.name) = catalog_fold($1) or catalog_fold($1) = any(brands.codenames)'
+        ).replace('%EXTRA%', ''),
         ['toyota']
       )
       const brandId = brands.rows[0].id
       const models = await pool.query(
-        RANK('vehicle_models', 'catalog_fold(vehicle_models.name) = catalog_fold($1) or vehicle_models.codename = catalog_fold($1)').replace('%EXTRA%', 'and vehicle_models.brand_id = $2'),
+        RANK(
+          'vehicle_models',
+          'catalog_fold(vehicle_models.name) = catalog_fold($1) or vehicle_models.codename = catalog_fold($1)'
+        ).replace('%EXTRA%', 'and vehicle_models.brand_id = $2'),
         ['corolla', brandId]
       )
       const { rows } = await pool.query(
@@ -116,9 +135,15 @@ export const scenarios = [
       return {
         status: 200,
         body: JSON.stringify({
-          Marca: m.brand_name, Nombre: m.name, Codename: m.codename, Carrocerias: m.body_types,
+          Marca: m.brand_name,
+          Nombre: m.name,
+          Codename: m.codename,
+          Carrocerias: m.body_types,
           Versiones: { _links: { self: { href: `/v3/versiones?modelo=${m.id}` } } },
-          _links: { self: { href: `/v3/modelos/${m.id}` }, marca: { href: `/v3/marcas/${m.brand_id}` } },
+          _links: {
+            self: { href: `/v3/modelos/${m.id}` },
+            marca: { href: `/v3/marcas/${m.brand_id}` },
+          },
         }),
       }
     },
@@ -126,7 +151,9 @@ export const scenarios = [
   {
     name: 'GET /v3/versiones?modelo=',
     setup: async (ctx, serviceUrl) => {
-      const response = await fetch(`${serviceUrl}/v3/modelos/bestmatch?make=toyota&model=corolla`, { headers: auth(ctx) })
+      const response = await fetch(`${serviceUrl}/v3/modelos/bestmatch?make=toyota&model=corolla`, {
+        headers: auth(ctx),
+      })
       ctx.corollaId = Number(/\d+$/.exec((await response.json())._links.self.href)[0])
     },
     request: (ctx) => ({ path: `/v3/versiones?modelo=${ctx.corollaId}`, headers: auth(ctx) }),
@@ -142,12 +169,30 @@ export const scenarios = [
         [ctx.corollaId, true]
       )
       const entries = rows.map((v) => ({
-        VersionYear: v.year, Propulsion: v.propulsion, Transmision: v.transmission, Potencia: v.power,
-        Cilindrada: v.displacement, Marca: v.brand_name, Modelo: v.model_name, Nombre: v.name, Codename: v.codename,
-        Carroceria: v.body_type, Segmento: v.segment,
-        _links: { self: { href: `/v3/versiones/${v.id}` }, modelo: { href: `/v3/modelos/${v.model_id}` }, marca: { href: `/v3/marcas/${v.brand_id}` } },
+        VersionYear: v.year,
+        Propulsion: v.propulsion,
+        Transmision: v.transmission,
+        Potencia: v.power,
+        Cilindrada: v.displacement,
+        Marca: v.brand_name,
+        Modelo: v.model_name,
+        Nombre: v.name,
+        Codename: v.codename,
+        Carroceria: v.body_type,
+        Segmento: v.segment,
+        _links: {
+          self: { href: `/v3/versiones/${v.id}` },
+          modelo: { href: `/v3/modelos/${v.model_id}` },
+          marca: { href: `/v3/marcas/${v.brand_id}` },
+        },
       }))
-      return { status: 200, body: JSON.stringify({ _links: { self: { href: `/v3/versiones?modelo=${ctx.corollaId}` } }, _entries: entries }) }
+      return {
+        status: 200,
+        body: JSON.stringify({
+          _links: { self: { href: `/v3/versiones?modelo=${ctx.corollaId}` } },
+          _entries: entries,
+        }),
+      }
     },
   },
   {
@@ -157,23 +202,39 @@ export const scenarios = [
       const caller = await authenticate(pool, req)
       if (!caller) return unauthorized
       const row = await showListing(pool, caller.id)
-      return { status: 200, body: JSON.stringify(listingFull(row)), headers: { etag: listingEtag(row) } }
+      return {
+        status: 200,
+        body: JSON.stringify(listingFull(row)),
+        headers: { etag: listingEtag(row) },
+      }
     },
   },
   {
     name: 'GET listing (ref)',
-    request: (ctx) => ({ path: ctx.listingPath, headers: { ...auth(ctx), accept: 'application/vnd.service.ref+json' } }),
+    request: (ctx) => ({
+      path: ctx.listingPath,
+      headers: { ...auth(ctx), accept: 'application/vnd.service.ref+json' },
+    }),
     baseline: async (pool, req) => {
       const caller = await authenticate(pool, req)
       if (!caller) return unauthorized
       const row = await showListing(pool, caller.id)
-      const ref = { etag: listingEtag(row), ExternalId: row.external_id, EstadoActual: 'Activa', href: listingHref(row), title: `${row.brand_name} ${row.model_name} ${row.version_name} ${row.year}` }
+      const ref = {
+        etag: listingEtag(row),
+        ExternalId: row.external_id,
+        EstadoActual: 'Activa',
+        href: listingHref(row),
+        title: `${row.brand_name} ${row.model_name} ${row.version_name} ${row.year}`,
+      }
       return { status: 200, body: JSON.stringify(ref), headers: { etag: ref.etag } }
     },
   },
   {
     name: 'GET listing (304)',
-    request: (ctx) => ({ path: ctx.listingPath, headers: { ...auth(ctx), 'if-none-match': ctx.listingEtag } }),
+    request: (ctx) => ({
+      path: ctx.listingPath,
+      headers: { ...auth(ctx), 'if-none-match': ctx.listingEtag },
+    }),
     expect: 304,
     baseline: async (pool, req) => {
       const caller = await authenticate(pool, req)
@@ -185,7 +246,12 @@ export const scenarios = [
   },
   {
     name: 'PUT listing (one row)',
-    request: (ctx) => ({ path: ctx.listingPath, method: 'PUT', headers: putHeaders(ctx), body: putBody() }),
+    request: (ctx) => ({
+      path: ctx.listingPath,
+      method: 'PUT',
+      headers: putHeaders(ctx),
+      body: putBody(),
+    }),
     baseline: updateListing,
   },
   {
@@ -194,7 +260,12 @@ export const scenarios = [
     setup: async (ctx) => {
       ctx.syncPaths = await seedSyncListings(ctx.databaseUrl, 500)
     },
-    request: (ctx) => ({ paths: ctx.syncPaths, method: 'PUT', headers: putHeaders(ctx), body: putBody() }),
+    request: (ctx) => ({
+      paths: ctx.syncPaths,
+      method: 'PUT',
+      headers: putHeaders(ctx),
+      body: putBody(),
+    }),
     baseline: updateListing,
   },
   {
@@ -210,7 +281,9 @@ export const scenarios = [
   {
     name: 'POST /v3/consultas (intake)',
     request: (ctx) => ({
-      path: `/v3/consultas/${ADMIN_MAIL}`, method: 'POST', headers: { ...auth(ctx), 'content-type': 'application/json' },
+      path: `/v3/consultas/${ADMIN_MAIL}`,
+      method: 'POST',
+      headers: { ...auth(ctx), 'content-type': 'application/json' },
       body: JSON.stringify(inquiryBody('carga@example.com')),
     }),
     expect: 201,
@@ -221,7 +294,9 @@ export const scenarios = [
 const putHeaders = (ctx) => ({ ...auth(ctx), 'content-type': 'application/json' })
 
 function putBody() {
-  const { ExternalId, Marca, Modelo, Version, Transmision, Propulsion, ...edit } = listingBody({ Descripcion: 'Precio actualizado.' })
+  const { ExternalId, Marca, Modelo, Version, Transmision, Propulsion, ...edit } = listingBody({
+    Descripcion: 'Precio actualizado.',
+  })
   return JSON.stringify(edit)
 }
 
@@ -234,15 +309,29 @@ async function updateListing(pool, req) {
   const { rows } = await pool.query(
     `update listings set description = $4, colour = $5, price_currency = $6, price_amount = $7, revision = revision + 1, updated_at = now()
      where app_id = $1 and admin_email = $2 and lower(external_id) = lower($3) returning *`,
-    [caller.id, ADMIN_MAIL, externalId, body.Descripcion, body.Color, body.Precio.Moneda, body.Precio.Importe]
+    [
+      caller.id,
+      ADMIN_MAIL,
+      externalId,
+      body.Descripcion,
+      body.Color,
+      body.Precio.Moneda,
+      body.Precio.Importe,
+    ]
   )
-  return { status: 200, body: JSON.stringify(listingFull(rows[0])), headers: { etag: listingEtag(rows[0]) } }
+  return {
+    status: 200,
+    body: JSON.stringify(listingFull(rows[0])),
+    headers: { etag: listingEtag(rows[0]) },
+  }
 }
 
 async function inquiryPage(pool, req, pagina) {
   const caller = await authenticate(pool, req)
   if (!caller) return unauthorized
-  const { rows: agencies } = await pool.query('select id from agencies where admin_email = $1', [ADMIN_MAIL])
+  const { rows: agencies } = await pool.query('select id from agencies where admin_email = $1', [
+    ADMIN_MAIL,
+  ])
   const to = new Date()
   const from = new Date(to.getTime() - 90 * 86_400_000)
   const [page, count] = await Promise.all([
@@ -263,7 +352,11 @@ async function inquiryPage(pool, req, pagina) {
   return {
     status: 200,
     body: JSON.stringify({
-      Desde: from.toISOString(), Hasta: to.toISOString(), Pagina: pagina, Total: total, PerPagina: 100,
+      Desde: from.toISOString(),
+      Hasta: to.toISOString(),
+      Pagina: pagina,
+      Total: total,
+      PerPagina: 100,
       _links: links,
       _entries: page.rows.map(inquiryFull),
     }),
@@ -307,27 +400,64 @@ async function intake(pool, req, ctx) {
   try {
     await client.query('begin')
     const buyer = body.Interesado
-    const vehicle = { externalId: listing.external_id, brand: listing.brand_name, model: listing.model_name, version: listing.version_name, versionYear: listing.year }
+    const vehicle = {
+      externalId: listing.external_id,
+      brand: listing.brand_name,
+      model: listing.model_name,
+      version: listing.version_name,
+      versionYear: listing.year,
+    }
     const { rows } = await client.query(
       `insert into inquiries (sid, app_id, source_app_id, agency_id, listing_id, operator_email, kind, origin, external_id, vehicle,
          interest, first_name, last_name, email, phone, comment, received_at, resend_open, resend_closes_at)
        values ($1, $2, $2, $3, $4, $5, 'listing', $6, $7, $8, $9, $10, $11, $12, $13, $14, now(), true, now() + interval '30 days')
        returning *`,
-      [randomBytes(5).toString('hex'), caller.id, listing.agency_id, listing.id, ADMIN_MAIL, body.OrigenLead, listing.external_id,
-        vehicle, buyer.Interes, buyer.Nombre, buyer.Apellido, buyer.Email, buyer.Telefono, buyer.Comentario]
+      [
+        randomBytes(5).toString('hex'),
+        caller.id,
+        listing.agency_id,
+        listing.id,
+        ADMIN_MAIL,
+        body.OrigenLead,
+        listing.external_id,
+        vehicle,
+        buyer.Interes,
+        buyer.Nombre,
+        buyer.Apellido,
+        buyer.Email,
+        buyer.Telefono,
+        buyer.Comentario,
+      ]
     )
     const inquiry = rows[0]
     for (const config of configs.filter((c) => c.webhook_active)) {
-      const payload = { configId: config.id, body: JSON.stringify({ Consulta: inquiryFull(inquiry) }) }
+      const payload = {
+        configId: config.id,
+        body: JSON.stringify({ Consulta: inquiryFull(inquiry) }),
+      }
       const { rows: deliveries } = await client.query(
         `insert into deliveries (channel, owner_type, owner_id, app_id, target, message_id, payload, queue, next_attempt_at)
          values ('webhook', 'inquiry', $1, $2, $3, $4, $5, 'leads.webhook', now()) returning id`,
-        [String(inquiry.id), caller.id, config.webhook_callback, `msg_${randomBytes(12).toString('hex')}`, payload]
+        [
+          String(inquiry.id),
+          caller.id,
+          config.webhook_callback,
+          `msg_${randomBytes(12).toString('hex')}`,
+          payload,
+        ]
       )
-      await sender.send('leads.webhook', { deliveryId: deliveries[0].id }, { db: { executeSql: (text, values) => client.query(text, values) } })
+      await sender.send(
+        'leads.webhook',
+        { deliveryId: deliveries[0].id },
+        { db: { executeSql: (text, values) => client.query(text, values) } }
+      )
     }
     await client.query('commit')
-    return { status: 201, body: JSON.stringify(inquiryFull(inquiry)), headers: { location: `/v3/consultas/${ADMIN_MAIL}/${inquiry.sid}` } }
+    return {
+      status: 201,
+      body: JSON.stringify(inquiryFull(inquiry)),
+      headers: { location: `/v3/consultas/${ADMIN_MAIL}/${inquiry.sid}` },
+    }
   } catch (error) {
     await client.query('rollback')
     throw error
@@ -338,7 +468,14 @@ async function intake(pool, req, ctx) {
 
 async function startBoss() {
   const { PgBoss } = await import('pg-boss')
-  const sender = new PgBoss({ connectionString: process.env.DATABASE_URL, schema: 'pgboss', max: 2, supervise: false, schedule: false, migrate: false })
+  const sender = new PgBoss({
+    connectionString: process.env.DATABASE_URL,
+    schema: 'pgboss',
+    max: 2,
+    supervise: false,
+    schedule: false,
+    migrate: false,
+  })
   sender.on('error', () => {})
   await sender.start()
   return sender
@@ -350,18 +487,42 @@ function inquiryFull(row) {
   const vehicle = row.vehicle
   const self = `/v3/consultas/${ADMIN_MAIL}/${row.sid}`
   return {
-    Momento: row.received_at.toISOString(), OrigenLead: row.origin, TipoAnuncio: row.kind === 'listing' ? 'Publicacion' : 'Catalogo',
+    Momento: row.received_at.toISOString(),
+    OrigenLead: row.origin,
+    TipoAnuncio: row.kind === 'listing' ? 'Publicacion' : 'Catalogo',
     Auto: {
-      ExternalId: vehicle.externalId, RefStock: vehicle.refStock, Marca: vehicle.brand, Modelo: vehicle.model, Version: vehicle.version,
-      VersionYear: vehicle.versionYear, Kilometraje: vehicle.mileage, Color: vehicle.color, BodyType: vehicle.bodyType,
-      Estado: vehicle.condition, Precio: money(vehicle.price), Anticipo: money(vehicle.downPayment), Cuota: money(vehicle.installment),
+      ExternalId: vehicle.externalId,
+      RefStock: vehicle.refStock,
+      Marca: vehicle.brand,
+      Modelo: vehicle.model,
+      Version: vehicle.version,
+      VersionYear: vehicle.versionYear,
+      Kilometraje: vehicle.mileage,
+      Color: vehicle.color,
+      BodyType: vehicle.bodyType,
+      Estado: vehicle.condition,
+      Precio: money(vehicle.price),
+      Anticipo: money(vehicle.downPayment),
+      Cuota: money(vehicle.installment),
     },
     Interesado: {
-      Interes: row.interest, Nombre: row.first_name, Apellido: row.last_name, Email: row.email, Telefono: row.phone,
-      DocIdentidad: row.document_id, Provincia: row.province, Ciudad: row.city, Comentario: row.comment, InfoOperacion: null,
+      Interes: row.interest,
+      Nombre: row.first_name,
+      Apellido: row.last_name,
+      Email: row.email,
+      Telefono: row.phone,
+      DocIdentidad: row.document_id,
+      Provincia: row.province,
+      Ciudad: row.city,
+      Comentario: row.comment,
+      InfoOperacion: null,
     },
     OperadorResponsable: row.operator_email,
-    _links: { self: { href: self }, entregas: { href: `${self}/entregas` }, resendwebhook: { href: `${self}/resendwebhook`, method: 'POST' } },
+    _links: {
+      self: { href: self },
+      entregas: { href: `${self}/entregas` },
+      resendwebhook: { href: `${self}/resendwebhook`, method: 'POST' },
+    },
   }
 }
 
@@ -382,30 +543,54 @@ async function showListing(pool, appId) {
   return rows[0]
 }
 
-const listingHref = (row) => `/v3/publicaciones/${row.admin_email}/${encodeURIComponent(row.external_id)}`
+const listingHref = (row) =>
+  `/v3/publicaciones/${row.admin_email}/${encodeURIComponent(row.external_id)}`
 const listingEtag = (row) => `"${row.id}.${row.revision}"`
-const valor = (currency, amount) => (currency === null ? null : { Moneda: currency, Importe: Number(amount) })
+const valor = (currency, amount) =>
+  currency === null ? null : { Moneda: currency, Importe: Number(amount) }
 
 /** The same Publicacion the service answers, from the same row. */
 function listingFull(row) {
   const self = listingHref(row)
   return {
-    ExternalId: row.external_id, RefStock: row.ref_stock, EstadoActual: 'Activa', Exposicion: row.exposure,
-    OperadorResponsable: row.operator_email, Marca: row.brand_name, Modelo: row.model_name, Version: row.version_name,
-    VersionYear: row.year, Transmision: row.transmission, Propulsion: row.propulsion, Kilometraje: row.mileage,
-    Color: row.colour, Descripcion: row.description,
+    ExternalId: row.external_id,
+    RefStock: row.ref_stock,
+    EstadoActual: 'Activa',
+    Exposicion: row.exposure,
+    OperadorResponsable: row.operator_email,
+    Marca: row.brand_name,
+    Modelo: row.model_name,
+    Version: row.version_name,
+    VersionYear: row.year,
+    Transmision: row.transmission,
+    Propulsion: row.propulsion,
+    Kilometraje: row.mileage,
+    Color: row.colour,
+    Descripcion: row.description,
     DatosTecnicosCustom: row.custom_specs.map((spec) => ({ Nombre: spec.name, Valor: spec.value })),
-    Precio: valor(row.price_currency, row.price_amount), Adelanto: valor(row.down_payment_currency, row.down_payment_amount),
+    Precio: valor(row.price_currency, row.price_amount),
+    Adelanto: valor(row.down_payment_currency, row.down_payment_amount),
     Cuota: valor(row.installment_currency, row.installment_amount),
     Fotos: row.photo_keys.map((key) => `http://localhost/fotos/${key}`),
     CertificadoDeGarantiaUsado: null,
     Locacion: { Region: row.region_name, Ciudad: row.city_name, Direccion: row.address },
     Telefono: row.phone,
-    Consultas: { _links: { self: { href: `/v3/consultas/${row.admin_email}?externalid=${encodeURIComponent(row.external_id)}` } } },
+    Consultas: {
+      _links: {
+        self: {
+          href: `/v3/consultas/${row.admin_email}?externalid=${encodeURIComponent(row.external_id)}`,
+        },
+      },
+    },
     _links: {
-      self: { href: self }, agencia: { href: `/v3/agencias/${row.admin_email}` }, fotos: { href: `${self}/fotos` },
-      edit: { href: self, method: 'PUT' }, precio: { href: self, method: 'PATCH' }, archivar: { href: self, method: 'DELETE' },
-      suspender: { href: `${self}/suspender`, method: 'PATCH' }, publica: { href: `/autos/${row.slug}` },
+      self: { href: self },
+      agencia: { href: `/v3/agencias/${row.admin_email}` },
+      fotos: { href: `${self}/fotos` },
+      edit: { href: self, method: 'PUT' },
+      precio: { href: self, method: 'PATCH' },
+      archivar: { href: self, method: 'DELETE' },
+      suspender: { href: `${self}/suspender`, method: 'PATCH' },
+      publica: { href: `/autos/${row.slug}` },
     },
   }
 }

@@ -2,7 +2,4 @@ import './require_node.js'
 
 const { createIgnitor, reportStartupError } = await import('./boot.js')
 
-createIgnitor()
-  .ace()
-  .handle(process.argv.splice(2))
-  .catch(reportStartupError)
+createIgnitor().ace().handle(process.argv.splice(2)).catch(reportStartupError)

@@ -25,7 +25,9 @@ export const http = defineConfig({
   useAsyncLocalStorage: true,
   // Only these proxies may set X-Forwarded-For (proxy-addr syntax): a trusted
   // client address keeps per-IP limits and visit counts honest.
-  trustProxy: proxyAddr.compile((env.get('TRUST_PROXY') ?? 'loopback').split(',').map((entry) => entry.trim())),
+  trustProxy: proxyAddr.compile(
+    (env.get('TRUST_PROXY') ?? 'loopback').split(',').map((entry) => entry.trim())
+  ),
   etag: false,
   // A path whose percent-encoding is not UTF-8 never reaches routing: a problem document answers it.
   onBadUrl,

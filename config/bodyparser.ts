@@ -11,7 +11,14 @@ const bodyParserConfig = defineConfig({
     limit: '1mb',
     strict: true,
     convertEmptyStringsToNull: false,
-    types: ['application/json', 'application/json-patch+json', 'application/vnd.api+json', 'application/csp-report', 'text/json', 'application/vnd.service.entry+json'],
+    types: [
+      'application/json',
+      'application/json-patch+json',
+      'application/vnd.api+json',
+      'application/csp-report',
+      'text/json',
+      'application/vnd.service.entry+json',
+    ],
   },
   form: {
     encoding: 'utf-8',

@@ -1,5 +1,5 @@
 /*
- * Photo storage (DESIGN.md §2, §12). `fs` keeps files under DATA_DIR/photos
+ * Photo storage (docs/design.md §2, §12). `fs` keeps files under DATA_DIR/photos
  * (one machine); `s3` writes to an S3-compatible bucket (several machines).
  * Files are always served by the service itself under /fotos, so both disks
  * give the same public URLs.

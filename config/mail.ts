@@ -1,5 +1,5 @@
 /*
- * Outgoing mail (DESIGN.md §2): SMTP when SMTP_HOST is set, otherwise `.eml`
+ * Outgoing mail (docs/design.md §2): SMTP when SMTP_HOST is set, otherwise `.eml`
  * files under DATA_DIR/mail/ so a newcomer's machine needs no mail server.
  */
 import { isAbsolute, join } from 'node:path'
@@ -23,9 +23,12 @@ const mailConfig = defineConfig({
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,
       socketTimeout: 30_000,
-      ...(user ? { auth: { type: 'login' as const, user, pass: env.get('SMTP_PASSWORD') ?? '' } } : {}),
+      ...(user
+        ? { auth: { type: 'login' as const, user, pass: env.get('SMTP_PASSWORD') ?? '' } }
+        : {}),
     }),
-    eml: () => new EmlTransport(join(isAbsolute(dataDir) ? dataDir : app.makePath(dataDir), 'mail')),
+    eml: () =>
+      new EmlTransport(join(isAbsolute(dataDir) ? dataDir : app.makePath(dataDir), 'mail')),
   },
 })
 

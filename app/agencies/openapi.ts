@@ -14,20 +14,44 @@ import {
   type OpenApiFragment,
 } from '#core/openapi/helpers'
 
-const adminmail = pathParam('adminmail', 'E-mail del administrador de la agencia (sin distinguir mayúsculas)', {
+const adminmail = pathParam(
+  'adminmail',
+  'E-mail del administrador de la agencia (sin distinguir mayúsculas)',
+  {
+    type: 'string',
+    format: 'email',
+  }
+)
+const token = pathParam('token', 'Token del enlace de registro enviado por correo')
+const branchId = pathParam('id', 'Id de la sucursal', { type: 'integer' })
+const operadorOptional = queryParam('operador', 'E-mail de un colaborador', {
   type: 'string',
   format: 'email',
 })
-const token = pathParam('token', 'Token del enlace de registro enviado por correo')
-const branchId = pathParam('id', 'Id de la sucursal', { type: 'integer' })
-const operadorOptional = queryParam('operador', 'E-mail de un colaborador', { type: 'string', format: 'email' })
-const operadorRequired = queryParam('operador', 'E-mail del operador', { type: 'string', format: 'email' }, true)
-const str = (maxLength: number, minLength = 0) => ({ type: ['string', 'null'], minLength, maxLength })
-const tel = { type: ['string', 'null'], minLength: 8, maxLength: 20, examples: ['+5491155550000', '011 4555-0000'] }
+const operadorRequired = queryParam(
+  'operador',
+  'E-mail del operador',
+  { type: 'string', format: 'email' },
+  true
+)
+const str = (maxLength: number, minLength = 0) => ({
+  type: ['string', 'null'],
+  minLength,
+  maxLength,
+})
+const tel = {
+  type: ['string', 'null'],
+  minLength: 8,
+  maxLength: 20,
+  examples: ['+5491155550000', '011 4555-0000'],
+}
 const group = ref('LinkGroup')
 const hours = {
   type: ['object', 'null'],
-  properties: { Desde: { type: 'string', examples: ['09:00:00'] }, Hasta: { type: 'string', examples: ['18:00:00'] } },
+  properties: {
+    Desde: { type: 'string', examples: ['09:00:00'] },
+    Hasta: { type: 'string', examples: ['18:00:00'] },
+  },
 }
 const statusDoc = {
   '202': negotiated('Invitación pendiente', ref('InvitacionPendiente')),
@@ -39,7 +63,10 @@ export const openapi: OpenApiFragment = {
       get: {
         tags: ['Agencias'],
         summary: 'Agencias de la aplicación',
-        responses: { '200': negotiated('Lista de agencias', listOf(ref('Agencia')), listOf(ref('AgenciaRef'))), ...problems(406) },
+        responses: {
+          '200': negotiated('Lista de agencias', listOf(ref('Agencia')), listOf(ref('AgenciaRef'))),
+          ...problems(406),
+        },
       },
       post: {
         tags: ['Agencias'],
@@ -83,7 +110,10 @@ export const openapi: OpenApiFragment = {
         summary: 'Edita la agencia',
         parameters: [adminmail],
         requestBody: jsonBody(ref('AgenciaEdit')),
-        responses: { '200': negotiated('Agencia', ref('Agencia'), ref('AgenciaRef')), ...problems(400, 403, 406, 415) },
+        responses: {
+          '200': negotiated('Agencia', ref('Agencia'), ref('AgenciaRef')),
+          ...problems(400, 403, 406, 415),
+        },
       },
     },
     '/v3/productos/{adminmail}': {
@@ -107,7 +137,14 @@ export const openapi: OpenApiFragment = {
         tags: ['Operadores'],
         summary: 'Operadores de la agencia',
         parameters: [adminmail, operadorOptional],
-        responses: { '200': negotiated('Lista de operadores', listOf(ref('Operador')), listOf(ref('Reference'))), ...problems(400, 404, 406) },
+        responses: {
+          '200': negotiated(
+            'Lista de operadores',
+            listOf(ref('Operador')),
+            listOf(ref('Reference'))
+          ),
+          ...problems(400, 404, 406),
+        },
       },
       post: {
         tags: ['Operadores'],
@@ -115,7 +152,10 @@ export const openapi: OpenApiFragment = {
         parameters: [adminmail],
         requestBody: jsonBody(ref('OperadorCreate')),
         responses: {
-          '201': { ...negotiated('Operador', ref('Operador')), headers: { Location: { schema: { type: 'string' } } } },
+          '201': {
+            ...negotiated('Operador', ref('Operador')),
+            headers: { Location: { schema: { type: 'string' } } },
+          },
           ...problems(400, 403, 409, 415),
         },
       },
@@ -124,17 +164,31 @@ export const openapi: OpenApiFragment = {
         summary: 'Edita un operador (por omisión, el administrador)',
         parameters: [adminmail, operadorOptional],
         requestBody: jsonBody(ref('OperadorEdit')),
-        responses: { '200': negotiated('Operador', ref('Operador')), ...problems(400, 403, 404, 406, 415) },
+        responses: {
+          '200': negotiated('Operador', ref('Operador')),
+          ...problems(400, 403, 404, 406, 415),
+        },
       },
     },
     '/v3/operadores/{adminmail}/desasociar': {
       patch: {
         tags: ['Operadores'],
-        summary: 'Desasocia un colaborador; sus publicaciones, consultas y notificaciones pasan al operador de destino',
+        summary:
+          'Desasocia un colaborador; sus publicaciones, consultas y notificaciones pasan al operador de destino',
         parameters: [
           adminmail,
-          queryParam('operador', 'Colaborador a desasociar', { type: 'string', format: 'email' }, true),
-          queryParam('operadorDestino', 'Colaborador que recibe', { type: 'string', format: 'email' }, true),
+          queryParam(
+            'operador',
+            'Colaborador a desasociar',
+            { type: 'string', format: 'email' },
+            true
+          ),
+          queryParam(
+            'operadorDestino',
+            'Colaborador que recibe',
+            { type: 'string', format: 'email' },
+            true
+          ),
         ],
         responses: { '204': { description: 'Desasociado' }, ...problems(400, 403) },
       },
@@ -144,7 +198,14 @@ export const openapi: OpenApiFragment = {
         tags: ['Sucursales'],
         summary: 'Sucursales de la agencia',
         parameters: [adminmail],
-        responses: { '200': negotiated('Lista de sucursales', listOf(ref('Sucursal')), listOf(ref('Reference'))), ...problems(404, 406) },
+        responses: {
+          '200': negotiated(
+            'Lista de sucursales',
+            listOf(ref('Sucursal')),
+            listOf(ref('Reference'))
+          ),
+          ...problems(404, 406),
+        },
       },
       post: {
         tags: ['Sucursales'],
@@ -152,7 +213,10 @@ export const openapi: OpenApiFragment = {
         parameters: [adminmail],
         requestBody: jsonBody(ref('SucursalEdit')),
         responses: {
-          '201': { ...negotiated('Sucursal', ref('Sucursal')), headers: { Location: { schema: { type: 'string' } } } },
+          '201': {
+            ...negotiated('Sucursal', ref('Sucursal')),
+            headers: { Location: { schema: { type: 'string' } } },
+          },
           ...problems(400, 403, 415),
         },
       },
@@ -169,7 +233,10 @@ export const openapi: OpenApiFragment = {
         summary: 'Edita una sucursal (los campos ausentes no cambian)',
         parameters: [adminmail, branchId],
         requestBody: jsonBody(ref('SucursalEdit')),
-        responses: { '200': negotiated('Sucursal', ref('Sucursal')), ...problems(400, 403, 404, 415) },
+        responses: {
+          '200': negotiated('Sucursal', ref('Sucursal')),
+          ...problems(400, 403, 404, 415),
+        },
       },
     },
     '/registro/{token}': {
@@ -197,8 +264,14 @@ export const openapi: OpenApiFragment = {
           },
         },
         responses: {
-          '201': { description: 'Registrada: página HTML, o la referencia de la agencia en JSON', headers: { Location: { schema: { type: 'string' } } } },
-          '400': { description: 'Formulario inválido: la página con los mensajes junto a cada campo, o un problema JSON' },
+          '201': {
+            description: 'Registrada: página HTML, o la referencia de la agencia en JSON',
+            headers: { Location: { schema: { type: 'string' } } },
+          },
+          '400': {
+            description:
+              'Formulario inválido: la página con los mensajes junto a cada campo, o un problema JSON',
+          },
           '404': { description: 'Enlace desconocido' },
           '410': { description: 'Enlace usado o vencido' },
         },
@@ -242,7 +315,11 @@ export const openapi: OpenApiFragment = {
     },
     AgenciaRef: {
       type: 'object',
-      properties: { AdminMail: { type: 'string' }, href: { type: 'string' }, title: { type: 'string' } },
+      properties: {
+        AdminMail: { type: 'string' },
+        href: { type: 'string' },
+        title: { type: 'string' },
+      },
     },
     InvitacionPendiente: {
       type: 'object',
@@ -265,7 +342,11 @@ export const openapi: OpenApiFragment = {
           type: 'object',
           additionalProperties: {
             type: 'object',
-            properties: { Cupo: { type: 'integer' }, Usadas: { type: 'integer' }, Disponibles: { type: 'integer' } },
+            properties: {
+              Cupo: { type: 'integer' },
+              Usadas: { type: 'integer' },
+              Disponibles: { type: 'integer' },
+            },
           },
         },
         Suspendida: { type: 'boolean' },
@@ -283,7 +364,11 @@ export const openapi: OpenApiFragment = {
           type: 'array',
           items: {
             type: 'object',
-            properties: { Region: { type: 'string' }, Ciudad: { type: 'string' }, Direccion: { type: 'string' } },
+            properties: {
+              Region: { type: 'string' },
+              Ciudad: { type: 'string' },
+              Direccion: { type: 'string' },
+            },
           },
         },
         EsAdministradorAgencia: { type: 'boolean' },
@@ -311,7 +396,11 @@ export const openapi: OpenApiFragment = {
         Email: { type: 'string', format: 'email', maxLength: 50 },
         Nombre: str(50),
         Apellido: str(50),
-        Telefonos: { type: 'array', maxItems: 5, items: { type: 'string', minLength: 8, maxLength: 20 } },
+        Telefonos: {
+          type: 'array',
+          maxItems: 5,
+          items: { type: 'string', minLength: 8, maxLength: 20 },
+        },
       },
     },
     Sucursal: {

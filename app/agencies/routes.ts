@@ -15,7 +15,9 @@ apiRoutes(() => {
   router.get('/agencias', [AgenciesController, 'index']).as('agencies.index')
   router.post('/agencias', [AgenciesController, 'store']).as('agencies.store')
   router.get('/agencias/:adminmail', [AgenciesController, 'show']).as('agencies.show')
-  router.route('/agencias/:adminmail', ['OPTIONS'], [AgenciesController, 'show']).as('agencies.status')
+  router
+    .route('/agencias/:adminmail', ['OPTIONS'], [AgenciesController, 'show'])
+    .as('agencies.status')
   router.put('/agencias/:adminmail', [AgenciesController, 'update']).as('agencies.update')
 
   router.get('/productos/:adminmail', [ProductsController, 'show']).as('agencies.products')
@@ -24,7 +26,9 @@ apiRoutes(() => {
   router.get('/operadores/:adminmail', [OperatorsController, 'index']).as('operators.index')
   router.post('/operadores/:adminmail', [OperatorsController, 'store']).as('operators.store')
   router.put('/operadores/:adminmail', [OperatorsController, 'update']).as('operators.update')
-  router.patch('/operadores/:adminmail/desasociar', [OperatorsController, 'detach']).as('operators.detach')
+  router
+    .patch('/operadores/:adminmail/desasociar', [OperatorsController, 'detach'])
+    .as('operators.detach')
 
   router.get('/sucursales/:adminmail', [BranchesController, 'index']).as('branches.index')
   router.post('/sucursales/:adminmail', [BranchesController, 'store']).as('branches.store')

@@ -1,5 +1,5 @@
 /*
- * App-level event subscriptions (DESIGN.md §6: `/v3/appnotificaciones`).
+ * App-level event subscriptions (docs/design.md §6: `/v3/appnotificaciones`).
  */
 import router from '@adonisjs/core/services/router'
 import { apiRoutes } from '#core/http/api'
@@ -7,8 +7,16 @@ import { apiRoutes } from '#core/http/api'
 const AppNotificationsController = () => import('#apps/controllers/app_notifications_controller')
 
 apiRoutes(() => {
-  router.get('/appnotificaciones', [AppNotificationsController, 'index']).as('appnotificaciones.index')
-  router.get('/appnotificaciones/:topic', [AppNotificationsController, 'show']).as('appnotificaciones.show')
-  router.post('/appnotificaciones/:topic', [AppNotificationsController, 'store']).as('appnotificaciones.store')
-  router.put('/appnotificaciones/:topic', [AppNotificationsController, 'update']).as('appnotificaciones.update')
+  router
+    .get('/appnotificaciones', [AppNotificationsController, 'index'])
+    .as('appnotificaciones.index')
+  router
+    .get('/appnotificaciones/:topic', [AppNotificationsController, 'show'])
+    .as('appnotificaciones.show')
+  router
+    .post('/appnotificaciones/:topic', [AppNotificationsController, 'store'])
+    .as('appnotificaciones.store')
+  router
+    .put('/appnotificaciones/:topic', [AppNotificationsController, 'update'])
+    .as('appnotificaciones.update')
 })

@@ -10,9 +10,15 @@ import {
 } from '#core/openapi/helpers'
 import { MAX_SPAN_DAYS } from '#buyers/validators/visits_query'
 
-const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } })
+const html = (description: string) => ({
+  description,
+  content: { 'text/html': { schema: { type: 'string' } } },
+})
 
-const slug = pathParam('slug', 'Identificador público de la publicación (`_links.publica` de la Publicacion)')
+const slug = pathParam(
+  'slug',
+  'Identificador público de la publicación (`_links.publica` de la Publicacion)'
+)
 const modelId = pathParam('id', 'Id del modelo del catálogo', { type: 'integer', format: 'int32' })
 
 const formFields = {
@@ -29,12 +35,16 @@ const formFields = {
 const form = (extra: Record<string, unknown> = {}) => ({
   required: true,
   content: {
-    'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { ...formFields, ...extra } } },
+    'application/x-www-form-urlencoded': {
+      schema: { type: 'object', properties: { ...formFields, ...extra } },
+    },
   },
 })
 
 const formResponses = {
-  '303': { description: 'Consulta recibida: redirige a la página de confirmación (Post/Redirect/Get)' },
+  '303': {
+    description: 'Consulta recibida: redirige a la página de confirmación (Post/Redirect/Get)',
+  },
   '400': html('Datos inválidos: el formulario con los mensajes junto a cada campo'),
   '403': html('Token CSRF ausente o inválido'),
   '404': html('No existe'),
@@ -76,13 +86,17 @@ export const openapi: OpenApiFragment = {
         summary: 'Confirmación de la consulta enviada (HTML)',
         security: open,
         parameters: [slug],
-        responses: { '200': html('Confirmación'), '303': { description: 'Sin consulta reciente: vuelve a la publicación' } },
+        responses: {
+          '200': html('Confirmación'),
+          '303': { description: 'Sin consulta reciente: vuelve a la publicación' },
+        },
       },
     },
     '/modelos/{id}': {
       get: {
         tags: ['Compradores'],
-        summary: 'Página de un modelo del catálogo con sus versiones y formulario de consulta (HTML)',
+        summary:
+          'Página de un modelo del catálogo con sus versiones y formulario de consulta (HTML)',
         security: open,
         parameters: [modelId],
         responses: { '200': html('La página'), '404': html('El modelo no existe') },
@@ -91,14 +105,18 @@ export const openapi: OpenApiFragment = {
     '/modelos/{id}/consultas': {
       post: {
         tags: ['Compradores'],
-        summary: 'Consulta de catálogo (TipoAnuncio Catalogo) para una agencia de la región elegida',
+        summary:
+          'Consulta de catálogo (TipoAnuncio Catalogo) para una agencia de la región elegida',
         security: open,
         parameters: [modelId],
         requestBody: form({
           Region: { type: 'integer', description: 'Id de la región del comprador' },
           VersionId: { type: 'integer', description: 'Versión de interés (opcional)' },
         }),
-        responses: { ...formResponses, '409': html('Ninguna agencia recibe consultas de catálogo en la región') },
+        responses: {
+          ...formResponses,
+          '409': html('Ninguna agencia recibe consultas de catálogo en la región'),
+        },
       },
     },
     '/modelos/{id}/consulta-enviada': {
@@ -107,7 +125,10 @@ export const openapi: OpenApiFragment = {
         summary: 'Confirmación de la consulta de catálogo enviada (HTML)',
         security: open,
         parameters: [modelId],
-        responses: { '200': html('Confirmación'), '303': { description: 'Sin consulta reciente: vuelve al modelo' } },
+        responses: {
+          '200': html('Confirmación'),
+          '303': { description: 'Sin consulta reciente: vuelve al modelo' },
+        },
       },
     },
     '/recursos/compradores.css': {
@@ -116,7 +137,9 @@ export const openapi: OpenApiFragment = {
         summary: 'Hoja de estilos de las páginas públicas',
         security: open,
         parameters: [queryParam('v', 'Versión (cambia con el contenido)')],
-        responses: { '200': { description: 'CSS', content: { 'text/css': { schema: { type: 'string' } } } } },
+        responses: {
+          '200': { description: 'CSS', content: { 'text/css': { schema: { type: 'string' } } } },
+        },
       },
     },
     '/v3/visitas/{adminmail}': {
@@ -128,14 +151,27 @@ export const openapi: OpenApiFragment = {
           'cuenta una vez por día; robots excluidos). Sin `hasta`: hoy; sin `desde`: 30 días hasta `hasta`; ' +
           `a lo sumo ${MAX_SPAN_DAYS} días entre ambas. Sólo días con visitas.`,
         parameters: [
-          pathParam('adminmail', 'E-mail del administrador de la agencia', { type: 'string', format: 'email' }),
+          pathParam('adminmail', 'E-mail del administrador de la agencia', {
+            type: 'string',
+            format: 'email',
+          }),
           queryParam('externalid', 'ExternalId de una publicación'),
           queryParam('desde', 'Primer día (YYYY-MM-DD)', { type: 'string', format: 'date' }),
-          queryParam('hasta', 'Último día (YYYY-MM-DD), no anterior a desde', { type: 'string', format: 'date' }),
-          queryParam('operador', 'Sólo publicaciones de este colaborador', { type: 'string', format: 'email' }),
+          queryParam('hasta', 'Último día (YYYY-MM-DD), no anterior a desde', {
+            type: 'string',
+            format: 'date',
+          }),
+          queryParam('operador', 'Sólo publicaciones de este colaborador', {
+            type: 'string',
+            format: 'email',
+          }),
         ],
         responses: {
-          '200': negotiated('Visitas por publicación y día', listOf(ref('Visita')), listOf(ref('VisitaRef'))),
+          '200': negotiated(
+            'Visitas por publicación y día',
+            listOf(ref('Visita')),
+            listOf(ref('VisitaRef'))
+          ),
           ...problems(400, 404, 406),
         },
       },

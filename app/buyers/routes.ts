@@ -28,7 +28,10 @@ const web = router.named({
 })
 
 const formThrottle = limiter.define('buyers_form', (ctx) =>
-  limiter.allowRequests(FORM_LIMIT.requests).every(FORM_LIMIT.window).usingKey(`inquiry_form_${ctx.request.ip()}`)
+  limiter
+    .allowRequests(FORM_LIMIT.requests)
+    .every(FORM_LIMIT.window)
+    .usingKey(`inquiry_form_${ctx.request.ip()}`)
 )
 
 router.get('/recursos/compradores.css', [AssetsController, 'stylesheet']).as('buyers.stylesheet')
@@ -36,15 +39,26 @@ router.get('/recursos/compradores.css', [AssetsController, 'stylesheet']).as('bu
 router
   .group(() => {
     router.get('/autos/:slug', [ListingPageController, 'show']).as('buyers.listing')
-    router.post('/autos/:slug/consultas', [ListingPageController, 'inquire']).as('buyers.listing.inquire').use(formThrottle)
-    router.get('/autos/:slug/consulta-enviada', [ListingPageController, 'sent']).as('buyers.listing.sent')
-    router.get('/modelos/:id', [ModelPageController, 'show']).as('buyers.model').where('id', router.matchers.number())
+    router
+      .post('/autos/:slug/consultas', [ListingPageController, 'inquire'])
+      .as('buyers.listing.inquire')
+      .use(formThrottle)
+    router
+      .get('/autos/:slug/consulta-enviada', [ListingPageController, 'sent'])
+      .as('buyers.listing.sent')
+    router
+      .get('/modelos/:id', [ModelPageController, 'show'])
+      .as('buyers.model')
+      .where('id', router.matchers.number())
     router
       .post('/modelos/:id/consultas', [ModelPageController, 'inquire'])
       .as('buyers.model.inquire')
       .where('id', router.matchers.number())
       .use(formThrottle)
-    router.get('/modelos/:id/consulta-enviada', [ModelPageController, 'sent']).as('buyers.model.sent').where('id', router.matchers.number())
+    router
+      .get('/modelos/:id/consulta-enviada', [ModelPageController, 'sent'])
+      .as('buyers.model.sent')
+      .where('id', router.matchers.number())
   })
   .use([web.htmlPages(), web.session(), web.shield()])
 

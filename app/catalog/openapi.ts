@@ -2,25 +2,55 @@
  * OpenAPI fragment of the catalogue: brands, models, versions, best matches,
  * regions, cities, currencies, body types and the closed value sets.
  */
-import { listOf, negotiated, pathParam, problems, queryParam, ref, type OpenApiFragment } from '#core/openapi/helpers'
+import {
+  listOf,
+  negotiated,
+  pathParam,
+  problems,
+  queryParam,
+  ref,
+  type OpenApiFragment,
+} from '#core/openapi/helpers'
 
 const int32 = { type: 'integer', format: 'int32', minimum: 1 }
 const id = (what: string) => pathParam('id', `Id ${what}`, int32)
-const q = queryParam('q', 'Parte del nombre o del codename (sin distinguir mayúsculas ni acentos); hasta 100 caracteres', {
-  type: 'string',
-  maxLength: 100,
-})
-const soloMercadoNuevos = queryParam('soloMercadoNuevos', 'Solo entradas a la venta como 0 km (por defecto false)', {
-  type: 'boolean',
-  default: false,
-})
+const q = queryParam(
+  'q',
+  'Parte del nombre o del codename (sin distinguir mayúsculas ni acentos); hasta 100 caracteres',
+  {
+    type: 'string',
+    maxLength: 100,
+  }
+)
+const soloMercadoNuevos = queryParam(
+  'soloMercadoNuevos',
+  'Solo entradas a la venta como 0 km (por defecto false)',
+  {
+    type: 'boolean',
+    default: false,
+  }
+)
 const match = (name: string, description: string, required = true) =>
   queryParam(name, description, { type: 'string', minLength: 1, maxLength: 200 }, required)
-const year = (description: string) => queryParam('year', description, { type: 'integer', format: 'int32', minimum: 1908, maximum: 2050 })
+const year = (description: string) =>
+  queryParam('year', description, {
+    type: 'integer',
+    format: 'int32',
+    minimum: 1908,
+    maximum: 2050,
+  })
 const etag = { ETag: { schema: { type: 'string' } } }
 
 /** A catalogue GET: negotiated 200 with ETag, 304, and the given problems. */
-function read(tag: string, summary: string, parameters: unknown[], full: unknown, reference: unknown, errors: number[], description?: string) {
+function read(
+  tag: string,
+  summary: string,
+  parameters: unknown[],
+  full: unknown,
+  reference: unknown,
+  errors: number[],
+  description?: string
+) {
   return {
     get: {
       tags: [tag],
@@ -36,7 +66,8 @@ function read(tag: string, summary: string, parameters: unknown[], full: unknown
   }
 }
 
-const list = (name: string, refName = 'Reference') => [listOf(ref(name)), listOf(ref(refName))] as const
+const list = (name: string, refName = 'Reference') =>
+  [listOf(ref(name)), listOf(ref(refName))] as const
 const str = { type: 'string' }
 const nullableStr = { type: ['string', 'null'] }
 const named = {
@@ -56,7 +87,14 @@ export const openapi: OpenApiFragment = {
       [400],
       'Sin coincidencia o con más de una igual de buena: 400 con `Errors.make`.'
     ),
-    '/v3/marcas/{id}': read('Catálogo', 'Una marca', [id('de la marca')], ref('Marca'), ref('Reference'), [400, 404]),
+    '/v3/marcas/{id}': read(
+      'Catálogo',
+      'Una marca',
+      [id('de la marca')],
+      ref('Marca'),
+      ref('Reference'),
+      [400, 404]
+    ),
     '/v3/modelos': read(
       'Catálogo',
       'Modelos de una marca',
@@ -69,7 +107,10 @@ export const openapi: OpenApiFragment = {
       'El modelo que mejor coincide',
       [
         match('make', 'Marca: id, URL de la API, ruta, nombre o codename'),
-        match('model', 'Modelo: id, URL de la API, ruta, nombre completo, parte del nombre o codename'),
+        match(
+          'model',
+          'Modelo: id, URL de la API, ruta, nombre completo, parte del nombre o codename'
+        ),
         match('bodystyle', 'Carrocería: id, URL de la API, ruta, nombre o codename', false),
       ],
       ref('Modelo'),
@@ -77,11 +118,22 @@ export const openapi: OpenApiFragment = {
       [400],
       'Sin coincidencia o ambigua: 400 con `Errors` bajo el parámetro que falló.'
     ),
-    '/v3/modelos/{id}': read('Catálogo', 'Un modelo', [id('del modelo')], ref('Modelo'), ref('Reference'), [400, 404]),
+    '/v3/modelos/{id}': read(
+      'Catálogo',
+      'Un modelo',
+      [id('del modelo')],
+      ref('Modelo'),
+      ref('Reference'),
+      [400, 404]
+    ),
     '/v3/versiones': read(
       'Catálogo',
       'Versiones de un modelo',
-      [queryParam('modelo', 'Id del modelo', int32, true), year('Año modelo: versiones de ±2 años; sin él, solo las que están a la venta como 0 km'), q],
+      [
+        queryParam('modelo', 'Id del modelo', int32, true),
+        year('Año modelo: versiones de ±2 años; sin él, solo las que están a la venta como 0 km'),
+        q,
+      ],
       ...list('Version', 'VersionRef'),
       [400]
     ),
@@ -91,26 +143,62 @@ export const openapi: OpenApiFragment = {
       [
         match('make', 'Marca: id, URL de la API, ruta, nombre o codename'),
         match('model', 'Modelo: id, URL de la API, ruta, nombre, parte del nombre o codename'),
-        match('version', 'Versión: id, URL, nombre, parte del nombre o codename; sin ella, la única versión que cumple los demás filtros', false),
+        match(
+          'version',
+          'Versión: id, URL, nombre, parte del nombre o codename; sin ella, la única versión que cumple los demás filtros',
+          false
+        ),
         year('Año modelo (±2 años, el más cercano primero)'),
-        match('propulsion', 'Propulsión (Nafta, Diésel, GNC, Híbrido, Híbrido enchufable, Eléctrico)', false),
+        match(
+          'propulsion',
+          'Propulsión (Nafta, Diésel, GNC, Híbrido, Híbrido enchufable, Eléctrico)',
+          false
+        ),
         match('transmission', 'Transmisión (Manual, Automática, Automatizada, CVT)', false),
       ],
       ref('Version'),
       ref('VersionRef'),
       [400]
     ),
-    '/v3/versiones/{id}': read('Catálogo', 'Una versión', [id('de la versión')], ref('Version'), ref('VersionRef'), [400, 404]),
+    '/v3/versiones/{id}': read(
+      'Catálogo',
+      'Una versión',
+      [id('de la versión')],
+      ref('Version'),
+      ref('VersionRef'),
+      [400, 404]
+    ),
     '/v3/regiones': read('Referencia', 'Regiones (provincias)', [], ...list('Region'), []),
-    '/v3/regiones/{id}': read('Referencia', 'Una región', [id('de la región')], ref('Region'), ref('Reference'), [400, 404]),
+    '/v3/regiones/{id}': read(
+      'Referencia',
+      'Una región',
+      [id('de la región')],
+      ref('Region'),
+      ref('Reference'),
+      [400, 404]
+    ),
     '/v3/ciudades': read(
       'Referencia',
       'Ciudades',
-      [match('region', 'Región: id, URL de la API, ruta, nombre o código ISO 3166-2 (AR-X)', false), q],
+      [
+        match(
+          'region',
+          'Región: id, URL de la API, ruta, nombre o código ISO 3166-2 (AR-X)',
+          false
+        ),
+        q,
+      ],
       ...list('Ciudad'),
       [400]
     ),
-    '/v3/ciudades/{id}': read('Referencia', 'Una ciudad', [id('de la ciudad')], ref('Ciudad'), ref('Reference'), [400, 404]),
+    '/v3/ciudades/{id}': read(
+      'Referencia',
+      'Una ciudad',
+      [id('de la ciudad')],
+      ref('Ciudad'),
+      ref('Reference'),
+      [400, 404]
+    ),
     '/v3/monedas': read('Referencia', 'Monedas aceptadas en Valor', [], ...list('Moneda'), []),
     '/v3/monedas/{codigo}': read(
       'Referencia',
@@ -200,12 +288,22 @@ export const openapi: OpenApiFragment = {
     },
     Region: {
       type: 'object',
-      properties: { Nombre: str, Codigo: { type: 'string', examples: ['AR-X'] }, Ciudades: ref('LinkGroup'), _links: ref('Links') },
+      properties: {
+        Nombre: str,
+        Codigo: { type: 'string', examples: ['AR-X'] },
+        Ciudades: ref('LinkGroup'),
+        _links: ref('Links'),
+      },
     },
     Ciudad: { type: 'object', properties: { Nombre: str, Region: str, _links: ref('Links') } },
     Moneda: {
       type: 'object',
-      properties: { Codigo: { type: 'string', examples: ['ARS'] }, Nombre: str, Aceptada: { type: 'boolean' }, _links: ref('Links') },
+      properties: {
+        Codigo: { type: 'string', examples: ['ARS'] },
+        Nombre: str,
+        Aceptada: { type: 'boolean' },
+        _links: ref('Links'),
+      },
     },
     ValorNombrado: named,
   },

@@ -1,5 +1,5 @@
 /*
- * Catalogue and reference data (spec §4.7, DESIGN.md §6). Bestmatch routes
+ * Catalogue and reference data (docs/spec.md §4.7, docs/design.md §6). Bestmatch routes
  * come before `{id}` ones, which validate the id (a non-integer is a 400).
  */
 import router from '@adonisjs/core/services/router'

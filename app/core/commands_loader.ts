@@ -20,9 +20,11 @@ const loader = Promise.all([
 ]).then((modules) => new ListLoader(modules.map((module) => module.default)))
 
 export async function getMetaData() {
-  return (await loader).getMetaData()
+  const commands = await loader
+  return commands.getMetaData()
 }
 
 export async function getCommand(metaData: CommandMetaData) {
-  return (await loader).getCommand(metaData)
+  const commands = await loader
+  return commands.getCommand(metaData)
 }

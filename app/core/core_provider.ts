@@ -22,7 +22,11 @@ export default class CoreProvider {
       const { default: env } = await import('#start/env')
       // pg-boss needs a session (LISTEN/NOTIFY, advisory locks): JOBS_DATABASE_URL
       // bypasses a transaction-mode pooler that DATABASE_URL may go through.
-      return new JobRunner(this.app, logger, () => env.get('JOBS_DATABASE_URL') || env.get('DATABASE_URL')!)
+      return new JobRunner(
+        this.app,
+        logger,
+        () => env.get('JOBS_DATABASE_URL') || env.get('DATABASE_URL')!
+      )
     })
     this.app.container.alias('jobs', JobRunner)
   }

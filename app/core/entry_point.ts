@@ -1,5 +1,5 @@
 /*
- * The API entry points (spec §2.15), built once per process with its ETag.
+ * The API entry points (docs/spec.md §2.15), built once per process with its ETag.
  */
 import { etagOf } from '#core/http/etag'
 import { group, link, templated } from '#core/http/links'

@@ -19,7 +19,7 @@ export const settings = {
   authFailuresPerMinute: env.get('AUTH_FAILURES_PER_MINUTE') ?? 30,
   timezone: env.get('TZ') ?? 'America/Argentina/Buenos_Aires',
   acceptedCurrencies: ['ARS', 'USD'],
-  /** Seconds before each retry of a failed delivery (DESIGN.md §8); ±20 % jitter is added. Tests shorten it. */
+  /** Seconds before each retry of a failed delivery (docs/design.md §8); ±20 % jitter is added. Tests shorten it. */
   deliveryRetrySchedule: [5, 300, 1800, 7200, 18000, 36000, 86400] as number[],
   /** Longest `Retry-After` (seconds) a receiver can ask for. */
   deliveryRetryAfterMax: 86400,

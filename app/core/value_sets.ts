@@ -1,11 +1,18 @@
 /*
- * Closed value sets of DESIGN.md §5. Inputs match case- and accent-insensitively;
+ * Closed value sets of docs/design.md §5. Inputs match case- and accent-insensitively;
  * responses always use the canonical spelling listed here.
  */
 export const LISTING_STATES = ['Activa', 'Suspendida', 'Archivada'] as const
 export const EXPOSURES = ['Alta', 'Media', 'Baja'] as const
 export const TRANSMISSIONS = ['Manual', 'Automática', 'Automatizada', 'CVT'] as const
-export const PROPULSIONS = ['Nafta', 'Diésel', 'GNC', 'Híbrido', 'Híbrido enchufable', 'Eléctrico'] as const
+export const PROPULSIONS = [
+  'Nafta',
+  'Diésel',
+  'GNC',
+  'Híbrido',
+  'Híbrido enchufable',
+  'Eléctrico',
+] as const
 export const LEAD_ORIGINS = ['Portal', 'App', 'WhatsApp', 'Teléfono', 'Partner'] as const
 export const AD_KINDS = ['Publicacion', 'Catalogo'] as const
 export const VEHICLE_CONDITIONS = ['Nuevo', 'Usado'] as const

@@ -1,6 +1,6 @@
 /*
  * Queues of the leads module: one delivery queue per notification channel
- * (DESIGN.md §8; LISTEN/NOTIFY wakes the workers) and the cron job that
+ * (docs/design.md §8; LISTEN/NOTIFY wakes the workers) and the cron job that
  * closes resend windows.
  */
 import { deliveryQueue, deliveryWork } from '#core/outbound/deliveries'

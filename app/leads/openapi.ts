@@ -1,7 +1,18 @@
-import { jsonBody, negotiated, pathParam, problems, queryParam, ref, type OpenApiFragment } from '#core/openapi/helpers'
+import {
+  jsonBody,
+  negotiated,
+  pathParam,
+  problems,
+  queryParam,
+  ref,
+  type OpenApiFragment,
+} from '#core/openapi/helpers'
 import { INTERESTS, LEAD_ORIGINS } from '#core/value_sets'
 
-const adminmail = pathParam('adminmail', 'E-mail del administrador de la agencia', { type: 'string', format: 'email' })
+const adminmail = pathParam('adminmail', 'E-mail del administrador de la agencia', {
+  type: 'string',
+  format: 'email',
+})
 const sid = pathParam('sid', 'Id público de la consulta', { type: 'string' })
 const nullableString = (maxLength: number) => ({ type: ['string', 'null'], maxLength })
 const valor = { oneOf: [{ type: 'null' }, ref('Valor')] }
@@ -14,7 +25,11 @@ const header = {
       required: ['Name', 'Value'],
       properties: {
         Name: { type: 'string', minLength: 1, maxLength: 64 },
-        Value: { type: 'string', maxLength: 1024, description: 'Sin CR, LF ni caracteres de control' },
+        Value: {
+          type: 'string',
+          maxLength: 1024,
+          description: 'Sin CR, LF ni caracteres de control',
+        },
       },
     },
   ],
@@ -27,11 +42,27 @@ const callback = {
 }
 
 const listParams = [
-  queryParam('operador', 'Solo las consultas de este colaborador (operador responsable)', { type: 'string', format: 'email' }),
+  queryParam('operador', 'Solo las consultas de este colaborador (operador responsable)', {
+    type: 'string',
+    format: 'email',
+  }),
   queryParam('externalid', 'ExternalId de la publicación', { type: 'string' }),
-  queryParam('desde', 'Primer día de recepción (YYYY-MM-DD); mínimo hoy − 90 días; por defecto hoy − 90 días', { type: 'string', format: 'date' }),
-  queryParam('hasta', 'Último día de recepción (YYYY-MM-DD); no anterior a desde; por defecto hoy', { type: 'string', format: 'date' }),
-  queryParam('pagina', 'Página (1..99), de 100 consultas', { type: 'integer', minimum: 1, maximum: 99, default: 1 }),
+  queryParam(
+    'desde',
+    'Primer día de recepción (YYYY-MM-DD); mínimo hoy − 90 días; por defecto hoy − 90 días',
+    { type: 'string', format: 'date' }
+  ),
+  queryParam(
+    'hasta',
+    'Último día de recepción (YYYY-MM-DD); no anterior a desde; por defecto hoy',
+    { type: 'string', format: 'date' }
+  ),
+  queryParam('pagina', 'Página (1..99), de 100 consultas', {
+    type: 'integer',
+    minimum: 1,
+    maximum: 99,
+    default: 1,
+  }),
 ]
 
 const listResponses = {
@@ -43,8 +74,11 @@ export const openapi: OpenApiFragment = {
     '/v3/consultas': {
       get: {
         tags: ['Consultas'],
-        summary: 'Consultas de un colaborador en las agencias de la aplicación (operador obligatorio)',
-        parameters: listParams.map((param) => (param.name === 'operador' ? { ...param, required: true } : param)),
+        summary:
+          'Consultas de un colaborador en las agencias de la aplicación (operador obligatorio)',
+        parameters: listParams.map((param) =>
+          param.name === 'operador' ? { ...param, required: true } : param
+        ),
         responses: { ...listResponses, ...problems(400, 406) },
       },
     },
@@ -67,7 +101,10 @@ export const openapi: OpenApiFragment = {
         parameters: [adminmail],
         requestBody: jsonBody(ref('ConsultaCreate')),
         responses: {
-          '201': { ...negotiated('Consulta recibida', ref('Consulta')), headers: { Location: { schema: { type: 'string' } } } },
+          '201': {
+            ...negotiated('Consulta recibida', ref('Consulta')),
+            headers: { Location: { schema: { type: 'string' } } },
+          },
           ...problems(400, 403, 404, 406, 409, 413, 415),
         },
       },
@@ -108,14 +145,21 @@ export const openapi: OpenApiFragment = {
         tags: ['Notificaciones'],
         summary: 'Configuración de notificaciones de la agencia para la aplicación',
         parameters: [adminmail],
-        responses: { '200': negotiated('Configuración', ref('NotificacionesConfig')), ...problems(404, 406) },
+        responses: {
+          '200': negotiated('Configuración', ref('NotificacionesConfig')),
+          ...problems(404, 406),
+        },
       },
       put: {
         tags: ['Notificaciones'],
-        summary: 'Reemplaza la configuración de notificaciones (un canal ausente o null se elimina)',
+        summary:
+          'Reemplaza la configuración de notificaciones (un canal ausente o null se elimina)',
         parameters: [adminmail],
         requestBody: jsonBody(ref('NotificacionesConfig')),
-        responses: { '200': negotiated('Configuración guardada', ref('NotificacionesConfig')), ...problems(400, 403, 406, 413, 415) },
+        responses: {
+          '200': negotiated('Configuración guardada', ref('NotificacionesConfig')),
+          ...problems(400, 403, 406, 413, 415),
+        },
       },
     },
   },
@@ -147,7 +191,10 @@ export const openapi: OpenApiFragment = {
                     VersionYear: { type: ['integer', 'null'], minimum: 1908, maximum: 2050 },
                   },
                 },
-                FinanciacionDeseada: { type: ['object', 'null'], properties: { Adelanto: valor, Cuota: valor } },
+                FinanciacionDeseada: {
+                  type: ['object', 'null'],
+                  properties: { Adelanto: valor, Cuota: valor },
+                },
                 QuiereCotizacionSeguro: { type: ['boolean', 'null'] },
               },
             },
@@ -228,7 +275,10 @@ export const openapi: OpenApiFragment = {
         Tipo: { type: 'string', const: 'PublicacionConsultada' },
         Momento: { type: 'string', format: 'date-time' },
         Reenvio: { type: 'boolean', description: 'Presente (true) en los reenvíos' },
-        Agencia: { type: 'object', properties: { AdminMail: { type: 'string' }, href: { type: 'string' } } },
+        Agencia: {
+          type: 'object',
+          properties: { AdminMail: { type: 'string' }, href: { type: 'string' } },
+        },
         Consulta: ref('Consulta'),
       },
     },
@@ -243,10 +293,18 @@ export const openapi: OpenApiFragment = {
             properties: {
               Canal: {
                 type: 'string',
-                enum: ['PublicacionConsultadaWebHook', 'PublicacionConsultadaAdfHook', 'PublicacionConsultadaAdfMail', 'PublicacionConsultadaHtmlMail'],
+                enum: [
+                  'PublicacionConsultadaWebHook',
+                  'PublicacionConsultadaAdfHook',
+                  'PublicacionConsultadaAdfMail',
+                  'PublicacionConsultadaHtmlMail',
+                ],
               },
               Destino: { type: 'string' },
-              Estado: { type: 'string', enum: ['Pendiente', 'Reintentando', 'Entregada', 'Fallida', 'Desactivada'] },
+              Estado: {
+                type: 'string',
+                enum: ['Pendiente', 'Reintentando', 'Entregada', 'Fallida', 'Desactivada'],
+              },
               WebhookId: { type: 'string' },
               Creada: { type: 'string', format: 'date-time' },
               Entregada: { type: ['string', 'null'], format: 'date-time' },
@@ -281,7 +339,8 @@ export const openapi: OpenApiFragment = {
             Secret: {
               type: ['string', 'null'],
               maxLength: 256,
-              description: 'Clave de firma (16..256). Solo escritura: las respuestas llevan null; null o ausente conserva la guardada, "" la elimina.',
+              description:
+                'Clave de firma (16..256). Solo escritura: las respuestas llevan null; null o ausente conserva la guardada, "" la elimina.',
             },
             Activo: { type: 'boolean', default: true },
             HeaderCustom01: header,
@@ -292,18 +351,28 @@ export const openapi: OpenApiFragment = {
         PublicacionConsultadaAdfHook: {
           type: ['object', 'null'],
           required: ['Callback'],
-          properties: { Callback: callback, Activo: { type: 'boolean', default: true }, HeaderCustom01: header },
+          properties: {
+            Callback: callback,
+            Activo: { type: 'boolean', default: true },
+            HeaderCustom01: header,
+          },
         },
         PublicacionConsultadaAdfMail: {
           type: ['object', 'null'],
           required: ['Email'],
-          properties: { Email: { type: 'string', format: 'email', maxLength: 254 }, Activo: { type: 'boolean', default: true } },
+          properties: {
+            Email: { type: 'string', format: 'email', maxLength: 254 },
+            Activo: { type: 'boolean', default: true },
+          },
         },
         PublicacionConsultadaHtmlMail: {
           type: ['object', 'null'],
           required: ['EmailsCCO'],
           properties: {
-            EmailsCCO: { type: 'string', description: 'Lista separada por comas, 1..10 direcciones (copia oculta)' },
+            EmailsCCO: {
+              type: 'string',
+              description: 'Lista separada por comas, 1..10 direcciones (copia oculta)',
+            },
             Activo: { type: 'boolean', default: true },
           },
         },

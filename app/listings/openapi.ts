@@ -1,24 +1,44 @@
 /*
- * OpenAPI of the listings module (spec §4.1, DESIGN.md §6) and the public photo files.
+ * OpenAPI of the listings module (docs/spec.md §4.1, docs/design.md §6) and the public photo files.
  */
-import { jsonBody, negotiated, open, pathParam, problems, queryParam, ref, type OpenApiFragment } from '#core/openapi/helpers'
+import {
+  jsonBody,
+  negotiated,
+  open,
+  pathParam,
+  problems,
+  queryParam,
+  ref,
+  type OpenApiFragment,
+} from '#core/openapi/helpers'
 
-const adminmail = pathParam('adminmail', 'E-mail del administrador de la agencia (sin distinguir mayúsculas)', {
-  type: 'string',
-  format: 'email',
-})
-const externalid = pathParam('externalid', 'ExternalId de la publicación (sin distinguir mayúsculas)', {
-  type: 'string',
-  pattern: '^[A-Za-z0-9._~-]{2,255}$',
-})
+const adminmail = pathParam(
+  'adminmail',
+  'E-mail del administrador de la agencia (sin distinguir mayúsculas)',
+  {
+    type: 'string',
+    format: 'email',
+  }
+)
+const externalid = pathParam(
+  'externalid',
+  'ExternalId de la publicación (sin distinguir mayúsculas)',
+  {
+    type: 'string',
+    pattern: '^[A-Za-z0-9._~-]{2,255}$',
+  }
+)
 const ifMatch = {
   name: 'If-Match',
   in: 'header',
   required: false,
-  description: 'ETag de la publicación (comparación fuerte) o `*`; sin él la escritura procede. No coincide → 412.',
+  description:
+    'ETag de la publicación (comparación fuerte) o `*`; sin él la escritura procede. No coincide → 412.',
   schema: { type: 'string' },
 }
-const etagHeader = { ETag: { description: 'ETag fuerte derivado de la revisión', schema: { type: 'string' } } }
+const etagHeader = {
+  ETag: { description: 'ETag fuerte derivado de la revisión', schema: { type: 'string' } },
+}
 
 const listing = (description: string) => ({
   ...negotiated(description, ref('Publicacion'), ref('PublicacionRef')),
@@ -26,19 +46,30 @@ const listing = (description: string) => ({
 })
 
 const valor = { oneOf: [ref('Valor'), { type: 'null' }] }
-const nullableString = (maxLength?: number) => ({ type: ['string', 'null'], ...(maxLength ? { maxLength } : {}) })
+const nullableString = (maxLength?: number) => ({
+  type: ['string', 'null'],
+  ...(maxLength ? { maxLength } : {}),
+})
 
 const editProperties = {
   RefStock: nullableString(25),
-  Activa: { type: ['boolean', 'null'], description: 'PUT: por omisión true. PATCH: null deja el estado.' },
+  Activa: {
+    type: ['boolean', 'null'],
+    description: 'PUT: por omisión true. PATCH: null deja el estado.',
+  },
   Exposicion: { type: ['string', 'null'], maxLength: 5, enum: ['Alta', 'Media', 'Baja', '', null] },
-  OperadorResponsable: { type: ['string', 'null'], maxLength: 50, description: 'Si no es colaborador se conserva el actual' },
+  OperadorResponsable: {
+    type: ['string', 'null'],
+    maxLength: 50,
+    description: 'Si no es colaborador se conserva el actual',
+  },
   VersionYear: { type: 'integer', minimum: 1908, maximum: 2050 },
   Kilometraje: {
     type: 'integer',
     minimum: 0,
     maximum: 999000,
-    description: '0 solo para vehículos nuevos (año actual o anterior); más de 100000 km por año de antigüedad se rechaza por sospechoso',
+    description:
+      '0 solo para vehículos nuevos (año actual o anterior); más de 100000 km por año de antigüedad se rechaza por sospechoso',
   },
   Color: { type: 'string', minLength: 1, description: 'Se trunca a 50 caracteres' },
   Descripcion: nullableString(2000),
@@ -61,9 +92,16 @@ const editProperties = {
   AplicaCertificadoGarantiaUsado: { type: ['boolean', 'null'], description: 'Solo para usados' },
   Locacion: {
     type: ['object', 'null'],
-    properties: { Region: nullableString(200), Ciudad: nullableString(200), Direccion: nullableString(200) },
+    properties: {
+      Region: nullableString(200),
+      Ciudad: nullableString(200),
+      Direccion: nullableString(200),
+    },
   },
-  Telefono: { type: ['string', 'null'], description: 'Uno de los teléfonos del operador responsable; null = el primero' },
+  Telefono: {
+    type: ['string', 'null'],
+    description: 'Uno de los teléfonos del operador responsable; null = el primero',
+  },
 }
 
 const writeResponses = (description: string) => ({
@@ -80,7 +118,10 @@ export const openapi: OpenApiFragment = {
         parameters: [adminmail],
         requestBody: jsonBody(ref('PublicacionCreate')),
         responses: {
-          '201': { ...listing('Creada'), headers: { ...listing('').headers, Location: { schema: { type: 'string' } } } },
+          '201': {
+            ...listing('Creada'),
+            headers: { ...listing('').headers, Location: { schema: { type: 'string' } } },
+          },
           ...problems(400, 403, 406, 409, 415),
         },
       },
@@ -89,15 +130,30 @@ export const openapi: OpenApiFragment = {
         summary: 'Publicaciones de la agencia (paginadas)',
         parameters: [
           adminmail,
-          queryParam('operador', 'Solo las de este colaborador', { type: 'string', format: 'email' }),
-          queryParam('estado', 'Activa, Suspendida o Archivada (por omisión, todas menos las archivadas)', {
+          queryParam('operador', 'Solo las de este colaborador', {
             type: 'string',
-            enum: ['Activa', 'Suspendida', 'Archivada'],
+            format: 'email',
           }),
-          queryParam('pagina', 'Página (1..99, 100 por página)', { type: 'integer', minimum: 1, maximum: 99 }),
+          queryParam(
+            'estado',
+            'Activa, Suspendida o Archivada (por omisión, todas menos las archivadas)',
+            {
+              type: 'string',
+              enum: ['Activa', 'Suspendida', 'Archivada'],
+            }
+          ),
+          queryParam('pagina', 'Página (1..99, 100 por página)', {
+            type: 'integer',
+            minimum: 1,
+            maximum: 99,
+          }),
         ],
         responses: {
-          '200': negotiated('Página de publicaciones', ref('PaginaPublicaciones'), ref('PaginaPublicaciones')),
+          '200': negotiated(
+            'Página de publicaciones',
+            ref('PaginaPublicaciones'),
+            ref('PaginaPublicaciones')
+          ),
           ...problems(400, 404, 406),
         },
       },
@@ -149,7 +205,8 @@ export const openapi: OpenApiFragment = {
     '/v3/publicaciones/{adminmail}/{externalid}/activar': {
       patch: {
         tags: ['Publicaciones'],
-        summary: 'Activar una publicación (409 si el plan no tiene lugar o la agencia o el operador están suspendidos)',
+        summary:
+          'Activar una publicación (409 si el plan no tiene lugar o la agencia o el operador están suspendidos)',
         parameters: [adminmail, externalid, ifMatch],
         responses: writeResponses('Publicación activada'),
       },
@@ -170,14 +227,24 @@ export const openapi: OpenApiFragment = {
         tags: ['Publicaciones'],
         summary: 'Archivo de una foto procesada (JPEG, inmutable, sin credenciales)',
         security: open,
-        parameters: [pathParam('listing', 'Id interno de la publicación'), pathParam('file', 'Nombre del archivo')],
+        parameters: [
+          pathParam('listing', 'Id interno de la publicación'),
+          pathParam('file', 'Nombre del archivo'),
+        ],
         responses: {
           '200': {
             description: 'JPEG',
-            headers: { 'Cache-Control': { schema: { type: 'string', examples: ['public, max-age=31536000, immutable'] } } },
+            headers: {
+              'Cache-Control': {
+                schema: { type: 'string', examples: ['public, max-age=31536000, immutable'] },
+              },
+            },
             content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } },
           },
-          '404': { description: 'No existe', content: { 'application/problem+json': { schema: ref('Problem') } } },
+          '404': {
+            description: 'No existe',
+            content: { 'application/problem+json': { schema: ref('Problem') } },
+          },
         },
       },
     },
@@ -186,7 +253,10 @@ export const openapi: OpenApiFragment = {
     DatoTecnico: {
       type: 'object',
       required: ['Nombre', 'Valor'],
-      properties: { Nombre: { type: 'string', minLength: 1, maxLength: 50 }, Valor: { type: 'string', maxLength: 200 } },
+      properties: {
+        Nombre: { type: 'string', minLength: 1, maxLength: 50 },
+        Valor: { type: 'string', maxLength: 200 },
+      },
     },
     PublicacionEdit: { type: 'object', properties: editProperties },
     PublicacionCreate: {
@@ -198,9 +268,13 @@ export const openapi: OpenApiFragment = {
         Modelo: { type: 'string', description: 'Id, href, nombre o codename del catálogo' },
         Version: {
           type: 'string',
-          description: 'Id, href, nombre o codename; una versión desconocida conserva su nombre y admite DatosTecnicosCustom',
+          description:
+            'Id, href, nombre o codename; una versión desconocida conserva su nombre y admite DatosTecnicosCustom',
         },
-        Transmision: { type: ['string', 'null'], enum: ['Manual', 'Automática', 'Automatizada', 'CVT', null] },
+        Transmision: {
+          type: ['string', 'null'],
+          enum: ['Manual', 'Automática', 'Automatizada', 'CVT', null],
+        },
         Propulsion: {
           type: ['string', 'null'],
           enum: ['Nafta', 'Diésel', 'GNC', 'Híbrido', 'Híbrido enchufable', 'Eléctrico', null],
@@ -210,7 +284,12 @@ export const openapi: OpenApiFragment = {
     },
     PublicacionPartialEdit: {
       type: 'object',
-      properties: { Precio: valor, Adelanto: valor, Cuota: valor, Activa: { type: ['boolean', 'null'] } },
+      properties: {
+        Precio: valor,
+        Adelanto: valor,
+        Cuota: valor,
+        Activa: { type: ['boolean', 'null'] },
+      },
     },
     Publicacion: {
       type: 'object',
@@ -233,14 +312,23 @@ export const openapi: OpenApiFragment = {
         Precio: valor,
         Adelanto: valor,
         Cuota: valor,
-        Fotos: { type: 'array', items: { type: 'string', format: 'uri' }, description: 'URLs del servicio de las fotos procesadas, en orden' },
+        Fotos: {
+          type: 'array',
+          items: { type: 'string', format: 'uri' },
+          description: 'URLs del servicio de las fotos procesadas, en orden',
+        },
         CertificadoDeGarantiaUsado: {
           oneOf: [{ type: 'null' }, { type: 'object', properties: { Aplica: { const: true } } }],
-          description: 'Objeto solo cuando el certificado aplica (usado y AplicaCertificadoGarantiaUsado)',
+          description:
+            'Objeto solo cuando el certificado aplica (usado y AplicaCertificadoGarantiaUsado)',
         },
         Locacion: {
           type: 'object',
-          properties: { Region: { type: ['string', 'null'] }, Ciudad: { type: ['string', 'null'] }, Direccion: { type: ['string', 'null'] } },
+          properties: {
+            Region: { type: ['string', 'null'] },
+            Ciudad: { type: ['string', 'null'] },
+            Direccion: { type: ['string', 'null'] },
+          },
         },
         Telefono: { type: ['string', 'null'] },
         Consultas: ref('LinkGroup'),

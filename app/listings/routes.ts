@@ -1,5 +1,5 @@
 /*
- * Listings (spec §4.1, DESIGN.md §6) and the public photo files.
+ * Listings (docs/spec.md §4.1, docs/design.md §6) and the public photo files.
  */
 import router from '@adonisjs/core/services/router'
 import { apiRoutes } from '#core/http/api'
@@ -10,13 +10,27 @@ const ListingPhotosController = () => import('#listings/controllers/listing_phot
 apiRoutes(() => {
   router.post('/publicaciones/:adminmail', [ListingsController, 'store']).as('listings.store')
   router.get('/publicaciones/:adminmail', [ListingsController, 'index']).as('listings.index')
-  router.get('/publicaciones/:adminmail/:externalid', [ListingsController, 'show']).as('listings.show')
-  router.put('/publicaciones/:adminmail/:externalid', [ListingsController, 'update']).as('listings.update')
-  router.patch('/publicaciones/:adminmail/:externalid', [ListingsController, 'patch']).as('listings.patch')
-  router.delete('/publicaciones/:adminmail/:externalid', [ListingsController, 'archive']).as('listings.archive')
-  router.patch('/publicaciones/:adminmail/:externalid/suspender', [ListingsController, 'suspend']).as('listings.suspend')
-  router.patch('/publicaciones/:adminmail/:externalid/activar', [ListingsController, 'activate']).as('listings.activate')
-  router.get('/publicaciones/:adminmail/:externalid/fotos', [ListingPhotosController, 'index']).as('listing_photos.index')
+  router
+    .get('/publicaciones/:adminmail/:externalid', [ListingsController, 'show'])
+    .as('listings.show')
+  router
+    .put('/publicaciones/:adminmail/:externalid', [ListingsController, 'update'])
+    .as('listings.update')
+  router
+    .patch('/publicaciones/:adminmail/:externalid', [ListingsController, 'patch'])
+    .as('listings.patch')
+  router
+    .delete('/publicaciones/:adminmail/:externalid', [ListingsController, 'archive'])
+    .as('listings.archive')
+  router
+    .patch('/publicaciones/:adminmail/:externalid/suspender', [ListingsController, 'suspend'])
+    .as('listings.suspend')
+  router
+    .patch('/publicaciones/:adminmail/:externalid/activar', [ListingsController, 'activate'])
+    .as('listings.activate')
+  router
+    .get('/publicaciones/:adminmail/:externalid/fotos', [ListingPhotosController, 'index'])
+    .as('listing_photos.index')
 })
 
 // Outside /v3 and without credentials: photo URLs are embedded in public pages.

@@ -31,9 +31,13 @@ export default class extends BaseSchema {
       "alter table deliveries add constraint deliveries_status check (status in ('pending', 'delivered', 'failed', 'dead', 'disabled'))"
     )
     // Attempts logs and resends look deliveries up by owner.
-    this.schema.raw('create index deliveries_owner on deliveries (owner_type, owner_id, created_at)')
+    this.schema.raw(
+      'create index deliveries_owner on deliveries (owner_type, owner_id, created_at)'
+    )
     // Operators list what is stuck (`deliveries:list`).
-    this.schema.raw("create index deliveries_unsettled on deliveries (status, created_at) where status in ('failed', 'dead')")
+    this.schema.raw(
+      "create index deliveries_unsettled on deliveries (status, created_at) where status in ('failed', 'dead')"
+    )
     this.schema.raw('create index deliveries_app on deliveries (app_id)')
 
     this.schema.createTable('delivery_attempts', (table) => {

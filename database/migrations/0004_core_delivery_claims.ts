@@ -11,7 +11,9 @@ export default class extends BaseSchema {
       table.string('claim_job_id', 64).nullable()
     })
     // The sweeper and `deliveries:list --stuck` look at open deliveries only.
-    this.schema.raw("create index deliveries_open on deliveries (next_attempt_at) where status in ('pending', 'failed')")
+    this.schema.raw(
+      "create index deliveries_open on deliveries (next_attempt_at) where status in ('pending', 'failed')"
+    )
   }
 
   async down() {

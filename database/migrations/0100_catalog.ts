@@ -85,7 +85,9 @@ export default class extends BaseSchema {
       this.schema.raw(`create index ${name}_search_trgm on ${name} using gin (search gin_trgm_ops)`)
     }
     this.schema.raw('create index versions_model_year on versions (model_id, year)')
-    this.schema.raw('create index versions_model_new_market on versions (model_id) where new_market')
+    this.schema.raw(
+      'create index versions_model_new_market on versions (model_id) where new_market'
+    )
   }
 
   async down() {

@@ -18,7 +18,9 @@ export default class extends BaseSchema {
       table.bigint('revision').notNullable().defaultTo(1)
       table.timestamp('changed_at', { useTz: true }).notNullable().defaultTo(this.now())
     })
-    this.schema.raw('alter table catalog_state add constraint catalog_state_single_row check (id = 1)')
+    this.schema.raw(
+      'alter table catalog_state add constraint catalog_state_single_row check (id = 1)'
+    )
     this.schema.raw('insert into catalog_state (id) values (1)')
   }
 

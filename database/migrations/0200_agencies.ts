@@ -38,12 +38,19 @@ export default class extends BaseSchema {
     this.schema.createTable('memberships', (table) => {
       table.increments('id')
       table.integer('agency_id').notNullable().references('agencies.id').onDelete('CASCADE')
-      table.integer('operator_id').notNullable().references('operators.id').onDelete('CASCADE').unique()
+      table
+        .integer('operator_id')
+        .notNullable()
+        .references('operators.id')
+        .onDelete('CASCADE')
+        .unique()
       table.boolean('is_admin').notNullable().defaultTo(false)
       table.timestamp('created_at', { useTz: true }).notNullable().defaultTo(this.now())
       table.index(['agency_id'])
     })
-    this.schema.raw('create unique index memberships_one_admin on memberships (agency_id) where is_admin')
+    this.schema.raw(
+      'create unique index memberships_one_admin on memberships (agency_id) where is_admin'
+    )
 
     this.schema.createTable('branches', (table) => {
       table.increments('id')
@@ -74,7 +81,12 @@ export default class extends BaseSchema {
     // The agency's contracted products: active-listing capacity and quota per exposure level.
     this.schema.createTable('plans', (table) => {
       table.increments('id')
-      table.integer('agency_id').notNullable().references('agencies.id').onDelete('CASCADE').unique()
+      table
+        .integer('agency_id')
+        .notNullable()
+        .references('agencies.id')
+        .onDelete('CASCADE')
+        .unique()
       table.integer('capacity').notNullable()
       table.integer('quota_high').notNullable()
       table.integer('quota_medium').notNullable()

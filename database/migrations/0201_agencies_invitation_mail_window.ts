@@ -1,7 +1,7 @@
 import { BaseSchema } from '@adonisjs/lucid/schema'
 
 /**
- * The invitation mail throttle (DESIGN.md §13: one mail per address per
+ * The invitation mail throttle (docs/design.md §13: one mail per address per
  * 10 minutes): when the invitation's last mail was queued. Read and written
  * under the invitation's row lock, so concurrent POSTs queue one mail.
  */

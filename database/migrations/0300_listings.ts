@@ -11,7 +11,7 @@ export default class extends BaseSchema {
       table.increments('id')
       table.integer('app_id').notNullable().references('apps.id').onDelete('CASCADE')
       table.integer('agency_id').notNullable()
-      // The agency's administrator e-mail (its immutable identity, spec §1), copied so that a
+      // The agency's administrator e-mail (its immutable identity, docs/spec.md §1), copied so that a
       // GET by {adminmail}/{externalid} is one query.
       table.string('admin_email', 254).notNullable()
       table.string('external_id', 255).notNullable()
@@ -61,10 +61,18 @@ export default class extends BaseSchema {
       table.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(this.now())
     })
     // ExternalId is unique per agency, case-insensitively; the GET path reads through this index.
-    this.schema.raw('create unique index listings_agency_external on listings (agency_id, lower(external_id))')
-    this.schema.raw('create index listings_app_admin_external on listings (app_id, admin_email, lower(external_id))')
-    this.schema.raw('create index listings_app_agency_state on listings (app_id, agency_id, state, id)')
-    this.schema.raw('create index listings_agency_active on listings (agency_id, exposure) where state = \'active\'')
+    this.schema.raw(
+      'create unique index listings_agency_external on listings (agency_id, lower(external_id))'
+    )
+    this.schema.raw(
+      'create index listings_app_admin_external on listings (app_id, admin_email, lower(external_id))'
+    )
+    this.schema.raw(
+      'create index listings_app_agency_state on listings (app_id, agency_id, state, id)'
+    )
+    this.schema.raw(
+      "create index listings_agency_active on listings (agency_id, exposure) where state = 'active'"
+    )
     this.schema.raw('create index listings_operator on listings (agency_id, operator_id)')
 
     this.schema.createTable('listing_photos', (table) => {

@@ -43,12 +43,18 @@ export default class extends BaseSchema {
     // The list query reads one agency's inquiries for one audience, newest first. The
     // audience is never null (0 = catalogue inquiries), so each audience is an
     // equality on the index and its rows come out already ordered.
-    this.schema.raw('alter table inquiries add column audience_app_id integer generated always as (coalesce(app_id, 0)) stored')
+    this.schema.raw(
+      'alter table inquiries add column audience_app_id integer generated always as (coalesce(app_id, 0)) stored'
+    )
     this.schema.raw(
       'create index inquiries_list on inquiries (agency_id, audience_app_id, received_at desc, id desc)'
     )
-    this.schema.raw('create index inquiries_operator on inquiries (operator_email, received_at desc) where operator_email is not null')
-    this.schema.raw('create index inquiries_resend_open on inquiries (resend_closes_at) where resend_open')
+    this.schema.raw(
+      'create index inquiries_operator on inquiries (operator_email, received_at desc) where operator_email is not null'
+    )
+    this.schema.raw(
+      'create index inquiries_resend_open on inquiries (resend_closes_at) where resend_open'
+    )
     this.schema.raw('create index inquiries_operator_id on inquiries (agency_id, operator_id)')
 
     this.schema.createTable('notification_configs', (table) => {

@@ -7,15 +7,24 @@ import GrantAgency from '#agencies/services/grant_agency'
 import SetSuspension from '#agencies/services/set_suspension'
 import CreateAgency from '#agencies/services/create_agency'
 import AddCollaborator from '#agencies/services/add_collaborator'
-import AgencyDirectory, { type AgencyView, type OperatorView } from '#agencies/services/agency_directory'
+import AgencyDirectory, {
+  type AgencyView,
+  type OperatorView,
+} from '#agencies/services/agency_directory'
 
-export type AgencyFixture = { agency: AgencyView; admin: OperatorView; collaborators: OperatorView[] }
+export type AgencyFixture = {
+  agency: AgencyView
+  admin: OperatorView
+  collaborators: OperatorView[]
+}
 
 export type AgencyOptions = {
   adminMail?: string
   tradeName?: string
   /** E-mails, or objects with names and phones. */
-  collaborators?: Array<string | { email: string; firstName?: string; lastName?: string; phones?: string[] }>
+  collaborators?: Array<
+    string | { email: string; firstName?: string; lastName?: string; phones?: string[] }
+  >
   plan?: { capacity?: number; alta?: number; media?: number; baja?: number }
   receivesOtherLeads?: boolean
   adminPhones?: string[]
@@ -29,7 +38,10 @@ export function uniqueEmail(prefix = 'user') {
   return `${prefix}.${Date.now().toString(36)}${process.pid}${counter}@example.com`
 }
 
-export async function createAgency(app: { id: number }, options: AgencyOptions = {}): Promise<AgencyFixture> {
+export async function createAgency(
+  app: { id: number },
+  options: AgencyOptions = {}
+): Promise<AgencyFixture> {
   const adminMail = options.adminMail ?? uniqueEmail('admin')
   const directory = new AgencyDirectory()
   const agencyId = await db.transaction(async (trx) => {
@@ -82,7 +94,11 @@ export async function createAgency(app: { id: number }, options: AgencyOptions =
 }
 
 /** Links an existing agency to another app (what `agency:grant` does). */
-export async function grantAgency(app: { id: number }, adminMail: string, receivesOtherLeads = false) {
+export async function grantAgency(
+  app: { id: number },
+  adminMail: string,
+  receivesOtherLeads = false
+) {
   const granted = await new GrantAgency().execute(adminMail, app.id, receivesOtherLeads)
   if (!granted.ok) throw new Error(`grantAgency: ${granted.reason}`)
 }

@@ -45,7 +45,11 @@ export function csrfOf(html: string): string {
 }
 
 export function get(client: ApiClient, path: string, who: Visitor) {
-  const request = client.get(path).header('User-Agent', who.userAgent).header('X-Forwarded-For', who.ip).redirects(0)
+  const request = client
+    .get(path)
+    .header('User-Agent', who.userAgent)
+    .header('X-Forwarded-For', who.ip)
+    .redirects(0)
   return who.cookie ? request.header('Cookie', who.cookie) : request
 }
 
@@ -56,7 +60,12 @@ export async function openForm(client: ApiClient, path: string, who: Visitor) {
   return { page, csrf: csrfOf(page.text()) }
 }
 
-export function postForm(client: ApiClient, path: string, who: Visitor, fields: Record<string, string>) {
+export function postForm(
+  client: ApiClient,
+  path: string,
+  who: Visitor,
+  fields: Record<string, string>
+) {
   const request = client
     .post(path)
     .header('User-Agent', who.userAgent)

@@ -4,7 +4,12 @@
  */
 import sharp from 'sharp'
 
-export async function carPhoto(colour = '#9aa3ad', view = 0, width = 1280, height = 800): Promise<Buffer> {
+export async function carPhoto(
+  colour = '#9aa3ad',
+  view = 0,
+  width = 1280,
+  height = 800
+): Promise<Buffer> {
   const x = [180, 120, 240][view % 3]
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="800" viewBox="0 0 1280 800">
   <defs>

@@ -8,9 +8,21 @@ import ImportCatalog, { type CatalogData } from '#catalog/services/import_catalo
 
 export const catalogFixture: CatalogData = {
   regions: [
-    { code: 'AR-C', name: 'Ciudad Autónoma de Buenos Aires', cities: ['Ciudad Autónoma de Buenos Aires'] },
-    { code: 'AR-B', name: 'Buenos Aires', cities: ['La Plata', 'Mar del Plata', 'San Isidro', 'San Miguel', 'Tigre'] },
-    { code: 'AR-X', name: 'Córdoba', cities: ['Córdoba', 'Río Cuarto', 'Villa Carlos Paz', 'San Miguel'] },
+    {
+      code: 'AR-C',
+      name: 'Ciudad Autónoma de Buenos Aires',
+      cities: ['Ciudad Autónoma de Buenos Aires'],
+    },
+    {
+      code: 'AR-B',
+      name: 'Buenos Aires',
+      cities: ['La Plata', 'Mar del Plata', 'San Isidro', 'San Miguel', 'Tigre'],
+    },
+    {
+      code: 'AR-X',
+      name: 'Córdoba',
+      cities: ['Córdoba', 'Río Cuarto', 'Villa Carlos Paz', 'San Miguel'],
+    },
     { code: 'AR-S', name: 'Santa Fe', cities: ['Rosario', 'Santa Fe', 'Rafaela'] },
   ],
   currencies: [
@@ -34,24 +46,103 @@ export const catalogFixture: CatalogData = {
               bodyType: 'Sedán',
               segment: 'C',
             })),
-            { name: '2.0 XEI CVT', year: 2024, propulsion: 'Nafta', transmission: 'CVT', power: 170, displacement: 1987, bodyType: 'Sedán', segment: 'C', newMarket: true },
-            { name: '2.0 SEG CVT', year: 2024, propulsion: 'Nafta', transmission: 'CVT', power: 170, displacement: 1987, bodyType: 'Sedán', segment: 'C', newMarket: true },
-            { name: '1.8 HEV SEG', year: 2024, propulsion: 'Híbrido', transmission: 'CVT', power: 122, displacement: 1798, bodyType: 'Sedán', segment: 'C', newMarket: true },
-            { name: '1.8 XLI MT', year: 2015, propulsion: 'Nafta', transmission: 'Manual', power: 140, displacement: 1798, bodyType: 'Sedán', segment: 'C' },
+            {
+              name: '2.0 XEI CVT',
+              year: 2024,
+              propulsion: 'Nafta',
+              transmission: 'CVT',
+              power: 170,
+              displacement: 1987,
+              bodyType: 'Sedán',
+              segment: 'C',
+              newMarket: true,
+            },
+            {
+              name: '2.0 SEG CVT',
+              year: 2024,
+              propulsion: 'Nafta',
+              transmission: 'CVT',
+              power: 170,
+              displacement: 1987,
+              bodyType: 'Sedán',
+              segment: 'C',
+              newMarket: true,
+            },
+            {
+              name: '1.8 HEV SEG',
+              year: 2024,
+              propulsion: 'Híbrido',
+              transmission: 'CVT',
+              power: 122,
+              displacement: 1798,
+              bodyType: 'Sedán',
+              segment: 'C',
+              newMarket: true,
+            },
+            {
+              name: '1.8 XLI MT',
+              year: 2015,
+              propulsion: 'Nafta',
+              transmission: 'Manual',
+              power: 140,
+              displacement: 1798,
+              bodyType: 'Sedán',
+              segment: 'C',
+            },
           ],
         },
         {
           name: 'Corolla Cross',
           versions: [
-            { name: '2.0 XEI CVT', year: 2024, propulsion: 'Nafta', transmission: 'CVT', power: 170, displacement: 1987, bodyType: 'SUV', segment: 'C', newMarket: true },
-            { name: '1.8 HEV SEG-G', year: 2024, propulsion: 'Híbrido', transmission: 'CVT', power: 122, displacement: 1798, bodyType: 'SUV', segment: 'C', newMarket: true },
+            {
+              name: '2.0 XEI CVT',
+              year: 2024,
+              propulsion: 'Nafta',
+              transmission: 'CVT',
+              power: 170,
+              displacement: 1987,
+              bodyType: 'SUV',
+              segment: 'C',
+              newMarket: true,
+            },
+            {
+              name: '1.8 HEV SEG-G',
+              year: 2024,
+              propulsion: 'Híbrido',
+              transmission: 'CVT',
+              power: 122,
+              displacement: 1798,
+              bodyType: 'SUV',
+              segment: 'C',
+              newMarket: true,
+            },
           ],
         },
         {
           name: 'Hilux',
           versions: [
-            { name: '2.8 SRX 4x4 AT', year: 2023, propulsion: 'Diésel', transmission: 'Automática', power: 204, displacement: 2755, bodyType: 'Pick-up', segment: 'Pick-up mediana', newMarket: true },
-            { name: '2.4 DX 4x2 MT', year: 2023, propulsion: 'Diésel', transmission: 'Manual', power: 150, displacement: 2393, bodyType: 'Pick-up', segment: 'Pick-up mediana', newMarket: true },
+            {
+              name: '2.8 SRX 4x4 AT',
+              year: 2023,
+              propulsion: 'Diésel',
+              transmission: 'Automática',
+              power: 204,
+              displacement: 2755,
+              bodyType: 'Pick-up',
+              segment: 'Pick-up mediana',
+              newMarket: true,
+            },
+            {
+              name: '2.4 DX 4x2 MT',
+              year: 2023,
+              propulsion: 'Diésel',
+              transmission: 'Manual',
+              power: 150,
+              displacement: 2393,
+              bodyType: 'Pick-up',
+              segment: 'Pick-up mediana',
+              newMarket: true,
+            },
           ],
         },
       ],
@@ -62,11 +153,34 @@ export const catalogFixture: CatalogData = {
       models: [
         {
           name: 'Gol Trend',
-          versions: [{ name: '1.6 Trendline', year: 2016, propulsion: 'Nafta', transmission: 'Manual', power: 101, displacement: 1598, bodyType: 'Hatchback', segment: 'B' }],
+          versions: [
+            {
+              name: '1.6 Trendline',
+              year: 2016,
+              propulsion: 'Nafta',
+              transmission: 'Manual',
+              power: 101,
+              displacement: 1598,
+              bodyType: 'Hatchback',
+              segment: 'B',
+            },
+          ],
         },
         {
           name: 'Amarok',
-          versions: [{ name: 'V6 Extreme', year: 2024, propulsion: 'Diésel', transmission: 'Automática', power: 258, displacement: 2967, bodyType: 'Pick-up', segment: 'Pick-up mediana', newMarket: true }],
+          versions: [
+            {
+              name: 'V6 Extreme',
+              year: 2024,
+              propulsion: 'Diésel',
+              transmission: 'Automática',
+              power: 258,
+              displacement: 2967,
+              bodyType: 'Pick-up',
+              segment: 'Pick-up mediana',
+              newMarket: true,
+            },
+          ],
         },
       ],
     },
@@ -75,11 +189,34 @@ export const catalogFixture: CatalogData = {
       models: [
         {
           name: '208',
-          versions: [{ name: '1.6 Feline Tiptronic', year: 2024, propulsion: 'Nafta', transmission: 'Automática', power: 115, displacement: 1587, bodyType: 'Hatchback', segment: 'B', newMarket: true }],
+          versions: [
+            {
+              name: '1.6 Feline Tiptronic',
+              year: 2024,
+              propulsion: 'Nafta',
+              transmission: 'Automática',
+              power: 115,
+              displacement: 1587,
+              bodyType: 'Hatchback',
+              segment: 'B',
+              newMarket: true,
+            },
+          ],
         },
         {
           name: '2008',
-          versions: [{ name: '1.6 Allure', year: 2019, propulsion: 'Nafta', transmission: 'Manual', power: 115, displacement: 1587, bodyType: 'SUV', segment: 'B' }],
+          versions: [
+            {
+              name: '1.6 Allure',
+              year: 2019,
+              propulsion: 'Nafta',
+              transmission: 'Manual',
+              power: 115,
+              displacement: 1587,
+              bodyType: 'SUV',
+              segment: 'B',
+            },
+          ],
         },
       ],
     },
@@ -88,7 +225,19 @@ export const catalogFixture: CatalogData = {
       models: [
         {
           name: 'C3 Aircross',
-          versions: [{ name: '1.6 Feel', year: 2024, propulsion: 'Nafta', transmission: 'Manual', power: 115, displacement: 1587, bodyType: 'SUV', segment: 'B', newMarket: true }],
+          versions: [
+            {
+              name: '1.6 Feel',
+              year: 2024,
+              propulsion: 'Nafta',
+              transmission: 'Manual',
+              power: 115,
+              displacement: 1587,
+              bodyType: 'SUV',
+              segment: 'B',
+              newMarket: true,
+            },
+          ],
         },
       ],
     },
@@ -98,7 +247,18 @@ export const catalogFixture: CatalogData = {
       models: [
         {
           name: 'Sprinter',
-          versions: [{ name: '515 CDI Furgón', year: 2012, propulsion: 'Diésel', transmission: 'Manual', power: 146, displacement: 2143, bodyType: 'Furgón', segment: 'Utilitario' }],
+          versions: [
+            {
+              name: '515 CDI Furgón',
+              year: 2012,
+              propulsion: 'Diésel',
+              transmission: 'Manual',
+              power: 146,
+              displacement: 2143,
+              bodyType: 'Furgón',
+              segment: 'Utilitario',
+            },
+          ],
         },
       ],
     },
@@ -153,6 +313,8 @@ async function load(): Promise<CatalogSeed> {
     cities: Object.fromEntries(cities.map((row) => [`${row.code}/${row.name}`, row.id])),
     brands: Object.fromEntries(brands.map((row) => [row.codename, row.id])),
     models: Object.fromEntries(models.map((row) => [`${row.brand}/${row.codename}`, row.id])),
-    versions: Object.fromEntries(versions.map((row) => [`${row.model}/${row.codename}/${row.year}`, row.id])),
+    versions: Object.fromEntries(
+      versions.map((row) => [`${row.model}/${row.codename}/${row.year}`, row.id])
+    ),
   }
 }

@@ -23,7 +23,9 @@ export async function startLeadWorkers() {
 }
 
 /** A dealer app (holding `consultas:crear`), its agency and one active listing. */
-export async function dealerWorld(options: AgencyOptions & { listing?: Record<string, unknown> } = {}) {
+export async function dealerWorld(
+  options: AgencyOptions & { listing?: Record<string, unknown> } = {}
+) {
   const { app: caller, token } = await createCaller('Dealer app', ['consultas:crear'])
   const fixture = await createAgency(caller, options)
   const listing = await createListing(caller, fixture, options.listing ?? {})
@@ -61,7 +63,9 @@ export async function deliveriesOf(sid: string) {
 export function settledDeliveries(sid: string, count: number, timeoutMs = 15_000) {
   return until(
     () => deliveriesOf(sid),
-    (list) => list.length >= count && list.every((d) => ['delivered', 'dead', 'disabled'].includes(d.status)),
+    (list) =>
+      list.length >= count &&
+      list.every((d) => ['delivered', 'dead', 'disabled'].includes(d.status)),
     timeoutMs
   )
 }
@@ -89,8 +93,19 @@ export async function insertInquiries(
       origin: 'App',
       external_id: externalId,
       vehicle: JSON.stringify({
-        externalId, refStock: null, brand: 'Toyota', model: 'Corolla', version: 'XEI', versionYear: 2024,
-        mileage: 0, color: null, bodyType: null, condition: 'Nuevo', price: null, downPayment: null, installment: null,
+        externalId,
+        refStock: null,
+        brand: 'Toyota',
+        model: 'Corolla',
+        version: 'XEI',
+        versionYear: 2024,
+        mileage: 0,
+        color: null,
+        bodyType: null,
+        condition: 'Nuevo',
+        price: null,
+        downPayment: null,
+        installment: null,
       }),
       email: uniqueEmail('bulk'),
       received_at: row.receivedAt,
@@ -98,6 +113,7 @@ export async function insertInquiries(
       resend_closes_at: new Date(row.receivedAt.getTime() + 7 * 86_400_000),
     }
   })
-  for (let i = 0; i < records.length; i += 500) await db.table('inquiries').multiInsert(records.slice(i, i + 500))
+  for (let i = 0; i < records.length; i += 500)
+    await db.table('inquiries').multiInsert(records.slice(i, i + 500))
   return records.map((record) => record.sid)
 }

@@ -57,7 +57,9 @@ export async function createListing(
   const creator = await app.container.make(CreateListing)
   const created = await creator.execute(caller, fixture.agency.adminMail, input)
   if (!created.ok) {
-    throw new Error(`createListing: ${created.reason} ${JSON.stringify(created.errors ?? created.message ?? '')}`)
+    throw new Error(
+      `createListing: ${created.reason} ${JSON.stringify(created.errors ?? created.message ?? '')}`
+    )
   }
   if (archived) {
     const changer = await app.container.make(ChangeListing)

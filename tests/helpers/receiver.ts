@@ -115,7 +115,9 @@ export async function startReceiver(options: { port?: number } = {}): Promise<Re
         }
         const timer = setTimeout(() => {
           waiters = waiters.filter((waiter) => waiter !== check)
-          reject(new Error(`receiver got ${requests.length} of ${count} requests within ${timeoutMs} ms`))
+          reject(
+            new Error(`receiver got ${requests.length} of ${count} requests within ${timeoutMs} ms`)
+          )
         }, timeoutMs)
         if (!check()) waiters.push(check)
       })
@@ -144,7 +146,8 @@ async function write(res: http.ServerResponse, answer: Answer) {
     while (left > 0 && !res.destroyed) {
       const piece = chunk.subarray(0, Math.min(left, chunk.length))
       left -= piece.length
-      if (!res.write(piece)) await new Promise((resolve) => (res.once('drain', resolve), res.once('close', resolve)))
+      if (!res.write(piece))
+        await new Promise((resolve) => (res.once('drain', resolve), res.once('close', resolve)))
     }
     return res.end()
   }

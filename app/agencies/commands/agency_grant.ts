@@ -1,7 +1,7 @@
 import { BaseCommand, args, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 
-/** Customer support (spec §4.2 rule 1): lets an app see an already registered agency. */
+/** Customer support (docs/spec.md §4.2 rule 1): lets an app see an already registered agency. */
 export default class AgencyGrant extends BaseCommand {
   static commandName = 'agency:grant'
   static description = 'Link an existing agency (by its admin e-mail) to an app'
@@ -13,7 +13,9 @@ export default class AgencyGrant extends BaseCommand {
   @flags.number({ flagName: 'app', description: 'Id of the app', required: true })
   declare appId: number
 
-  @flags.boolean({ description: 'The app also receives catalogue and other listing-less inquiries' })
+  @flags.boolean({
+    description: 'The app also receives catalogue and other listing-less inquiries',
+  })
   declare otherLeads: boolean
 
   async run() {
@@ -23,9 +25,17 @@ export default class AgencyGrant extends BaseCommand {
       return
     }
     const { default: GrantAgency } = await import('#agencies/services/grant_agency')
-    const granted = await new GrantAgency().execute(this.adminmail, this.appId, Boolean(this.otherLeads))
+    const granted = await new GrantAgency().execute(
+      this.adminmail,
+      this.appId,
+      Boolean(this.otherLeads)
+    )
     if (!granted.ok) {
-      this.logger.error(granted.reason === 'agency_not_found' ? `No agency administered by ${this.adminmail}` : `No app ${this.appId}`)
+      this.logger.error(
+        granted.reason === 'agency_not_found'
+          ? `No agency administered by ${this.adminmail}`
+          : `No app ${this.appId}`
+      )
       this.exitCode = 1
       return
     }

@@ -4,7 +4,8 @@ import type { CommandOptions } from '@adonisjs/core/types/ace'
 /** Customer support: suspends (or with --off reinstates) an agency or one of its people. */
 export default class AgencySuspend extends BaseCommand {
   static commandName = 'agency:suspend'
-  static description = 'Suspend an agency (by admin e-mail) or, with --operator, one person; --off reinstates'
+  static description =
+    'Suspend an agency (by admin e-mail) or, with --operator, one person; --off reinstates'
   static options: CommandOptions = { startApp: true }
 
   @args.string({ description: 'Administrator e-mail of the agency, or the person with --operator' })
@@ -20,12 +21,16 @@ export default class AgencySuspend extends BaseCommand {
     const { default: SetSuspension } = await import('#agencies/services/set_suspension')
     const service = new SetSuspension()
     const suspended = !this.off
-    const done = this.operator ? await service.operator(this.email, suspended) : await service.agency(this.email, suspended)
+    const done = this.operator
+      ? await service.operator(this.email, suspended)
+      : await service.agency(this.email, suspended)
     if (!done) {
       this.logger.error(`No ${this.operator ? 'operator' : 'agency'} with ${this.email}`)
       this.exitCode = 1
       return
     }
-    this.logger.success(`${this.operator ? 'Operator' : 'Agency'} ${this.email} ${suspended ? 'suspended' : 'reinstated'}`)
+    this.logger.success(
+      `${this.operator ? 'Operator' : 'Agency'} ${this.email} ${suspended ? 'suspended' : 'reinstated'}`
+    )
   }
 }

@@ -9,11 +9,20 @@ import InvitationStatus from '#agencies/services/invitation_status'
 import AgencyService from '#agencies/services/agency_service'
 import ResolvePlace from '#agencies/services/resolve_place'
 import { adminMailParam } from '#core/http/params'
-import { agencyCreateValidator, agencyEditValidator, toInvitationInput } from '#agencies/validators/agency_validators'
-import { agencyListShapes, agencyShapes, invitationShapes } from '#agencies/transformers/agency_transformer'
+import {
+  agencyCreateValidator,
+  agencyEditValidator,
+  toInvitationInput,
+} from '#agencies/validators/agency_validators'
+import {
+  agencyListShapes,
+  agencyShapes,
+  invitationShapes,
+} from '#agencies/transformers/agency_transformer'
 
 const NOT_FOR_APP = 'La agencia no existe para esta aplicación.'
-const KNOWN_EMAIL = 'La dirección ya está registrada: el administrador debe contactar al soporte del servicio.'
+const KNOWN_EMAIL =
+  'La dirección ya está registrada: el administrador debe contactar al soporte del servicio.'
 
 @inject()
 export default class AgenciesController {
@@ -31,7 +40,10 @@ export default class AgenciesController {
     if (!place.ok) throw Problem.badRequest(place.errors!)
     const invited = await this.invite.execute(ctx.caller.id, toInvitationInput(input, place.value))
     if (!invited.ok) {
-      throw Problem.conflict({ AdminMail: [KNOWN_EMAIL] }, 'La dirección de correo ya está registrada en el servicio.')
+      throw Problem.conflict(
+        { AdminMail: [KNOWN_EMAIL] },
+        'La dirección de correo ya está registrada en el servicio.'
+      )
     }
     const location = `${settings.publicUrl}/v3/agencias/${segment(invited.value.adminEmail)}`
     return respond(ctx, invitationShapes(invited.value), { status: 202, location })
@@ -41,9 +53,13 @@ export default class AgenciesController {
   async show(ctx: HttpContext) {
     const found = await this.status.execute(ctx.caller.id, await adminMailParam(ctx.params))
     if (found.state === 'registered') return respond(ctx, agencyShapes(found.agency))
-    if (found.state === 'pending') return respond(ctx, invitationShapes(found.invitation), { status: 202 })
+    if (found.state === 'pending')
+      return respond(ctx, invitationShapes(found.invitation), { status: 202 })
     if (found.state === 'expired') {
-      throw new Problem(410, { detail: 'La invitación venció sin registrarse; puede invitar de nuevo con POST /v3/agencias.' })
+      throw new Problem(410, {
+        detail:
+          'La invitación venció sin registrarse; puede invitar de nuevo con POST /v3/agencias.',
+      })
     }
     throw Problem.notFound(NOT_FOR_APP)
   }

@@ -10,7 +10,11 @@ import AgencyService from '#agencies/services/agency_service'
 import SaveBranch from '#agencies/services/save_branch'
 import LoadPlaceNames from '#agencies/services/place_names'
 import { branchCreateValidator, branchEditValidator } from '#agencies/validators/branch_validators'
-import { branchHref, branchListShapes, branchShapes } from '#agencies/transformers/branch_transformer'
+import {
+  branchHref,
+  branchListShapes,
+  branchShapes,
+} from '#agencies/transformers/branch_transformer'
 import type Branch from '#agencies/models/branch'
 
 const NOT_FOR_APP = 'La agencia no existe para esta aplicación.'
@@ -30,7 +34,10 @@ export default class BranchesController {
     const agency = await this.directory.forApp(ctx.caller.id, await adminMailParam(ctx.params))
     if (!agency) throw Problem.notFound(NOT_FOR_APP)
     const branches = await this.agencies.branches(agency.id)
-    return respond(ctx, branchListShapes(agency.adminMail, branches, await this.placeNames.execute(branches)))
+    return respond(
+      ctx,
+      branchListShapes(agency.adminMail, branches, await this.placeNames.execute(branches))
+    )
   }
 
   /** GET /v3/sucursales/{adminmail}/{id} */
@@ -69,7 +76,8 @@ export default class BranchesController {
 
   private async respond(ctx: HttpContext, agencyEmail: string, branch: Branch, status = 200) {
     const names = await this.placeNames.execute([branch])
-    const location = status === 201 ? settings.publicUrl + branchHref(agencyEmail, branch) : undefined
+    const location =
+      status === 201 ? settings.publicUrl + branchHref(agencyEmail, branch) : undefined
     return respond(ctx, branchShapes(agencyEmail, branch, names), { status, location })
   }
 }

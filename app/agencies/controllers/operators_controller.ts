@@ -62,10 +62,21 @@ export default class OperatorsController {
     const agency = await this.directory.forApp(ctx.caller.id, await adminMailParam(ctx.params))
     if (!agency) throw Problem.forbidden(NOT_FOR_APP)
     // A concurrent first POST of the same person loses on the unique e-mail: its replay answers the sequential 409.
-    const added = await retryOnUniqueViolation(['operators_email_unique', 'memberships_operator_id_unique'], () =>
-      db.transaction((trx) =>
-        this.add.execute(agency.id, { email: input.Email, firstName: input.Nombre, lastName: input.Apellido, phones: input.Telefonos }, trx)
-      )
+    const added = await retryOnUniqueViolation(
+      ['operators_email_unique', 'memberships_operator_id_unique'],
+      () =>
+        db.transaction((trx) =>
+          this.add.execute(
+            agency.id,
+            {
+              email: input.Email,
+              firstName: input.Nombre,
+              lastName: input.Apellido,
+              phones: input.Telefonos,
+            },
+            trx
+          )
+        )
     )
     if (!added.ok) {
       const message =
@@ -74,7 +85,11 @@ export default class OperatorsController {
           : 'El operador ya colabora con otra agencia; debe desasociarse de ella primero.'
       throw Problem.conflict({ Email: [message] })
     }
-    const entry: OperatorEntry = { operator: added.value, isAdmin: false, agencyEmail: agency.adminMail }
+    const entry: OperatorEntry = {
+      operator: added.value,
+      isAdmin: false,
+      agencyEmail: agency.adminMail,
+    }
     return respond(ctx, operatorShapes(entry, await this.names([entry])), {
       status: 201,
       location: settings.publicUrl + operatorHref(agency.adminMail, added.value.email),
@@ -91,7 +106,9 @@ export default class OperatorsController {
     if (!edited.ok) {
       if (edited.reason === 'invalid') throw Problem.badRequest(edited.errors!)
       if (edited.reason === 'admin_not_editable') {
-        throw Problem.forbidden('El administrador no fue creado por la API: gestiona sus datos en su propia cuenta.')
+        throw Problem.forbidden(
+          'El administrador no fue creado por la API: gestiona sus datos en su propia cuenta.'
+        )
       }
       throw Problem.notFound('El operador no es colaborador de la agencia.')
     }

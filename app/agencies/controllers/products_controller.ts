@@ -18,7 +18,10 @@ export default class ProductsController {
   async show(ctx: HttpContext) {
     const agency = await this.directory.forApp(ctx.caller.id, await adminMailParam(ctx.params))
     if (!agency) throw Problem.notFound('La agencia no existe para esta aplicación.')
-    const [plan, used] = await Promise.all([this.directory.plan(agency.id), this.usage.execute(agency.id)])
+    const [plan, used] = await Promise.all([
+      this.directory.plan(agency.id),
+      this.usage.execute(agency.id),
+    ])
     return respond(ctx, productsShapes(agency, plan, used))
   }
 }

@@ -9,7 +9,12 @@ import LoadPlaceNames from '#agencies/services/place_names'
 import type Invitation from '#agencies/models/invitation'
 import { registrationMessages, registrationValidator } from '#agencies/validators/agency_validators'
 import { agencyRef } from '#agencies/transformers/agency_transformer'
-import { GONE, UNKNOWN, registeredPage, registrationPage } from '#agencies/transformers/registration_page'
+import {
+  GONE,
+  UNKNOWN,
+  registeredPage,
+  registrationPage,
+} from '#agencies/transformers/registration_page'
 import { renderView } from '#agencies/views'
 
 /** The invited person's registration page (HTML, no JavaScript needed) and its form; JSON clients too. */
@@ -31,7 +36,9 @@ export default class RegistrationController {
     const body = ctx.request.only(['AdminNombre', 'AdminApellido', 'Password'])
     const pending = await this.register.pending(ctx.params.token)
     if (!pending.ok) return this.refuse(ctx, json, pending.reason === 'gone' ? 410 : 404)
-    const [error, input] = await registrationValidator.tryValidate(body, { messagesProvider: registrationMessages })
+    const [error, input] = await registrationValidator.tryValidate(body, {
+      messagesProvider: registrationMessages,
+    })
     if (error) {
       if (!(error instanceof vineErrors.E_VALIDATION_ERROR)) throw error
       if (json) throw Problem.badRequest(errorsFromVine(error.messages))
@@ -48,12 +55,29 @@ export default class RegistrationController {
       const location = `${settings.publicUrl}${agencyRef(agency).href}`
       return ctx.response.status(201).header('Location', location).json(agencyRef(agency))
     }
-    return this.html(ctx, 201, 'registration_message', registeredPage(agency.tradeName, agency.adminEmail))
+    return this.html(
+      ctx,
+      201,
+      'registration_message',
+      registeredPage(agency.tradeName, agency.adminEmail)
+    )
   }
 
-  private async page(ctx: HttpContext, invitation: Invitation, values: object, errors: Record<string, string[]>, status: number) {
+  private async page(
+    ctx: HttpContext,
+    invitation: Invitation,
+    values: object,
+    errors: Record<string, string[]>,
+    status: number
+  ) {
     const names = await this.placeNames.execute([invitation])
-    const data = registrationPage(invitation, names, ctx.request.url(), values as Record<string, unknown>, errors)
+    const data = registrationPage(
+      invitation,
+      names,
+      ctx.request.url(),
+      values as Record<string, unknown>,
+      errors
+    )
     return this.html(ctx, status, 'registration', data)
   }
 
@@ -66,7 +90,12 @@ export default class RegistrationController {
     return this.html(ctx, status, 'registration_message', status === 410 ? GONE : UNKNOWN)
   }
 
-  private async html(ctx: HttpContext, status: number, view: string, data: Record<string, unknown>) {
+  private async html(
+    ctx: HttpContext,
+    status: number,
+    view: string,
+    data: Record<string, unknown>
+  ) {
     ctx.response.status(status)
     ctx.response.header('Content-Type', 'text/html; charset=utf-8')
     ctx.response.header('Cache-Control', 'no-store')

@@ -3,7 +3,7 @@ import { BaseModel, column } from '@adonisjs/lucid/orm'
 import { compose } from '@adonisjs/core/helpers'
 import { AppScoped } from '#core/auth/app_scoped'
 
-/** An agency exists for an app iff this link exists (DESIGN.md §3). */
+/** An agency exists for an app iff this link exists (docs/design.md §3). */
 export default class AppAgency extends compose(BaseModel, AppScoped) {
   static table = 'app_agencies'
 

@@ -39,7 +39,7 @@ export default class Operator extends BaseModel {
   @column({ serializeAs: null })
   declare passwordHash: string | null
 
-  /** Only administrators created through the API may be edited through it (spec §2.9). */
+  /** Only administrators created through the API may be edited through it (docs/spec.md §2.9). */
   @column()
   declare createdViaApi: boolean
 
@@ -54,7 +54,9 @@ export default class Operator extends BaseModel {
 
   /** Every phone, work phone and WhatsApp first, without repeats. */
   get phones(): string[] {
-    const all = [this.workPhone, this.whatsapp, ...(this.otherPhones ?? [])].filter((p): p is string => !!p)
+    const all = [this.workPhone, this.whatsapp, ...(this.otherPhones ?? [])].filter(
+      (p): p is string => !!p
+    )
     return [...new Set(all)]
   }
 }

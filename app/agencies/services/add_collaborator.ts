@@ -9,7 +9,12 @@ import Membership from '#agencies/models/membership'
 import { normalizeEmail } from './emails.js'
 import { splitPhones } from './phones.js'
 
-export type NewCollaborator = { email: string; firstName?: string | null; lastName?: string | null; phones?: string[] }
+export type NewCollaborator = {
+  email: string
+  firstName?: string | null
+  lastName?: string | null
+  phones?: string[]
+}
 
 export default class AddCollaborator {
   async execute(
@@ -20,8 +25,11 @@ export default class AddCollaborator {
     const email = normalizeEmail(input.email)
     let operator = await Operator.query({ client: trx }).where('email', email).forUpdate().first()
     if (operator) {
-      const membership = await Membership.query({ client: trx }).where('operator_id', operator.id).first()
-      if (membership) return fail(membership.agencyId === agencyId ? 'already_member' : 'member_elsewhere')
+      const membership = await Membership.query({ client: trx })
+        .where('operator_id', operator.id)
+        .first()
+      if (membership)
+        return fail(membership.agencyId === agencyId ? 'already_member' : 'member_elsewhere')
     } else {
       operator = await Operator.create(
         {

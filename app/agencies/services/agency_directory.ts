@@ -54,7 +54,9 @@ const OPERATOR_COLUMNS = [
 ]
 
 function toOperatorView(row: OperatorRow): OperatorView {
-  const phones = [row.work_phone, row.whatsapp, ...(row.other_phones ?? [])].filter((p): p is string => !!p)
+  const phones = [row.work_phone, row.whatsapp, ...(row.other_phones ?? [])].filter(
+    (p): p is string => !!p
+  )
   return {
     id: row.id,
     email: row.email,
@@ -96,14 +98,17 @@ export default class AgencyDirectory {
   }
 
   /**
-   * Holds off any desasociar of the agency until `trx` ends (DESIGN.md §13),
+   * Holds off any desasociar of the agency until `trx` ends (docs/design.md §13),
    * so a member this transaction makes responsible for something cannot be
    * detached before it commits. `wait: false` answers false at once instead
    * of waiting — for callers already holding rows a desasociar may need.
    */
   async holdMembers(agencyId: number, trx: QueryClientContract, options: { wait?: boolean } = {}) {
     if (options.wait === false) {
-      const result = await trx.rawQuery('select pg_try_advisory_xact_lock_shared(?, ?) as held', [HANDOVER_LOCK, agencyId])
+      const result = await trx.rawQuery('select pg_try_advisory_xact_lock_shared(?, ?) as held', [
+        HANDOVER_LOCK,
+        agencyId,
+      ])
       return result.rows[0].held === true
     }
     await trx.rawQuery('select pg_advisory_xact_lock_shared(?, ?)', [HANDOVER_LOCK, agencyId])
@@ -112,11 +117,17 @@ export default class AgencyDirectory {
 
   /** A current member of the agency by e-mail (any case). */
   async member(agencyId: number, email: string, client: QueryClientContract = db.connection()) {
-    const row = await this.#members(client, agencyId).where('operators.email', normalizeEmail(email)).first()
+    const row = await this.#members(client, agencyId)
+      .where('operators.email', normalizeEmail(email))
+      .first()
     return row ? toOperatorView(row) : null
   }
 
-  async memberById(agencyId: number, operatorId: number, client: QueryClientContract = db.connection()) {
+  async memberById(
+    agencyId: number,
+    operatorId: number,
+    client: QueryClientContract = db.connection()
+  ) {
     const row = await this.#members(client, agencyId).where('operators.id', operatorId).first()
     return row ? toOperatorView(row) : null
   }
@@ -128,7 +139,9 @@ export default class AgencyDirectory {
 
   /** Current members of the agency, administrator first. */
   async members(agencyId: number, client: QueryClientContract = db.connection()) {
-    const rows = await this.#members(client, agencyId).orderBy('memberships.is_admin', 'desc').orderBy('operators.id')
+    const rows = await this.#members(client, agencyId)
+      .orderBy('memberships.is_admin', 'desc')
+      .orderBy('operators.id')
     return rows.map(toOperatorView)
   }
 
@@ -150,7 +163,11 @@ export default class AgencyDirectory {
     const row = await client.from('plans').where('agency_id', agencyId).first()
     return {
       capacity: row?.capacity ?? 0,
-      quotas: { Alta: row?.quota_high ?? 0, Media: row?.quota_medium ?? 0, Baja: row?.quota_low ?? 0 },
+      quotas: {
+        Alta: row?.quota_high ?? 0,
+        Media: row?.quota_medium ?? 0,
+        Baja: row?.quota_low ?? 0,
+      },
     }
   }
 
@@ -172,7 +189,9 @@ export default class AgencyDirectory {
   async otherLeadsRecipients(regionId: number, client: QueryClientContract = db.connection()) {
     const rows = await client
       .from('agencies')
-      .join('branches', (join) => join.on('branches.agency_id', 'agencies.id').andOnVal('branches.is_main', true))
+      .join('branches', (join) =>
+        join.on('branches.agency_id', 'agencies.id').andOnVal('branches.is_main', true)
+      )
       .join('app_agencies', 'app_agencies.agency_id', 'agencies.id')
       .where('branches.region_id', regionId)
       .where('app_agencies.receives_other_leads', true)
@@ -180,7 +199,11 @@ export default class AgencyDirectory {
       .select('agencies.id as agency_id', 'app_agencies.app_id', 'agencies.trade_name')
       .orderBy('agencies.id')
       .orderBy('app_agencies.app_id')
-    return rows.map((row) => ({ agencyId: row.agency_id as number, appId: row.app_id as number, tradeName: row.trade_name as string }))
+    return rows.map((row) => ({
+      agencyId: row.agency_id as number,
+      appId: row.app_id as number,
+      tradeName: row.trade_name as string,
+    }))
   }
 
   #members(client: QueryClientContract, agencyId: number) {

@@ -43,13 +43,23 @@ export default class AgencyService {
   }
 
   /** Sets the agency's plan (ace `agency:plan`). */
-  async setPlan(adminMail: string, plan: { capacity: number; alta: number; media: number; baja: number }) {
+  async setPlan(
+    adminMail: string,
+    plan: { capacity: number; alta: number; media: number; baja: number }
+  ) {
     return db.transaction(async (trx) => {
-      const agency = await Agency.query({ client: trx }).where('admin_email', normalizeEmail(adminMail)).first()
+      const agency = await Agency.query({ client: trx })
+        .where('admin_email', normalizeEmail(adminMail))
+        .first()
       if (!agency) return null
       await Plan.updateOrCreate(
         { agencyId: agency.id },
-        { capacity: plan.capacity, quotaHigh: plan.alta, quotaMedium: plan.media, quotaLow: plan.baja },
+        {
+          capacity: plan.capacity,
+          quotaHigh: plan.alta,
+          quotaMedium: plan.media,
+          quotaLow: plan.baja,
+        },
         { client: trx }
       )
       return agency

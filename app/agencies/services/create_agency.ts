@@ -44,11 +44,17 @@ export type NewAgency = {
 export type CreatedAgency = { agency: Agency; admin: Operator; branch: Branch; plan: Plan }
 
 export default class CreateAgency {
-  async execute(input: NewAgency, trx: TransactionClientContract): Promise<Result<CreatedAgency, 'email_known'>> {
+  async execute(
+    input: NewAgency,
+    trx: TransactionClientContract
+  ): Promise<Result<CreatedAgency, 'email_known'>> {
     const email = normalizeEmail(input.adminEmail)
     if (await emailKnown(email, trx)) return fail('email_known')
 
-    const agency = await Agency.create({ adminEmail: email, tradeName: input.tradeName, suspended: false }, { client: trx })
+    const agency = await Agency.create(
+      { adminEmail: email, tradeName: input.tradeName, suspended: false },
+      { client: trx }
+    )
     const phones = splitPhones(input.admin.phones ?? [])
     const admin = await Operator.create(
       {
@@ -65,7 +71,10 @@ export default class CreateAgency {
       },
       { client: trx }
     )
-    await Membership.create({ agencyId: agency.id, operatorId: admin.id, isAdmin: true }, { client: trx })
+    await Membership.create(
+      { agencyId: agency.id, operatorId: admin.id, isAdmin: true },
+      { client: trx }
+    )
     const branch = await Branch.create(
       {
         agencyId: agency.id,
@@ -83,9 +92,16 @@ export default class CreateAgency {
       },
       { client: trx }
     )
-    const plan = await Plan.create({ agencyId: agency.id, ...Plan.DEFAULT, ...input.plan }, { client: trx })
+    const plan = await Plan.create(
+      { agencyId: agency.id, ...Plan.DEFAULT, ...input.plan },
+      { client: trx }
+    )
     await AppAgency.create(
-      { appId: input.appId, agencyId: agency.id, receivesOtherLeads: input.receivesOtherLeads ?? false },
+      {
+        appId: input.appId,
+        agencyId: agency.id,
+        receivesOtherLeads: input.receivesOtherLeads ?? false,
+      },
       { client: trx }
     )
     return ok({ agency, admin, branch, plan })

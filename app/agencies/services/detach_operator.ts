@@ -22,7 +22,11 @@ export default class DetachOperator {
     private leads: ReassignLeads
   ) {}
 
-  async execute(agencyId: number, email: string, destinationEmail: string): Promise<Result<void, DetachFailure>> {
+  async execute(
+    agencyId: number,
+    email: string,
+    destinationEmail: string
+  ): Promise<Result<void, DetachFailure>> {
     return db.transaction(async (trx) => {
       // Writers naming a responsible member wait (AgencyDirectory.holdMembers), so none can hand
       // work to the leaving person after its listings moved. Then the memberships: two detaches
@@ -35,9 +39,12 @@ export default class DetachOperator {
       ])
       const errors: Record<string, string[]> = {}
       if (!leaving) errors.operador = ['El operador no es colaborador de la agencia.']
-      else if (leaving.isAdmin) errors.operador = ['El administrador de la agencia no puede desasociarse.']
-      if (!receiving) errors.operadorDestino = ['El operador de destino no es colaborador de la agencia.']
-      else if (receiving.suspended) errors.operadorDestino = ['El operador de destino está suspendido.']
+      else if (leaving.isAdmin)
+        errors.operador = ['El administrador de la agencia no puede desasociarse.']
+      if (!receiving)
+        errors.operadorDestino = ['El operador de destino no es colaborador de la agencia.']
+      else if (receiving.suspended)
+        errors.operadorDestino = ['El operador de destino está suspendido.']
       if (leaving && receiving && leaving.id === receiving.id) {
         errors.operadorDestino = ['El operador de destino debe ser otro colaborador.']
       }
@@ -45,10 +52,16 @@ export default class DetachOperator {
 
       // The single place where work changes hands (listings module, then leads module).
       const moved = await this.listings.execute(agencyId, leaving.id, receiving.id, trx)
-      if (!moved.ok) return fail('invalid', { errors: { operadorDestino: ['El operador de destino no es válido.'] } })
+      if (!moved.ok)
+        return fail('invalid', {
+          errors: { operadorDestino: ['El operador de destino no es válido.'] },
+        })
       await this.leads.execute(agencyId, leaving.id, receiving.id, trx)
 
-      await Membership.query({ client: trx }).where('agency_id', agencyId).where('operator_id', leaving.id).delete()
+      await Membership.query({ client: trx })
+        .where('agency_id', agencyId)
+        .where('operator_id', leaving.id)
+        .delete()
       return ok(undefined)
     })
   }

@@ -1,7 +1,7 @@
 /*
  * PUT /v3/operadores/{adminmail}: edits a member's configured personal data.
  * Absent fields stay; null (or '') clears. An administrator who registered
- * outside the API manages their own data (spec §2.9).
+ * outside the API manages their own data (docs/spec.md §2.9).
  */
 import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'

@@ -1,5 +1,5 @@
 /*
- * Links an existing agency to an app (the customer-support path of spec §4.2
+ * Links an existing agency to an app (the customer-support path of docs/spec.md §4.2
  * rule 1, `agency:grant`). Idempotent: granting again updates the flag.
  */
 import db from '@adonisjs/lucid/services/db'
@@ -15,7 +15,9 @@ export default class GrantAgency {
     receivesOtherLeads: boolean
   ): Promise<Result<AppAgency, 'agency_not_found' | 'app_not_found'>> {
     return db.transaction(async (trx) => {
-      const agency = await Agency.query({ client: trx }).where('admin_email', normalizeEmail(adminMail)).first()
+      const agency = await Agency.query({ client: trx })
+        .where('admin_email', normalizeEmail(adminMail))
+        .first()
       if (!agency) return fail('agency_not_found')
       const app = await trx.from('apps').where('id', appId).select('id').first()
       if (!app) return fail('app_not_found')

@@ -1,5 +1,5 @@
 /*
- * The one place the `invitaciones` app event (DESIGN.md §9) is queued, in the
+ * The one place the `invitaciones` app event (docs/design.md §9) is queued, in the
  * caller's transaction. The invitation records it (event_queued_at), so that
  * `invitations.poll` queues any event still owed.
  */

@@ -20,13 +20,20 @@ export default class InvitationStatus {
     const agency = await Agency.query()
       .where('admin_email', email)
       .whereExists((query) =>
-        query.from('app_agencies').whereColumn('app_agencies.agency_id', 'agencies.id').where('app_agencies.app_id', appId)
+        query
+          .from('app_agencies')
+          .whereColumn('app_agencies.agency_id', 'agencies.id')
+          .where('app_agencies.app_id', appId)
       )
       .first()
     if (agency) return { state: 'registered', agency }
-    const latest = await Invitation.forApp({ id: appId }).where('admin_email', email).orderBy('id', 'desc').first()
+    const latest = await Invitation.forApp({ id: appId })
+      .where('admin_email', email)
+      .orderBy('id', 'desc')
+      .first()
     if (!latest) return { state: 'unknown' }
-    if (latest.state === 'pending' && latest.expiresAt > DateTime.now()) return { state: 'pending', invitation: latest }
+    if (latest.state === 'pending' && latest.expiresAt > DateTime.now())
+      return { state: 'pending', invitation: latest }
     return { state: 'expired' }
   }
 }

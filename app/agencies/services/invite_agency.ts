@@ -3,7 +3,7 @@
  * queues its mail in the same transaction, so an accepted request never loses
  * its mail even if the process dies right after answering.
  *
- * Mail throttle (DESIGN.md §13): at most one mail per invitation every
+ * Mail throttle (docs/design.md §13): at most one mail per invitation every
  * MAIL_WINDOW_MINUTES, however many POSTs arrive. The decision is taken on the
  * invitation's locked row (a new one is serialized by the unique index
  * `invitations_one_pending`), so concurrent POSTs queue exactly one mail.
@@ -34,7 +34,11 @@ export type InvitationInput = {
 /** One invitation mail per address (and app) per this many minutes. */
 export const MAIL_WINDOW_MINUTES = 10
 
-export type InvitationMailJob = { invitationId: number; sequence: number; kind: 'invitation' | 'reminder' }
+export type InvitationMailJob = {
+  invitationId: number
+  sequence: number
+  kind: 'invitation' | 'reminder'
+}
 
 export default class InviteAgency {
   async execute(appId: number, input: InvitationInput): Promise<Result<Invitation, 'email_known'>> {
@@ -71,7 +75,9 @@ export default class InviteAgency {
       }
       // A repeated POST while pending takes the data just sent and a fresh validity, and
       // re-sends the same link unless a mail went out within the window.
-      const mail = !invitation.lastMailedAt || invitation.lastMailedAt <= now.minus({ minutes: MAIL_WINDOW_MINUTES })
+      const mail =
+        !invitation.lastMailedAt ||
+        invitation.lastMailedAt <= now.minus({ minutes: MAIL_WINDOW_MINUTES })
       invitation.useTransaction(trx).merge({
         ...input,
         adminEmail,
@@ -84,7 +90,11 @@ export default class InviteAgency {
       if (mail) {
         await runner.send(
           'agencies.mail',
-          { invitationId: invitation.id, sequence: invitation.mailSequence, kind: 'invitation' } satisfies InvitationMailJob,
+          {
+            invitationId: invitation.id,
+            sequence: invitation.mailSequence,
+            kind: 'invitation',
+          } satisfies InvitationMailJob,
           { trx }
         )
       }

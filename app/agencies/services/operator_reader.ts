@@ -17,18 +17,30 @@ export default class OperatorReader {
       .orderBy('operators.id')
     if (email) query.where('operators.email', normalizeEmail(email))
     const rows = await query
-    return rows.map((operator) => ({ operator, isAdmin: operator.$extras.is_admin === true, agencyEmail }))
+    return rows.map((operator) => ({
+      operator,
+      isAdmin: operator.$extras.is_admin === true,
+      agencyEmail,
+    }))
   }
 
   /** The person with this e-mail, if they belong to an agency linked to the app. */
-  async forApp(appId: number, email: string): Promise<(OperatorEntry & { agencyId: number }) | null> {
+  async forApp(
+    appId: number,
+    email: string
+  ): Promise<(OperatorEntry & { agencyId: number }) | null> {
     const operator = await Operator.query()
       .join('memberships', 'memberships.operator_id', 'operators.id')
       .join('agencies', 'agencies.id', 'memberships.agency_id')
       .join('app_agencies', 'app_agencies.agency_id', 'agencies.id')
       .where('app_agencies.app_id', appId)
       .where('operators.email', normalizeEmail(email))
-      .select('operators.*', 'memberships.is_admin', 'agencies.admin_email as agency_email', 'agencies.id as agency_id')
+      .select(
+        'operators.*',
+        'memberships.is_admin',
+        'agencies.admin_email as agency_email',
+        'agencies.id as agency_id'
+      )
       .first()
     if (!operator) return null
     return {

@@ -1,4 +1,4 @@
-/** `+{country}{zone}{number}`: a messaging-app (WhatsApp-type) number (spec §2.6). */
+/** `+{country}{zone}{number}`: a messaging-app (WhatsApp-type) number (docs/spec.md §2.6). */
 export const WHATSAPP_FORMAT = /^\+[1-9]\d{6,18}$/
 
 export function isWhatsapp(phone: string): boolean {

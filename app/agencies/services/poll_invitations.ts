@@ -43,11 +43,19 @@ export default class PollInvitations {
           .first()
         if (!invitation) return
         // The reminder is never throttled (it comes at half-life), but it starts a mail window.
-        invitation.merge({ remindedAt: now, lastMailedAt: now, mailSequence: invitation.mailSequence + 1 })
+        invitation.merge({
+          remindedAt: now,
+          lastMailedAt: now,
+          mailSequence: invitation.mailSequence + 1,
+        })
         await invitation.save()
         await runner.send(
           'agencies.mail',
-          { invitationId: invitation.id, sequence: invitation.mailSequence, kind: 'reminder' } satisfies InvitationMailJob,
+          {
+            invitationId: invitation.id,
+            sequence: invitation.mailSequence,
+            kind: 'reminder',
+          } satisfies InvitationMailJob,
           { trx }
         )
         reminded += 1
@@ -55,7 +63,10 @@ export default class PollInvitations {
     }
 
     let events = 0
-    const owed = await Invitation.query().where('state', 'accepted').whereNull('event_queued_at').select('id')
+    const owed = await Invitation.query()
+      .where('state', 'accepted')
+      .whereNull('event_queued_at')
+      .select('id')
     for (const { id } of owed) {
       await db.transaction(async (trx) => {
         const invitation = await Invitation.query({ client: trx })

@@ -28,26 +28,44 @@ export default class RegisterAgency {
   async pending(token: string): Promise<Result<Invitation, 'not_found' | 'gone'>> {
     const invitation = await Invitation.findBy('token_hash', hashToken(token))
     if (!invitation) return fail('not_found')
-    if (invitation.state !== 'pending' || invitation.expiresAt <= DateTime.now()) return fail('gone')
+    if (invitation.state !== 'pending' || invitation.expiresAt <= DateTime.now())
+      return fail('gone')
     return ok(invitation)
   }
 
   async execute(token: string, input: Registration): Promise<Result<Agency, 'not_found' | 'gone'>> {
     const passwordHash = await hash.make(input.password)
     // Two apps' invitations of one e-mail registered at once: the replay of the loser finds the e-mail known (410).
-    return retryOnUniqueViolation(['agencies_admin_email_unique', 'operators_email_unique'], () => this.#register(token, input, passwordHash))
+    return retryOnUniqueViolation(['agencies_admin_email_unique', 'operators_email_unique'], () =>
+      this.#register(token, input, passwordHash)
+    )
   }
 
-  async #register(token: string, input: Registration, passwordHash: string): Promise<Result<Agency, 'not_found' | 'gone'>> {
+  async #register(
+    token: string,
+    input: Registration,
+    passwordHash: string
+  ): Promise<Result<Agency, 'not_found' | 'gone'>> {
     return db.transaction(async (trx) => {
-      const found = await Invitation.query({ client: trx }).where('token_hash', hashToken(token)).select('id', 'admin_email').first()
+      const found = await Invitation.query({ client: trx })
+        .where('token_hash', hashToken(token))
+        .select('id', 'admin_email')
+        .first()
       if (!found) return fail('not_found')
       // Every pending invitation of the e-mail, locked in id order: registrations of one e-mail through
       // several apps queue here instead of deadlocking (the winner expires the others' rows).
-      await Invitation.query({ client: trx }).where('admin_email', found.adminEmail).where('state', 'pending').orderBy('id').forUpdate()
-      const invitation = await Invitation.query({ client: trx }).where('id', found.id).forUpdate().first()
+      await Invitation.query({ client: trx })
+        .where('admin_email', found.adminEmail)
+        .where('state', 'pending')
+        .orderBy('id')
+        .forUpdate()
+      const invitation = await Invitation.query({ client: trx })
+        .where('id', found.id)
+        .forUpdate()
+        .first()
       if (!invitation) return fail('not_found')
-      if (invitation.state !== 'pending' || invitation.expiresAt <= DateTime.now()) return fail('gone')
+      if (invitation.state !== 'pending' || invitation.expiresAt <= DateTime.now())
+        return fail('gone')
 
       const created = await this.createAgency.execute(
         {
@@ -78,7 +96,9 @@ export default class RegisterAgency {
         return fail('gone')
       }
       const { agency } = created.value
-      invitation.useTransaction(trx).merge({ state: 'accepted', acceptedAt: DateTime.now(), agencyId: agency.id })
+      invitation
+        .useTransaction(trx)
+        .merge({ state: 'accepted', acceptedAt: DateTime.now(), agencyId: agency.id })
       await invitation.save()
       // Other apps' pending invitations for this e-mail can no longer be accepted.
       await Invitation.query({ client: trx })

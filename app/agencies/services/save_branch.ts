@@ -40,15 +40,26 @@ export default class SaveBranch {
     return db.transaction(async (trx) => {
       let branch: Branch
       if (branchId === null) {
-        branch = new Branch().merge({ agencyId, isMain: false, sales: true, workshop: false, parts: false })
+        branch = new Branch().merge({
+          agencyId,
+          isMain: false,
+          sales: true,
+          workshop: false,
+          parts: false,
+        })
       } else {
-        const found = await Branch.query({ client: trx }).where('agency_id', agencyId).where('id', branchId).forUpdate().first()
+        const found = await Branch.query({ client: trx })
+          .where('agency_id', agencyId)
+          .where('id', branchId)
+          .forUpdate()
+          .first()
         if (!found) return fail('not_found')
         branch = found
       }
       const changes: Partial<Branch> = {}
       if (input.Descripcion !== undefined) changes.description = input.Descripcion
-      if (input.Email !== undefined) changes.email = input.Email ? normalizeEmail(input.Email) : null
+      if (input.Email !== undefined)
+        changes.email = input.Email ? normalizeEmail(input.Email) : null
       if (input.Telefono !== undefined) {
         changes.phone = input.Telefono || null
         changes.phoneIsWhatsapp = input.Telefono ? isWhatsapp(input.Telefono) : false
@@ -67,7 +78,10 @@ export default class SaveBranch {
         PreFestivo: ['preHolidayFrom', 'preHolidayTo'],
         Festivo: ['holidayFrom', 'holidayTo'],
       } as const
-      for (const [key, [from, to]] of Object.entries(hourColumns) as [keyof typeof hourColumns, readonly [any, any]][]) {
+      for (const [key, [from, to]] of Object.entries(hourColumns) as [
+        keyof typeof hourColumns,
+        readonly [any, any],
+      ][]) {
         const hours = input[key]
         if (hours === undefined) continue
         ;(changes as any)[from] = hours ? seconds(hours.Desde) : null

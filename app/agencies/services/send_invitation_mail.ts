@@ -13,7 +13,8 @@ import type { InvitationMailJob } from './invite_agency.js'
 export default class SendInvitationMail {
   async execute({ invitationId, sequence, kind }: InvitationMailJob) {
     const invitation = await Invitation.find(invitationId)
-    if (!invitation || invitation.state !== 'pending' || invitation.mailedSequence >= sequence) return
+    if (!invitation || invitation.state !== 'pending' || invitation.mailedSequence >= sequence)
+      return
     const reminder = kind === 'reminder'
     const subject = reminder
       ? `Recordatorio: complete el registro de ${invitation.tradeName}`
@@ -24,7 +25,10 @@ export default class SendInvitationMail {
       tradeName: invitation.tradeName,
       email: invitation.adminEmail,
       link: registrationUrl(invitation.tokenNonce),
-      expires: invitation.expiresAt.setZone(settings.timezone).setLocale('es').toFormat("d 'de' MMMM 'de' yyyy, HH:mm"),
+      expires: invitation.expiresAt
+        .setZone(settings.timezone)
+        .setLocale('es')
+        .toFormat("d 'de' MMMM 'de' yyyy, HH:mm"),
     }
     const [html, text] = await Promise.all([
       renderView('mail/invitation', data),

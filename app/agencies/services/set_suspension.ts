@@ -1,5 +1,5 @@
 /*
- * Suspends or reinstates an agency or one person (DESIGN.md §7: activation of
+ * Suspends or reinstates an agency or one person (docs/design.md §7: activation of
  * listings is refused while either is suspended). Customer-support path.
  */
 import Agency from '#agencies/models/agency'
@@ -9,13 +9,16 @@ import { affected } from './affected.js'
 
 export default class SetSuspension {
   async agency(adminMail: string, suspended: boolean) {
-    const updated = await Agency.query().where('admin_email', normalizeEmail(adminMail)).update({ suspended })
+    const updated = await Agency.query()
+      .where('admin_email', normalizeEmail(adminMail))
+      .update({ suspended })
     return affected(updated) > 0
   }
 
   async operator(email: string, suspended: boolean) {
-    const updated = await Operator.query().where('email', normalizeEmail(email)).update({ suspended })
+    const updated = await Operator.query()
+      .where('email', normalizeEmail(email))
+      .update({ suspended })
     return affected(updated) > 0
   }
 }
-

@@ -1,5 +1,5 @@
 /*
- * Agencia on the wire (spec §2.5): full with every link group, reference
+ * Agencia on the wire (docs/spec.md §2.5): full with every link group, reference
  * `{AdminMail, href, title}`; and the pending-invitation status document.
  */
 import { group, link, path, templated } from '#core/http/links'
@@ -14,7 +14,11 @@ export function agencyHref(adminMail: string) {
 }
 
 export function agencyRef(agency: AgencyWire) {
-  return { AdminMail: agency.adminEmail, href: agencyHref(agency.adminEmail), title: agency.tradeName }
+  return {
+    AdminMail: agency.adminEmail,
+    href: agencyHref(agency.adminEmail),
+    title: agency.tradeName,
+  }
 }
 
 export function agencyFull(agency: AgencyWire) {
@@ -29,10 +33,19 @@ export function agencyFull(agency: AgencyWire) {
       operador: templated(`/v3/operadores/${s}{?operador}`),
       crear: link(path('operadores', m), { method: 'POST' }),
       editar: { ...templated(`/v3/operadores/${s}{?operador}`), method: 'PUT' },
-      desasociar: { ...templated(`/v3/operadores/${s}/desasociar{?operador,operadorDestino}`), method: 'PATCH' },
+      desasociar: {
+        ...templated(`/v3/operadores/${s}/desasociar{?operador,operadorDestino}`),
+        method: 'PATCH',
+      },
     }),
-    Sucursales: group({ self: link(path('sucursales', m)), crear: link(path('sucursales', m), { method: 'POST' }) }),
-    Notificaciones: group({ self: link(path('notificaciones', m)), edit: link(path('notificaciones', m), { method: 'PUT' }) }),
+    Sucursales: group({
+      self: link(path('sucursales', m)),
+      crear: link(path('sucursales', m), { method: 'POST' }),
+    }),
+    Notificaciones: group({
+      self: link(path('notificaciones', m)),
+      edit: link(path('notificaciones', m), { method: 'PUT' }),
+    }),
     Publicaciones: group({
       self: link(path('publicaciones', m)),
       buscar: templated(`/v3/publicaciones/${s}{?operador,estado,pagina}`),
@@ -61,7 +74,7 @@ export function agencyListShapes(agencies: AgencyWire[]) {
   }
 }
 
-/** The invitation status document (DESIGN.md §6) while pending. */
+/** The invitation status document (docs/design.md §6) while pending. */
 export function invitationShapes(invitation: Invitation) {
   const href = agencyHref(invitation.adminEmail)
   return {

@@ -1,5 +1,5 @@
 /*
- * Sucursal on the wire (spec §2.10): names for Region/Ciudad, hours as
+ * Sucursal on the wire (docs/spec.md §2.10): names for Region/Ciudad, hours as
  * HH:MM:SS; reference `{href, title: Descripcion}`.
  */
 import { link, path } from '#core/http/links'
@@ -7,7 +7,8 @@ import { listEnvelope } from '#core/http/envelopes'
 import type Branch from '#agencies/models/branch'
 import type { PlaceNames } from '#agencies/services/place_names'
 
-const hours = (from: string | null, to: string | null) => (from && to ? { Desde: from, Hasta: to } : null)
+const hours = (from: string | null, to: string | null) =>
+  from && to ? { Desde: from, Hasta: to } : null
 
 export function branchHref(agencyEmail: string, branch: Branch) {
   return path('sucursales', agencyEmail, branch.id)
@@ -33,12 +34,19 @@ export function branchFull(agencyEmail: string, branch: Branch, names: PlaceName
     PreFestivo: hours(branch.preHolidayFrom, branch.preHolidayTo),
     Festivo: hours(branch.holidayFrom, branch.holidayTo),
     ResponsableLeadsPostVenta: branch.afterSalesLeadOwner,
-    _links: { self: link(href), edit: link(href, { method: 'PUT' }), agencia: link(path('agencias', agencyEmail)) },
+    _links: {
+      self: link(href),
+      edit: link(href, { method: 'PUT' }),
+      agencia: link(path('agencias', agencyEmail)),
+    },
   }
 }
 
 export function branchShapes(agencyEmail: string, branch: Branch, names: PlaceNames) {
-  return { full: () => branchFull(agencyEmail, branch, names), ref: () => branchRef(agencyEmail, branch) }
+  return {
+    full: () => branchFull(agencyEmail, branch, names),
+    ref: () => branchRef(agencyEmail, branch),
+  }
 }
 
 export function branchListShapes(agencyEmail: string, branches: Branch[], names: PlaceNames) {
@@ -48,7 +56,15 @@ export function branchListShapes(agencyEmail: string, branches: Branch[], names:
     agencia: link(path('agencias', agencyEmail)),
   }
   return {
-    full: () => listEnvelope(links, branches.map((branch) => branchFull(agencyEmail, branch, names))),
-    ref: () => listEnvelope(links, branches.map((branch) => branchRef(agencyEmail, branch))),
+    full: () =>
+      listEnvelope(
+        links,
+        branches.map((branch) => branchFull(agencyEmail, branch, names))
+      ),
+    ref: () =>
+      listEnvelope(
+        links,
+        branches.map((branch) => branchRef(agencyEmail, branch))
+      ),
   }
 }

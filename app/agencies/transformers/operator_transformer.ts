@@ -1,5 +1,5 @@
 /*
- * Operador on the wire (spec §2.8): full with Direcciones as names, reference
+ * Operador on the wire (docs/spec.md §2.8): full with Direcciones as names, reference
  * `{href, title: "Nombre Apellido (email)"}`.
  */
 import { expand, group, link, segment, templated } from '#core/http/links'
@@ -30,7 +30,9 @@ export function operatorFull(entry: OperatorEntry, names: PlaceNames) {
   const links: Record<string, any> = { self: link(self), edit: link(self, { method: 'PUT' }) }
   if (!isAdmin) {
     links.desasociar = {
-      ...templated(`/v3/operadores/${a}/desasociar?operador=${encodeURIComponent(operator.email)}{&operadorDestino}`),
+      ...templated(
+        `/v3/operadores/${a}/desasociar?operador=${encodeURIComponent(operator.email)}{&operadorDestino}`
+      ),
       method: 'PATCH',
     }
   }
@@ -50,8 +52,12 @@ export function operatorFull(entry: OperatorEntry, names: PlaceNames) {
         ]
       : [],
     EsAdministradorAgencia: isAdmin,
-    Publicaciones: group({ self: link(expand(`/v3/publicaciones/${a}{?operador}`, { operador: operator.email })) }),
-    Consultas: group({ self: link(expand(`/v3/consultas/${a}{?operador}`, { operador: operator.email })) }),
+    Publicaciones: group({
+      self: link(expand(`/v3/publicaciones/${a}{?operador}`, { operador: operator.email })),
+    }),
+    Consultas: group({
+      self: link(expand(`/v3/consultas/${a}{?operador}`, { operador: operator.email })),
+    }),
     _links: links,
   }
 }
@@ -60,7 +66,11 @@ export function operatorShapes(entry: OperatorEntry, names: PlaceNames) {
   return { full: () => operatorFull(entry, names), ref: () => operatorRef(entry) }
 }
 
-export function operatorListShapes(agencyEmail: string, entries: OperatorEntry[], names: PlaceNames) {
+export function operatorListShapes(
+  agencyEmail: string,
+  entries: OperatorEntry[],
+  names: PlaceNames
+) {
   const a = segment(agencyEmail)
   const links = {
     self: link(`/v3/operadores/${a}`),
@@ -69,7 +79,11 @@ export function operatorListShapes(agencyEmail: string, entries: OperatorEntry[]
     agencia: link(`/v3/agencias/${a}`),
   }
   return {
-    full: () => listEnvelope(links, entries.map((entry) => operatorFull(entry, names))),
+    full: () =>
+      listEnvelope(
+        links,
+        entries.map((entry) => operatorFull(entry, names))
+      ),
     ref: () => listEnvelope(links, entries.map(operatorRef)),
   }
 }

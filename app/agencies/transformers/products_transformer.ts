@@ -1,5 +1,5 @@
 /*
- * Productos (DESIGN.md §6): the agency's plan — active-listing capacity and
+ * Productos (docs/design.md §6): the agency's plan — active-listing capacity and
  * quota per exposure level — with what is in use.
  */
 import { link, path } from '#core/http/links'

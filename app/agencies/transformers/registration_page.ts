@@ -17,7 +17,9 @@ export const GONE = {
 
 export const UNKNOWN = {
   title: 'Enlace de registro desconocido',
-  paragraphs: ['Revise que la dirección esté completa, tal como figura en el correo de invitación.'],
+  paragraphs: [
+    'Revise que la dirección esté completa, tal como figura en el correo de invitación.',
+  ],
 }
 
 export function registeredPage(tradeName: string, adminEmail: string) {
@@ -37,23 +39,45 @@ export function registrationPage(
   values: Record<string, unknown>,
   errors: Record<string, string[]>
 ) {
-  const place = [invitation.address, names.city(invitation.cityId), names.region(invitation.regionId)]
+  const place = [
+    invitation.address,
+    names.city(invitation.cityId),
+    names.region(invitation.regionId),
+  ]
     .filter(Boolean)
     .join(', ')
   const value = (name: string, fallback: string | null) =>
     typeof values[name] === 'string' ? (values[name] as string) : (fallback ?? '')
   const fields = [
     {
-      name: 'AdminNombre', label: 'Nombre', type: 'text', autocomplete: 'given-name', minlength: 1, maxlength: 50,
-      value: value('AdminNombre', invitation.adminFirstName), hint: 'Hasta 50 caracteres.',
+      name: 'AdminNombre',
+      label: 'Nombre',
+      type: 'text',
+      autocomplete: 'given-name',
+      minlength: 1,
+      maxlength: 50,
+      value: value('AdminNombre', invitation.adminFirstName),
+      hint: 'Hasta 50 caracteres.',
     },
     {
-      name: 'AdminApellido', label: 'Apellido', type: 'text', autocomplete: 'family-name', minlength: 1, maxlength: 50,
-      value: value('AdminApellido', invitation.adminLastName), hint: 'Hasta 50 caracteres.',
+      name: 'AdminApellido',
+      label: 'Apellido',
+      type: 'text',
+      autocomplete: 'family-name',
+      minlength: 1,
+      maxlength: 50,
+      value: value('AdminApellido', invitation.adminLastName),
+      hint: 'Hasta 50 caracteres.',
     },
     {
-      name: 'Password', label: 'Contraseña', type: 'password', autocomplete: 'new-password', minlength: 10, maxlength: 200,
-      value: '', hint: 'Al menos 10 caracteres.',
+      name: 'Password',
+      label: 'Contraseña',
+      type: 'password',
+      autocomplete: 'new-password',
+      minlength: 10,
+      maxlength: 200,
+      value: '',
+      hint: 'Al menos 10 caracteres.',
     },
   ].map((field) => {
     const fieldErrors = errors[field.name] ?? []
@@ -64,7 +88,10 @@ export function registrationPage(
     title: `Registro de ${invitation.tradeName}`,
     invitation,
     place,
-    expires: invitation.expiresAt.setZone(settings.timezone).setLocale('es').toFormat("d 'de' MMMM 'de' yyyy, HH:mm"),
+    expires: invitation.expiresAt
+      .setZone(settings.timezone)
+      .setLocale('es')
+      .toFormat("d 'de' MMMM 'de' yyyy, HH:mm"),
     action,
     fields,
     hasErrors: Object.keys(errors).length > 0,

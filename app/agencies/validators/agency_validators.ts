@@ -1,6 +1,6 @@
 /*
- * Wire → code for agencies, invitations and registration (spec §2.6, §2.7, §8;
- * DESIGN.md §6). Optional texts accept null and ''; `''` means "not given".
+ * Wire → code for agencies, invitations and registration (docs/spec.md §2.6, §2.7, §8;
+ * docs/design.md §6). Optional texts accept null and ''; `''` means "not given".
  */
 import { emailAddress } from '#core/http/rules'
 import vine, { SimpleMessagesProvider } from '@vinejs/vine'
@@ -10,8 +10,10 @@ import { isWhatsapp } from '#agencies/services/phones'
 
 export const PHONE_FORMAT = /^\+?[0-9][0-9 ().-]*$/
 
-export const email = (min: number, max: number) => vine.string().trim().minLength(min).maxLength(max).use(emailAddress())
-export const optionalText = (max: number) => vine.string().trim().maxLength(max).nullable().optional()
+export const email = (min: number, max: number) =>
+  vine.string().trim().minLength(min).maxLength(max).use(emailAddress())
+export const optionalText = (max: number) =>
+  vine.string().trim().maxLength(max).nullable().optional()
 export const phone = () => vine.string().trim().minLength(8).maxLength(20).regex(PHONE_FORMAT)
 
 export const agencyCreateValidator = vine.create({
@@ -27,7 +29,10 @@ export const agencyCreateValidator = vine.create({
 export type AgencyCreate = Infer<typeof agencyCreateValidator>
 
 /** AgenciaCreate → the invitation's fields; `''` means not given. */
-export function toInvitationInput(input: AgencyCreate, place: { regionId: number | null; cityId: number | null }) {
+export function toInvitationInput(
+  input: AgencyCreate,
+  place: { regionId: number | null; cityId: number | null }
+) {
   return {
     adminEmail: input.AdminMail,
     tradeName: input.NombreComercial,

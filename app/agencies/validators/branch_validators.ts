@@ -1,5 +1,5 @@
 /*
- * Wire → code for branches (spec §2.10; create and edit are extensions so the
+ * Wire → code for branches (docs/spec.md §2.10; create and edit are extensions so the
  * `edit` link resolves). Hours accept HH:MM or HH:MM:SS.
  */
 import { emailAddress } from '#core/http/rules'
@@ -27,7 +27,13 @@ const fields = {
   Laborable: hours(),
   PreFestivo: hours(),
   Festivo: hours(),
-  ResponsableLeadsPostVenta: vine.string().trim().maxLength(254).use(emailAddress()).nullable().optional(),
+  ResponsableLeadsPostVenta: vine
+    .string()
+    .trim()
+    .maxLength(254)
+    .use(emailAddress())
+    .nullable()
+    .optional(),
 }
 
 export const branchCreateValidator = vine.create({

@@ -1,5 +1,5 @@
 /*
- * Wire → code for operators (spec §2.8, §2.9, §4.3, §8; DESIGN.md §6).
+ * Wire → code for operators (docs/spec.md §2.8, §2.9, §4.3, §8; docs/design.md §6).
  */
 import { emailAddress } from '#core/http/rules'
 import vine from '@vinejs/vine'
@@ -11,7 +11,14 @@ export const operatorEditValidator = vine.create({
   Nombre: optionalText(50),
   Apellido: optionalText(50),
   TelefonoLaboral: phone().nullable().optional(),
-  WhatsApp: vine.string().trim().minLength(8).maxLength(20).regex(WHATSAPP_FORMAT).nullable().optional(),
+  WhatsApp: vine
+    .string()
+    .trim()
+    .minLength(8)
+    .maxLength(20)
+    .regex(WHATSAPP_FORMAT)
+    .nullable()
+    .optional(),
   Region: optionalText(200),
   Ciudad: optionalText(200),
   Direccion: optionalText(200),
@@ -27,8 +34,12 @@ export const collaboratorCreateValidator = vine.create({
 export type CollaboratorCreate = Infer<typeof collaboratorCreateValidator>
 
 /** `?operador=` where it filters (optional) and where it selects (required). */
-export const operatorFilterValidator = vine.create({ operador: vine.string().trim().maxLength(254).use(emailAddress()).optional() })
-export const operatorQueryValidator = vine.create({ operador: vine.string().trim().maxLength(254).use(emailAddress()) })
+export const operatorFilterValidator = vine.create({
+  operador: vine.string().trim().maxLength(254).use(emailAddress()).optional(),
+})
+export const operatorQueryValidator = vine.create({
+  operador: vine.string().trim().maxLength(254).use(emailAddress()),
+})
 export const operatorTargetValidator = operatorFilterValidator
 
 export const detachValidator = vine.create({

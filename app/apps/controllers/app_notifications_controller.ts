@@ -3,7 +3,8 @@ import { Problem } from '#core/http/problem'
 import { respond } from '#core/http/respond'
 import { path } from '#core/http/links'
 import { settings } from '#core/settings'
-import AppWebhook, { isAppTopic, type AppTopic } from '#apps/models/app_webhook'
+import type AppWebhook from '#apps/models/app_webhook'
+import { isAppTopic, type AppTopic } from '#apps/models/app_webhook'
 import AppWebhookReader from '#apps/services/app_webhook_reader'
 import SaveAppWebhook, { type SaveMode } from '#apps/services/save_app_webhook'
 import { appWebhookValidator } from '#apps/validators/app_webhook_validator'
@@ -41,7 +42,9 @@ export default class AppNotificationsController {
     const input = await appWebhookValidator.validate(ctx.request.body())
     const result = await this.saver.execute(ctx.caller, topic, input, mode)
     if (!result.ok) {
-      throw Problem.conflict({ _: ['La suscripción a este tópico ya existe; use PUT para reemplazarla.'] })
+      throw Problem.conflict({
+        _: ['La suscripción a este tópico ya existe; use PUT para reemplazarla.'],
+      })
     }
     if (mode === 'replace') return respond(ctx, shapes(result.value.webhook))
     const location = settings.publicUrl + path('appnotificaciones', topic)

@@ -18,29 +18,35 @@ export default class AppWebhookJob implements JobHandler<DeliveryJob> {
     const subscription = await AppWebhook.find(Number(pending.ownerId))
     // Switched off (or a 410 seen) since the event was queued: stop retrying it.
     if (!subscription?.active) return deliveries.cancel(deliveryId, 'subscription inactive')
-    const result = await deliveries.attempt(deliveryId, async (delivery) => {
-      const body = JSON.stringify(delivery.payload)
-      const secret = openSecret(subscription.secret)
-      const timestamp = Math.floor(Date.now() / 1000)
-      const signed = secret
-        ? signWebhook({ id: delivery.messageId, timestamp, body, secret })
-        : { 'webhook-id': delivery.messageId, 'webhook-timestamp': String(timestamp) }
-      const response = await outbound.request(delivery.target, {
-        method: 'POST',
-        headers: {
-          ...safeHeaders(subscription.headers),
-          'content-type': 'application/json; charset=utf-8',
-          ...signed,
-        },
-        body,
-        timeoutMs: 15_000,
-        maxRedirects: 0,
-        maxBytes: 64 * 1024,
-      })
-      return { status: response.status, headers: response.headers }
-    }, job)
+    const result = await deliveries.attempt(
+      deliveryId,
+      async (delivery) => {
+        const body = JSON.stringify(delivery.payload)
+        const secret = openSecret(subscription.secret)
+        const timestamp = Math.floor(Date.now() / 1000)
+        const signed = secret
+          ? signWebhook({ id: delivery.messageId, timestamp, body, secret })
+          : { 'webhook-id': delivery.messageId, 'webhook-timestamp': String(timestamp) }
+        const response = await outbound.request(delivery.target, {
+          method: 'POST',
+          headers: {
+            ...safeHeaders(subscription.headers),
+            'content-type': 'application/json; charset=utf-8',
+            ...signed,
+          },
+          body,
+          timeoutMs: 15_000,
+          maxRedirects: 0,
+          maxBytes: 64 * 1024,
+        })
+        return { status: response.status, headers: response.headers }
+      },
+      job
+    )
     if (result === 'gone') {
-      await AppWebhook.query().where('id', subscription.id).update({ active: false, updated_at: new Date() })
+      await AppWebhook.query()
+        .where('id', subscription.id)
+        .update({ active: false, updated_at: new Date() })
     }
   }
 }

@@ -6,12 +6,12 @@
  * token or a changed ability takes effect within that window.
  *
  * Verification has no side effect unless it succeeds: a malformed token never
- * reaches the database, a wrong secret writes nothing (DESIGN.md §13).
+ * reaches the database, a wrong secret writes nothing (docs/design.md §13).
  */
 import { createHash } from 'node:crypto'
 import { base64, Secret } from '@adonisjs/core/helpers'
 import {
-  AccessToken,
+  type AccessToken,
   AccessTokensLucidUserProvider,
   DbAccessTokensProvider,
 } from '@adonisjs/auth/access_tokens'
@@ -60,13 +60,17 @@ export function forgetCredentials() {
  * else, an id that is not a positive integer of the column's range, or
  * base64url that does not round-trip is refused before any query.
  */
-export function decodeToken(prefix: string, value: string): { id: number; secret: Secret<string> } | null {
+export function decodeToken(
+  prefix: string,
+  value: string
+): { id: number; secret: Secret<string> } | null {
   if (!value.startsWith(prefix)) return null
   const match = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(value.slice(prefix.length))
   if (!match) return null
   const id = base64.urlDecode(match[1])
   const secret = base64.urlDecode(match[2])
-  if (id === null || !secret || !/^[1-9][0-9]{0,9}$/.test(id) || Number(id) > MAX_TOKEN_ID) return null
+  if (id === null || !secret || !/^[1-9][0-9]{0,9}$/.test(id) || Number(id) > MAX_TOKEN_ID)
+    return null
   return { id: Number(id), secret: new Secret(secret) }
 }
 

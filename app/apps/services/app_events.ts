@@ -1,5 +1,5 @@
 /*
- * App-level events (DESIGN.md §6, §9). Another module calls, inside the
+ * App-level events (docs/design.md §6, §9). Another module calls, inside the
  * transaction of the write that causes the event:
  *
  *   await new AppEvents().emit(appId, 'invitaciones',
@@ -7,7 +7,7 @@
  *
  * When the app has an active subscription to the topic, an `apps.webhook`
  * delivery is created and queued in `trx` (signed Standard Webhooks POST to the
- * subscription's Callback, retried per DESIGN.md §8); otherwise nothing happens.
+ * subscription's Callback, retried per docs/design.md §8); otherwise nothing happens.
  * Returns the delivery, or null.
  */
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'

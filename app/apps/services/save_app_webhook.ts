@@ -26,7 +26,11 @@ export default class SaveAppWebhook {
     // finds it, like a sequential request (POST → exists, PUT → replaced).
     return retryOnUniqueViolation(['app_webhooks_app_id_topic_unique'], () =>
       db.transaction(async (trx) => {
-        const current = await AppWebhook.forApp(caller).useTransaction(trx).where('topic', topic).forUpdate().first()
+        const current = await AppWebhook.forApp(caller)
+          .useTransaction(trx)
+          .where('topic', topic)
+          .forUpdate()
+          .first()
         if (current && mode === 'create') return fail('exists')
         const webhook = current ?? new AppWebhook().merge({ appId: caller.id, topic })
         webhook.useTransaction(trx)
@@ -34,7 +38,11 @@ export default class SaveAppWebhook {
           callback: input.Callback,
           description: input.Description ?? null,
           active: input.Activo ?? true,
-          headers: [header(input.HeaderCustom01), header(input.HeaderCustom02), header(input.HeaderCustom03)],
+          headers: [
+            header(input.HeaderCustom01),
+            header(input.HeaderCustom02),
+            header(input.HeaderCustom03),
+          ],
         })
         // null or absent keeps the stored Secret; '' removes it.
         if (input.Secret === '') webhook.secret = null

@@ -23,12 +23,20 @@ export const AppWebhookTransformer = {
       HeaderCustom01: header(webhook.headers, 0),
       HeaderCustom02: header(webhook.headers, 1),
       HeaderCustom03: header(webhook.headers, 2),
-      _links: { self: link(self(webhook.topic)), edit: link(self(webhook.topic), { method: 'PUT' }) },
+      _links: {
+        self: link(self(webhook.topic)),
+        edit: link(self(webhook.topic), { method: 'PUT' }),
+      },
     }
   },
 
   ref(webhook: AppWebhook) {
-    return { href: self(webhook.topic), title: `Notificaciones de ${webhook.topic}`, Topico: webhook.topic, Activo: webhook.active }
+    return {
+      href: self(webhook.topic),
+      title: `Notificaciones de ${webhook.topic}`,
+      Topico: webhook.topic,
+      Activo: webhook.active,
+    }
   },
 
   /**
@@ -42,7 +50,9 @@ export const AppWebhookTransformer = {
       links[topic] = set ? link(self(topic)) : link(self(topic), { method: 'PUT' })
     }
     const entries = webhooks.map((webhook) =>
-      representation === 'full' ? AppWebhookTransformer.full(webhook) : AppWebhookTransformer.ref(webhook)
+      representation === 'full'
+        ? AppWebhookTransformer.full(webhook)
+        : AppWebhookTransformer.ref(webhook)
     )
     return listEnvelope(links, entries)
   },

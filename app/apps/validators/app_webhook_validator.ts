@@ -10,13 +10,22 @@ import type { Infer } from '@vinejs/vine/types'
 import { customHeader } from '#core/outbound/custom_header'
 import { CALLBACK_MAX, callbackUrl } from '#core/outbound/callback_url'
 
-export const APP_WEBHOOK_LIMITS = { callback: CALLBACK_MAX, secretMin: 16, secret: 256, description: 200 } as const
+export const APP_WEBHOOK_LIMITS = {
+  callback: CALLBACK_MAX,
+  secretMin: 16,
+  secret: 256,
+  description: 200,
+} as const
 
 const secretLength = vine.createRule(
   (value: unknown, _options: undefined, field) => {
     if (typeof value !== 'string' || value === '') return
     if (value.length < APP_WEBHOOK_LIMITS.secretMin) {
-      field.report(`El campo {{ field }} debe tener al menos ${APP_WEBHOOK_LIMITS.secretMin} caracteres.`, 'secretLength', field)
+      field.report(
+        `El campo {{ field }} debe tener al menos ${APP_WEBHOOK_LIMITS.secretMin} caracteres.`,
+        'secretLength',
+        field
+      )
     }
   },
   { name: 'secretLength' }
@@ -24,7 +33,12 @@ const secretLength = vine.createRule(
 
 export const appWebhookValidator = vine.create({
   Callback: vine.string().trim().maxLength(APP_WEBHOOK_LIMITS.callback).use(callbackUrl()),
-  Secret: vine.string().maxLength(APP_WEBHOOK_LIMITS.secret).use(secretLength()).nullable().optional(),
+  Secret: vine
+    .string()
+    .maxLength(APP_WEBHOOK_LIMITS.secret)
+    .use(secretLength())
+    .nullable()
+    .optional(),
   Description: vine.string().maxLength(APP_WEBHOOK_LIMITS.description).nullable().optional(),
   Activo: vine.boolean({ strict: true }).optional(),
   HeaderCustom01: customHeader.nullable().optional(),

@@ -6,7 +6,14 @@ import ReceiveInquiry from '#leads/services/receive_inquiry'
 import RecordVisit from '#buyers/services/record_visit'
 import SellerProfileReader from '#buyers/services/seller_profile'
 import { listingPage, type ListingPageView } from '#buyers/transformers/listing_page'
-import { formValues, formView, isSpam, validateInquiryForm, type FormErrors, type FormValues } from '#buyers/validators/inquiry_form'
+import {
+  formValues,
+  formView,
+  isSpam,
+  validateInquiryForm,
+  type FormErrors,
+  type FormValues,
+} from '#buyers/validators/inquiry_form'
 import { renderError, renderHtml } from '#buyers/http/html'
 import { csrfSecretOf, visitorOf } from '#buyers/http/visitor'
 import { templatesVersion } from '#buyers/site'
@@ -53,7 +60,11 @@ export default class ListingPageController {
     }
     const checked = await validateInquiryForm(values, { ExternalId: listing.externalId })
     if (!checked.ok) return this.#invalid(ctx, page, values, checked.errors)
-    const received = await this.intake.execute({ appId: listing.appId, agencyId: listing.agencyId, input: checked.input })
+    const received = await this.intake.execute({
+      appId: listing.appId,
+      agencyId: listing.agencyId,
+      input: checked.input,
+    })
     if (!received.ok && received.reason === 'unavailable') return renderError(ctx, 410)
     if (!received.ok) return this.#invalid(ctx, page, values, inquiryErrors(received.errors))
     return this.#sent(ctx, page, values, received.value.sid)
@@ -62,7 +73,11 @@ export default class ListingPageController {
   /** GET /autos/{slug}/consulta-enviada: the confirmation (Post/Redirect/Get). */
   async sent(ctx: HttpContext) {
     const sent = ctx.session.flashMessages.get(SENT)
-    if (!sent) return ctx.response.redirect().status(303).toPath(`/autos/${encodeURIComponent(ctx.params.slug)}`)
+    if (!sent)
+      return ctx.response
+        .redirect()
+        .status(303)
+        .toPath(`/autos/${encodeURIComponent(ctx.params.slug)}`)
     return renderHtml(ctx, 'inquiry_sent', { sent })
   }
 
@@ -99,7 +114,10 @@ export default class ListingPageController {
 
   #sent(ctx: HttpContext, page: ListingPageView, values: FormValues, reference: string | null) {
     const back = `/autos/${encodeURIComponent(page.slug)}`
-    ctx.session.flash(SENT, sentSummary(values, { vehicle: page.og.title, recipient: page.agency.name, reference, back }))
+    ctx.session.flash(
+      SENT,
+      sentSummary(values, { vehicle: page.og.title, recipient: page.agency.name, reference, back })
+    )
     return ctx.response.redirect().status(303).toPath(`${back}/consulta-enviada`)
   }
 }

@@ -7,7 +7,14 @@ import PlaceDirectory from '#catalog/services/place_directory'
 import ReceiveInquiry from '#leads/services/receive_inquiry'
 import PickCatalogAgency from '#buyers/services/pick_catalog_agency'
 import { modelPage, type ModelPageView } from '#buyers/transformers/model_page'
-import { catalogChoices, formValues, formView, isSpam, validateInquiryForm, type FormErrors } from '#buyers/validators/inquiry_form'
+import {
+  catalogChoices,
+  formValues,
+  formView,
+  isSpam,
+  validateInquiryForm,
+  type FormErrors,
+} from '#buyers/validators/inquiry_form'
 import { renderError, renderHtml } from '#buyers/http/html'
 import { csrfSecretOf } from '#buyers/http/visitor'
 import { templatesVersion } from '#buyers/site'
@@ -28,7 +35,11 @@ export default class ModelPageController {
   /** GET /modelos/{id}: the model, its versions and the catalogue inquiry form. */
   async show(ctx: HttpContext) {
     const page = await this.#page(Number(ctx.params.id))
-    if (!page) return renderError(ctx, 404, { heading: 'No encontramos este modelo', message: 'El modelo no existe en el catálogo.' })
+    if (!page)
+      return renderError(ctx, 404, {
+        heading: 'No encontramos este modelo',
+        message: 'El modelo no existe en el catálogo.',
+      })
     const etag = etagOf(JSON.stringify(page) + templatesVersion + csrfSecretOf(ctx))
     ctx.response.header('Cache-Control', 'private, no-cache')
     ctx.response.header('Vary', 'Cookie')
@@ -40,24 +51,47 @@ export default class ModelPageController {
   /** POST /modelos/{id}/consultas: a TipoAnuncio Catalogo inquiry for an agency of the buyer's region. */
   async inquire(ctx: HttpContext) {
     const page = await this.#page(Number(ctx.params.id))
-    if (!page) return renderError(ctx, 404, { heading: 'No encontramos este modelo', message: 'El modelo no existe en el catálogo.' })
+    if (!page)
+      return renderError(ctx, 404, {
+        heading: 'No encontramos este modelo',
+        message: 'El modelo no existe en el catálogo.',
+      })
     const body = ctx.request.body()
     const values = { ...formValues(body), Region: str(body.Region), VersionId: str(body.VersionId) }
     const choice = catalogChoices(values, page.regionOptions, page.versionOptions)
     if (isSpam(body)) return this.#sent(ctx, page, values, null, '')
     const checked = await validateInquiryForm(values, { VersionId: choice.versionId ?? 0 })
-    const errors: FormErrors = { ...choice.errors, ...(checked.ok ? {} : withoutSubject(checked.errors)) }
-    if (!checked.ok || Object.keys(choice.errors).length > 0) return this.#invalid(ctx, page, values, errors)
+    const errors: FormErrors = {
+      ...choice.errors,
+      ...(checked.ok ? {} : withoutSubject(checked.errors)),
+    }
+    if (!checked.ok || Object.keys(choice.errors).length > 0)
+      return this.#invalid(ctx, page, values, errors)
 
     const region = page.regionOptions.find((option) => option.value === choice.regionId)!
     const recipient = await this.picker.execute(choice.regionId!)
     if (!recipient.ok) {
-      return this.#invalid(ctx, page, values, {
-        Region: [`Todavía ninguna agencia de ${region.label} recibe consultas de catálogo. Probá con una provincia cercana.`],
-      }, 409)
+      return this.#invalid(
+        ctx,
+        page,
+        values,
+        {
+          Region: [
+            `Todavía ninguna agencia de ${region.label} recibe consultas de catálogo. Probá con una provincia cercana.`,
+          ],
+        },
+        409
+      )
     }
-    const input = { ...checked.input, Interesado: { ...checked.input.Interesado, Provincia: region.label } }
-    const received = await this.intake.execute({ appId: recipient.value.appId, agencyId: recipient.value.agencyId, input })
+    const input = {
+      ...checked.input,
+      Interesado: { ...checked.input.Interesado, Provincia: region.label },
+    }
+    const received = await this.intake.execute({
+      appId: recipient.value.appId,
+      agencyId: recipient.value.agencyId,
+      input,
+    })
     if (!received.ok) return this.#invalid(ctx, page, values, inquiryErrors(received.errors))
     await this.picker.assigned(recipient.value.agencyId)
     return this.#sent(ctx, page, values, received.value.sid, recipient.value.tradeName)
@@ -66,7 +100,11 @@ export default class ModelPageController {
   /** GET /modelos/{id}/consulta-enviada: the confirmation (Post/Redirect/Get). */
   async sent(ctx: HttpContext) {
     const sent = ctx.session.flashMessages.get(SENT)
-    if (!sent) return ctx.response.redirect().status(303).toPath(`/modelos/${Number(ctx.params.id)}`)
+    if (!sent)
+      return ctx.response
+        .redirect()
+        .status(303)
+        .toPath(`/modelos/${Number(ctx.params.id)}`)
     return renderHtml(ctx, 'inquiry_sent', { sent })
   }
 
@@ -75,7 +113,8 @@ export default class ModelPageController {
     if (!model) return null
     // Versions on the new-vehicle market; a model that left it shows its last years.
     let versions = await this.versions.versions({ modelId: id })
-    if (versions.length === 0) versions = await this.versions.versions({ modelId: id, year: new Date().getFullYear() })
+    if (versions.length === 0)
+      versions = await this.versions.versions({ modelId: id, year: new Date().getFullYear() })
     return modelPage(model, versions, await this.places.regions())
   }
 
@@ -88,19 +127,45 @@ export default class ModelPageController {
       errors,
       defaultComment: `Hola, quiero saber precio y disponibilidad del ${page.heading}.`,
       selects: [
-        { name: 'Region', label: 'Tu provincia', options: [{ value: '', label: 'Elegí una provincia' }, ...page.regionOptions], required: true },
+        {
+          name: 'Region',
+          label: 'Tu provincia',
+          options: [{ value: '', label: 'Elegí una provincia' }, ...page.regionOptions],
+          required: true,
+        },
         { name: 'VersionId', label: 'Versión', options: page.versionOptions, required: true },
       ],
     })
   }
 
-  #invalid(ctx: HttpContext, page: ModelPageView, values: Record<string, string | undefined>, errors: FormErrors, status = 400) {
+  #invalid(
+    ctx: HttpContext,
+    page: ModelPageView,
+    values: Record<string, string | undefined>,
+    errors: FormErrors,
+    status = 400
+  ) {
     return renderHtml(ctx, 'model', { page, form: this.#form(page, values, errors) }, status)
   }
 
-  #sent(ctx: HttpContext, page: ModelPageView, values: Record<string, string | undefined>, reference: string | null, recipient: string) {
+  #sent(
+    ctx: HttpContext,
+    page: ModelPageView,
+    values: Record<string, string | undefined>,
+    reference: string | null,
+    recipient: string
+  ) {
     const back = `/modelos/${page.id}`
-    ctx.session.flash(SENT, sentSummary(values, { vehicle: page.heading, recipient, reference, back, backLabel: 'Volver al modelo' }))
+    ctx.session.flash(
+      SENT,
+      sentSummary(values, {
+        vehicle: page.heading,
+        recipient,
+        reference,
+        back,
+        backLabel: 'Volver al modelo',
+      })
+    )
     return ctx.response.redirect().status(303).toPath(`${back}/consulta-enviada`)
   }
 }

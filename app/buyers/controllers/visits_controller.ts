@@ -22,8 +22,11 @@ export default class VisitsController {
     if (!period.ok) throw Problem.badRequest(period.errors!)
     const agency = await this.agencies.forApp(ctx.caller.id, await adminMailParam(ctx.params))
     if (!agency) throw Problem.notFound('La agencia no existe para la aplicación.')
-    const operator = query.operador ? await this.agencies.member(agency.id, query.operador) : undefined
-    if (operator === null) throw Problem.badRequest({ operador: ['El operador no es colaborador de la agencia.'] })
+    const operator = query.operador
+      ? await this.agencies.member(agency.id, query.operador)
+      : undefined
+    if (operator === null)
+      throw Problem.badRequest({ operador: ['El operador no es colaborador de la agencia.'] })
     const rows = await this.report.execute({
       appId: ctx.caller.id,
       agencyId: agency.id,
@@ -31,7 +34,12 @@ export default class VisitsController {
       externalId: query.externalid,
       operatorId: operator?.id,
     })
-    const wireQuery = { externalid: query.externalid, desde: period.value.from, hasta: period.value.to, operador: query.operador }
+    const wireQuery = {
+      externalid: query.externalid,
+      desde: period.value.from,
+      hasta: period.value.to,
+      operador: query.operador,
+    }
     return respond(ctx, visitList({ adminMail: agency.adminMail, query: wireQuery }, rows))
   }
 }

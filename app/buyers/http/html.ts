@@ -5,11 +5,17 @@
  */
 import type { HttpContext } from '@adonisjs/core/http'
 
-export async function renderHtml(ctx: HttpContext, view: string, data: Record<string, unknown>, status = 200) {
+export async function renderHtml(
+  ctx: HttpContext,
+  view: string,
+  data: Record<string, unknown>,
+  status = 200
+) {
   const html = await ctx.view.render(`buyers::${view}`, data)
   ctx.response.status(status)
   ctx.response.header('Content-Type', 'text/html; charset=utf-8')
-  if (!ctx.response.getHeader('Cache-Control')) ctx.response.header('Cache-Control', 'private, no-store')
+  if (!ctx.response.getHeader('Cache-Control'))
+    ctx.response.header('Cache-Control', 'private, no-store')
   return ctx.response.send(html)
 }
 
@@ -26,19 +32,23 @@ const ERRORS: Record<number, { heading: string; message: string }> = {
   },
   403: {
     heading: 'El formulario venció',
-    message: 'Por seguridad, el formulario sólo puede enviarse desde la página de la publicación. Volvé a abrirla y enviá tu consulta otra vez.',
+    message:
+      'Por seguridad, el formulario sólo puede enviarse desde la página de la publicación. Volvé a abrirla y enviá tu consulta otra vez.',
   },
   404: {
     heading: 'No encontramos esta página',
-    message: 'La dirección no corresponde a ninguna publicación. Revisá el enlace o buscá otro vehículo.',
+    message:
+      'La dirección no corresponde a ninguna publicación. Revisá el enlace o buscá otro vehículo.',
   },
   410: {
     heading: 'Esta publicación ya no está disponible',
-    message: 'La agencia pausó o finalizó esta publicación, por lo que no recibe consultas. Puede que el vehículo ya se haya vendido.',
+    message:
+      'La agencia pausó o finalizó esta publicación, por lo que no recibe consultas. Puede que el vehículo ya se haya vendido.',
   },
   429: {
     heading: 'Recibimos demasiadas consultas desde tu conexión',
-    message: 'Para evitar envíos automáticos limitamos la cantidad de consultas. Esperá unos minutos y volvé a intentarlo.',
+    message:
+      'Para evitar envíos automáticos limitamos la cantidad de consultas. Esperá unos minutos y volvé a intentarlo.',
   },
   503: {
     heading: 'El sitio no está disponible en este momento',

@@ -7,7 +7,14 @@ import type { FormErrors, FormValues } from '#buyers/validators/inquiry_form'
 export function inquiryErrors(errors: Record<string, string[]> = {}): FormErrors {
   const result: FormErrors = {}
   for (const [key, messages] of Object.entries(errors)) {
-    const field = key === 'Interesado' ? 'Email' : key.startsWith('Interesado.') ? key.slice(11) : key === 'VersionId' ? 'VersionId' : '_'
+    const field =
+      key === 'Interesado'
+        ? 'Email'
+        : key.startsWith('Interesado.')
+          ? key.slice(11)
+          : key === 'VersionId'
+            ? 'VersionId'
+            : '_'
     ;(result[field] ??= []).push(...messages)
   }
   return result
@@ -16,7 +23,13 @@ export function inquiryErrors(errors: Record<string, string[]> = {}): FormErrors
 /** What the confirmation page says, kept in the session's flash for one request. */
 export function sentSummary(
   values: FormValues,
-  about: { vehicle: string; recipient: string; reference: string | null; back: string; backLabel?: string }
+  about: {
+    vehicle: string
+    recipient: string
+    reference: string | null
+    back: string
+    backLabel?: string
+  }
 ) {
   return {
     name: values.Nombre?.trim() || '',

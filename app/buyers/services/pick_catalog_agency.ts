@@ -24,9 +24,14 @@ export default class PickCatalogAgency {
       .from('catalog_lead_assignments')
       .whereIn('agency_id', ids)
       .select('agency_id', 'last_assigned_at')
-    const last = new Map(rows.map((row) => [row.agency_id, new Date(row.last_assigned_at).getTime()]))
+    const last = new Map(
+      rows.map((row) => [row.agency_id, new Date(row.last_assigned_at).getTime()])
+    )
     const [chosen] = [...candidates].sort(
-      (a, b) => (last.get(a.agencyId) ?? 0) - (last.get(b.agencyId) ?? 0) || a.agencyId - b.agencyId || a.appId - b.appId
+      (a, b) =>
+        (last.get(a.agencyId) ?? 0) - (last.get(b.agencyId) ?? 0) ||
+        a.agencyId - b.agencyId ||
+        a.appId - b.appId
     )
     return ok(chosen)
   }

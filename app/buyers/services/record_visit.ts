@@ -1,5 +1,5 @@
 /*
- * Counts one view of a public listing page (DESIGN.md §6): bots are not
+ * Counts one view of a public listing page (docs/design.md §6): bots are not
  * counted, and a visitor counts once per listing and day. The visitor is
  * recognised without cookies by sha256(day secret + IP + User-Agent); the day
  * secret is derived from APP_KEY, so hashes of different days cannot be linked.
@@ -41,7 +41,11 @@ export function visitorHash(day: string, visitor: Visitor): Buffer {
 }
 
 export default class RecordVisit {
-  async execute(listing: VisitedListing, visitor: Visitor, day: string = today()): Promise<VisitOutcome> {
+  async execute(
+    listing: VisitedListing,
+    visitor: Visitor,
+    day: string = today()
+  ): Promise<VisitOutcome> {
     if (isBot(visitor.userAgent)) return 'bot'
     // One statement: the daily count grows only when the visitor row is new.
     const result = await db.rawQuery(

@@ -9,7 +9,12 @@ import PlaceResolver from '#catalog/services/place_resolver'
 
 export type SellerProfile = {
   name: string
-  branch: { description: string; address: string | null; place: string | null; phone: string | null } | null
+  branch: {
+    description: string
+    address: string | null
+    place: string | null
+    phone: string | null
+  } | null
 }
 
 @inject()
@@ -28,13 +33,23 @@ export default class SellerProfileReader {
     const agency = admin ? await this.agencies.forApp(listing.appId, admin.email) : null
     const main = branches[0]
     if (!main) return { name: agency?.tradeName ?? '', branch: null }
-    const { regions, cities } = await this.places.names([{ regionId: main.regionId, cityId: main.cityId }])
-    const place = [main.cityId && cities.get(main.cityId)?.name, main.regionId && regions.get(main.regionId)?.name]
+    const { regions, cities } = await this.places.names([
+      { regionId: main.regionId, cityId: main.cityId },
+    ])
+    const place = [
+      main.cityId && cities.get(main.cityId)?.name,
+      main.regionId && regions.get(main.regionId)?.name,
+    ]
       .filter((part, index, all): part is string => !!part && all.indexOf(part) === index)
       .join(', ')
     return {
       name: agency?.tradeName ?? '',
-      branch: { description: main.description, address: main.address, place: place || null, phone: main.phone },
+      branch: {
+        description: main.description,
+        address: main.address,
+        place: place || null,
+        phone: main.phone,
+      },
     }
   }
 }

@@ -25,7 +25,7 @@ export default class VisitReport {
       .where('visits', '>', 0)
       .select('external_id', db.raw(`to_char(day, 'YYYY-MM-DD') as day`), 'visits')
       .orderBy([{ column: 'day' }, { column: 'external_id' }])
-    // ExternalIds are case-insensitive (DESIGN.md §4).
+    // ExternalIds are case-insensitive (docs/design.md §4).
     if (query.externalId) q.whereRaw('lower(external_id) = lower(?)', [query.externalId])
     if (query.operatorId !== undefined) q.where('operator_id', query.operatorId)
     const rows = await q

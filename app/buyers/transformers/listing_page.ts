@@ -24,7 +24,12 @@ export const formatKm = (km: number) => `${new Intl.NumberFormat('es-AR').format
 
 export function initials(name: string) {
   const words = name.split(/\s+/).filter((word) => /\p{L}/u.test(word[0] ?? ''))
-  return (words.slice(0, 2).map((word) => word[0]).join('') || '·').toUpperCase()
+  return (
+    words
+      .slice(0, 2)
+      .map((word) => word[0])
+      .join('') || '·'
+  ).toUpperCase()
 }
 
 function truncate(text: string, max: number) {
@@ -75,7 +80,9 @@ export function listingPage(listing: PublicListing, seller: SellerProfile) {
       ...(place ? [{ label: 'Ubicación', value: place }] : []),
     ],
     description: listing.description?.trim() || null,
-    equipment: listing.specs.map((spec) => (spec.value ? `${spec.name}: ${spec.value}` : spec.name)),
+    equipment: listing.specs.map((spec) =>
+      spec.value ? `${spec.name}: ${spec.value}` : spec.name
+    ),
     location: [listing.location.address, place].filter(Boolean).join(', ') || null,
     phone: listing.phone ?? branch?.phone ?? null,
     agency: {

@@ -31,7 +31,14 @@ export function modelPage(model: ModelRef, versions: VersionRef[], regions: Regi
       label: `${version.name}${version.year ? ` (${version.year})` : ''}`,
     })),
     regionOptions: regions.map((region) => ({ value: region.id, label: region.name })),
-    og: { type: 'website', title: heading, description: summary, url: canonical, image: null, imageAlt: null },
+    og: {
+      type: 'website',
+      title: heading,
+      description: summary,
+      url: canonical,
+      image: null,
+      imageAlt: null,
+    },
   }
 }
 

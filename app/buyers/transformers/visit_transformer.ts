@@ -14,7 +14,10 @@ export type VisitListContext = {
 }
 
 function entryHref(adminMail: string, row: VisitRow) {
-  return path('visitas', adminMail) + expand(QUERY, { externalid: row.externalId, desde: row.day, hasta: row.day })
+  return (
+    path('visitas', adminMail) +
+    expand(QUERY, { externalid: row.externalId, desde: row.day, hasta: row.day })
+  )
 }
 
 function entryLinks(adminMail: string, row: VisitRow): Links {
@@ -25,7 +28,12 @@ function entryLinks(adminMail: string, row: VisitRow): Links {
 }
 
 export function visitFull(adminMail: string, row: VisitRow) {
-  return { ExternalId: row.externalId, Fecha: row.day, Visitas: row.visits, _links: entryLinks(adminMail, row) }
+  return {
+    ExternalId: row.externalId,
+    Fecha: row.day,
+    Visitas: row.visits,
+    _links: entryLinks(adminMail, row),
+  }
 }
 
 export function visitRef(adminMail: string, row: VisitRow) {
@@ -45,7 +53,15 @@ export function visitList({ adminMail, query }: VisitListContext, rows: VisitRow
     agencia: { href: path('agencias', adminMail) },
   }
   return {
-    full: () => listEnvelope(links, rows.map((row) => visitFull(adminMail, row))),
-    ref: () => listEnvelope(links, rows.map((row) => visitRef(adminMail, row))),
+    full: () =>
+      listEnvelope(
+        links,
+        rows.map((row) => visitFull(adminMail, row))
+      ),
+    ref: () =>
+      listEnvelope(
+        links,
+        rows.map((row) => visitRef(adminMail, row))
+      ),
   }
 }

@@ -9,7 +9,14 @@ import { errors as vineErrors } from '@vinejs/vine'
 import { INTERESTS } from '#core/value_sets'
 import { intakeValidator, LIMITS, type IntakeInput } from '#leads/validators/inquiry_validators'
 
-export const FORM_FIELDS = ['Nombre', 'Apellido', 'Email', 'Telefono', 'Comentario', 'Interes'] as const
+export const FORM_FIELDS = [
+  'Nombre',
+  'Apellido',
+  'Email',
+  'Telefono',
+  'Comentario',
+  'Interes',
+] as const
 export type FormField = (typeof FORM_FIELDS)[number]
 export type FormValues = Partial<Record<FormField, string>>
 export type FormErrors = Record<string, string[]>
@@ -76,17 +83,25 @@ export async function validateInquiryForm(
   const errors: FormErrors = {}
   let input: IntakeInput | undefined
   try {
-    input = await intakeValidator.validate({ ...target, OrigenLead: 'Portal', Interesado: interesado })
+    input = await intakeValidator.validate({
+      ...target,
+      OrigenLead: 'Portal',
+      Interesado: interesado,
+    })
   } catch (error) {
     if (!(error instanceof vineErrors.E_VALIDATION_ERROR)) throw error
     for (const { field, message } of error.messages as { field: string; message: string }[]) {
       const key = field.replace(/^Interesado\./, '')
-      ;(errors[key] ??= []).push(message.replace(`Interesado.${key}`, LABELS[key as FormField] ?? key))
+      ;(errors[key] ??= []).push(
+        message.replace(`Interesado.${key}`, LABELS[key as FormField] ?? key)
+      )
     }
   }
   if (!interesado.Nombre) (errors.Nombre ??= []).push('Ingresá tu nombre.')
   if (!interesado.Email && !interesado.Telefono) {
-    ;(errors.Email ??= []).push('Ingresá un correo electrónico o un teléfono para que la agencia pueda responderte.')
+    ;(errors.Email ??= []).push(
+      'Ingresá un correo electrónico o un teléfono para que la agencia pueda responderte.'
+    )
   }
   if (Object.keys(errors).length > 0 || !input) return { ok: false, errors }
   return { ok: true, input }
@@ -94,7 +109,16 @@ export async function validateInquiryForm(
 
 /** Errors in the order of the form, for the summary at its top. */
 export function errorList(errors: FormErrors) {
-  const order = ['Nombre', 'Apellido', 'Email', 'Telefono', 'Region', 'VersionId', 'Interes', 'Comentario']
+  const order = [
+    'Nombre',
+    'Apellido',
+    'Email',
+    'Telefono',
+    'Region',
+    'VersionId',
+    'Interes',
+    'Comentario',
+  ]
   return Object.keys(errors)
     .filter((field) => field !== '_')
     .sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99))
@@ -102,7 +126,13 @@ export function errorList(errors: FormErrors) {
 }
 
 type Option = { value: string | number; label: string }
-export type ExtraSelect = { name: string; label: string; hint?: string; options: Option[]; required?: boolean }
+export type ExtraSelect = {
+  name: string
+  label: string
+  hint?: string
+  options: Option[]
+  required?: boolean
+}
 
 type InputView = {
   name: string
@@ -120,7 +150,10 @@ const HINTS: Partial<Record<FormField, string>> = {
   Comentario: `Opcional, hasta ${LIMITS.comment} caracteres`,
 }
 
-const INPUTS: Record<Exclude<FormField, 'Interes' | 'Comentario'>, { type: string; autocomplete: string; inputmode?: string }> = {
+const INPUTS: Record<
+  Exclude<FormField, 'Interes' | 'Comentario'>,
+  { type: string; autocomplete: string; inputmode?: string }
+> = {
   Nombre: { type: 'text', autocomplete: 'given-name' },
   Apellido: { type: 'text', autocomplete: 'family-name' },
   Email: { type: 'email', autocomplete: 'email', inputmode: 'email' },
@@ -163,13 +196,22 @@ export function formView(options: {
     },
     error: errors[name]?.[0],
   })
-  const select = (name: string, label: string, choices: Option[], hint?: string, required = false): InputView => ({
+  const select = (
+    name: string,
+    label: string,
+    choices: Option[],
+    hint?: string,
+    required = false
+  ): InputView => ({
     name,
     label,
     hint,
     kind: 'select',
     attrs: common(name, required),
-    options: choices.map((choice) => ({ ...choice, selected: String(values[name] ?? '') === String(choice.value) })),
+    options: choices.map((choice) => ({
+      ...choice,
+      selected: String(values[name] ?? '') === String(choice.value),
+    })),
     error: errors[name]?.[0],
   })
   const interests = INTERESTS.map((value) => ({ value, label: INTEREST_LABELS[value] }))
@@ -210,10 +252,16 @@ export function catalogChoices(
 ): { regionId?: number; versionId?: number; errors: FormErrors } {
   const errors: FormErrors = {}
   const pick = (value: string | undefined, options: Option[]) =>
-    options.find((option) => value !== undefined && value !== '' && String(option.value) === value.trim())
+    options.find(
+      (option) => value !== undefined && value !== '' && String(option.value) === value.trim()
+    )
   const region = pick(values.Region, regions)
   const version = pick(values.VersionId, versions)
   if (!region) errors.Region = ['Elegí tu provincia.']
   if (!version) errors.VersionId = ['Elegí una versión del modelo.']
-  return { regionId: region ? Number(region.value) : undefined, versionId: version ? Number(version.value) : undefined, errors }
+  return {
+    regionId: region ? Number(region.value) : undefined,
+    versionId: version ? Number(version.value) : undefined,
+    errors,
+  }
 }

@@ -15,9 +15,18 @@ export const DEFAULT_SPAN_DAYS = 29
 
 export const visitsQueryValidator = vine.create(
   vine.object({
-    externalid: vine.string().trim().minLength(2).maxLength(255).regex(/^[A-Za-z0-9._~-]+$/).optional(),
+    externalid: vine
+      .string()
+      .trim()
+      .minLength(2)
+      .maxLength(255)
+      .regex(/^[A-Za-z0-9._~-]+$/)
+      .optional(),
     desde: vine.date({ formats: ['YYYY-MM-DD'] }).optional(),
-    hasta: vine.date({ formats: ['YYYY-MM-DD'] }).afterOrSameAs('desde').optional(),
+    hasta: vine
+      .date({ formats: ['YYYY-MM-DD'] })
+      .afterOrSameAs('desde')
+      .optional(),
     operador: vine.string().trim().use(emailAddress()).maxLength(254).optional(),
   })
 )
@@ -27,7 +36,10 @@ export type VisitPeriod = { from: string; to: string }
 const day = (date: Date) => DateTime.fromJSDate(date).toISODate()!
 
 /** The period in force, or the wire errors of a too long one. */
-export function visitPeriod(query: { desde?: Date; hasta?: Date }): Result<VisitPeriod, 'too_long'> {
+export function visitPeriod(query: {
+  desde?: Date
+  hasta?: Date
+}): Result<VisitPeriod, 'too_long'> {
   const to = query.hasta ? day(query.hasta) : today()
   const from = query.desde ? day(query.desde) : shiftDay(to, -DEFAULT_SPAN_DAYS)
   if (daysBetween(from, to) < 0) {

@@ -8,10 +8,14 @@ import type { CommandOptions } from '@adonisjs/core/types/ace'
  */
 export default class CatalogImport extends BaseCommand {
   static commandName = 'catalog:import'
-  static description = 'Load the catalogue (bundled data, or a JSON/CSV FILE) with idempotent upserts'
+  static description =
+    'Load the catalogue (bundled data, or a JSON/CSV FILE) with idempotent upserts'
   static options: CommandOptions = { startApp: true }
 
-  @args.string({ description: 'JSON or CSV file (docs/catalog_import.md); omit for the bundled data', required: false })
+  @args.string({
+    description: 'JSON or CSV file (docs/catalog_import.md); omit for the bundled data',
+    required: false,
+  })
   declare file?: string
 
   async run() {
@@ -34,7 +38,8 @@ export default class CatalogImport extends BaseCommand {
       }
       summary = await new ImportCatalog().execute(read.value, progressBar('file'))
     } else {
-      summary = (await new LoadBundledCatalog().execute({ force: true, progress: progressBar })).summary
+      const loaded = await new LoadBundledCatalog().execute({ force: true, progress: progressBar })
+      summary = loaded.summary
     }
     const line = Object.entries(summary)
       .map(([kind, count]) => `${count} ${kind}`)

@@ -2,7 +2,11 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { expand } from '#core/http/links'
 import BrandDirectory from '#catalog/services/brand_directory'
 import VehicleResolver from '#catalog/services/vehicle_resolver'
-import { brandMatchValidator, brandsQueryValidator, idValidator } from '#catalog/validators/catalog_validators'
+import {
+  brandMatchValidator,
+  brandsQueryValidator,
+  idValidator,
+} from '#catalog/validators/catalog_validators'
 import { brandFull, brandRef, listShapes, shapes } from '#catalog/transformers/vehicle_transformer'
 import { matchProblem, notFound, queryOf, respondCatalog } from './catalog_response.js'
 
@@ -13,7 +17,10 @@ export default class BrandsController {
   /** GET /v3/marcas{?q,soloMercadoNuevos} */
   async index(ctx: HttpContext) {
     const input = await brandsQueryValidator.validate(queryOf(ctx))
-    const brands = await this.directory.brands({ q: input.q, newMarketOnly: input.soloMercadoNuevos })
+    const brands = await this.directory.brands({
+      q: input.q,
+      newMarketOnly: input.soloMercadoNuevos,
+    })
     const self = { href: expand('/v3/marcas{?q,soloMercadoNuevos}', input) }
     return respondCatalog(ctx, listShapes({ self }, brands, brandFull, brandRef))
   }

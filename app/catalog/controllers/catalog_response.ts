@@ -46,7 +46,8 @@ export async function respondCatalog(ctx: HttpContext, shapes: Shapes) {
 
 const MESSAGES: Record<MatchFailure, (field: string) => string> = {
   not_found: (field) => `No hay coincidencias en el catálogo para ${field}.`,
-  ambiguous: (field) => `El valor de ${field} coincide con más de una entrada del catálogo; precíselo.`,
+  ambiguous: (field) =>
+    `El valor de ${field} coincide con más de una entrada del catálogo; precíselo.`,
 }
 
 export function matchProblem(field: string, reason: MatchFailure) {

@@ -3,7 +3,11 @@ import { expand } from '#core/http/links'
 import { Problem } from '#core/http/problem'
 import BrandDirectory from '#catalog/services/brand_directory'
 import VehicleResolver from '#catalog/services/vehicle_resolver'
-import { idValidator, modelMatchValidator, modelsQueryValidator } from '#catalog/validators/catalog_validators'
+import {
+  idValidator,
+  modelMatchValidator,
+  modelsQueryValidator,
+} from '#catalog/validators/catalog_validators'
 import { listShapes, modelFull, modelRef, shapes } from '#catalog/transformers/vehicle_transformer'
 import { matchProblem, notFound, queryOf, respondCatalog } from './catalog_response.js'
 
@@ -17,9 +21,21 @@ export default class ModelsController {
     if (!(await this.directory.brandExists(input.marca))) {
       throw Problem.badRequest({ marca: [`La marca ${input.marca} no existe en el catálogo.`] })
     }
-    const models = await this.directory.models({ brandId: input.marca, q: input.q, newMarketOnly: input.soloMercadoNuevos })
+    const models = await this.directory.models({
+      brandId: input.marca,
+      q: input.q,
+      newMarketOnly: input.soloMercadoNuevos,
+    })
     const self = { href: expand('/v3/modelos{?marca,q,soloMercadoNuevos}', input) }
-    return respondCatalog(ctx, listShapes({ self, marca: { href: `/v3/marcas/${input.marca}` } }, models, modelFull, modelRef))
+    return respondCatalog(
+      ctx,
+      listShapes(
+        { self, marca: { href: `/v3/marcas/${input.marca}` } },
+        models,
+        modelFull,
+        modelRef
+      )
+    )
   }
 
   /** GET /v3/modelos/{id} */
@@ -37,7 +53,11 @@ export default class ModelsController {
     if (bodyType && !bodyType.ok) throw matchProblem('bodystyle', bodyType.reason)
     const brand = await this.resolver.brand(input.make)
     if (!brand.ok) throw matchProblem('make', brand.reason)
-    const model = await this.resolver.model(input.model, brand.value.id, bodyType?.ok ? bodyType.value.name : null)
+    const model = await this.resolver.model(
+      input.model,
+      brand.value.id,
+      bodyType?.ok ? bodyType.value.name : null
+    )
     if (!model.ok) throw matchProblem('model', model.reason)
     return respondCatalog(ctx, shapes(model.value, modelFull, modelRef))
   }

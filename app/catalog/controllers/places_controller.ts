@@ -3,7 +3,12 @@ import { expand, link } from '#core/http/links'
 import PlaceDirectory from '#catalog/services/place_directory'
 import PlaceResolver from '#catalog/services/place_resolver'
 import { citiesQueryValidator, idValidator } from '#catalog/validators/catalog_validators'
-import { cityFull, cityRef, regionFull, regionRef } from '#catalog/transformers/reference_transformer'
+import {
+  cityFull,
+  cityRef,
+  regionFull,
+  regionRef,
+} from '#catalog/transformers/reference_transformer'
 import { listShapes, shapes } from '#catalog/transformers/vehicle_transformer'
 import { matchProblem, notFound, queryOf, respondCatalog } from './catalog_response.js'
 
@@ -15,7 +20,10 @@ export default class PlacesController {
   /** GET /v3/regiones */
   async regions(ctx: HttpContext) {
     const regions = await this.directory.regions()
-    return respondCatalog(ctx, listShapes({ self: link('/v3/regiones') }, regions, regionFull, regionRef))
+    return respondCatalog(
+      ctx,
+      listShapes({ self: link('/v3/regiones') }, regions, regionFull, regionRef)
+    )
   }
 
   /** GET /v3/regiones/{id} */
@@ -31,7 +39,10 @@ export default class PlacesController {
     const input = await citiesQueryValidator.validate(queryOf(ctx))
     const region = input.region ? await this.resolver.region(input.region) : null
     if (region && !region.ok) throw matchProblem('region', region.reason)
-    const cities = await this.directory.cities({ regionId: region?.ok ? region.value.id : undefined, q: input.q })
+    const cities = await this.directory.cities({
+      regionId: region?.ok ? region.value.id : undefined,
+      q: input.q,
+    })
     const self = { href: expand('/v3/ciudades{?region,q}', input) }
     return respondCatalog(ctx, listShapes({ self }, cities, cityFull, cityRef))
   }

@@ -6,7 +6,13 @@ import PlaceDirectory from '#catalog/services/place_directory'
 import VehicleResolver from '#catalog/services/vehicle_resolver'
 import { slug } from '#catalog/services/normalize'
 import { currencyCodeValidator } from '#catalog/validators/catalog_validators'
-import { currencyFull, currencyRef, namedFull, namedRef, type NamedValue } from '#catalog/transformers/reference_transformer'
+import {
+  currencyFull,
+  currencyRef,
+  namedFull,
+  namedRef,
+  type NamedValue,
+} from '#catalog/transformers/reference_transformer'
 import { listShapes, shapes } from '#catalog/transformers/vehicle_transformer'
 import { notFound, respondCatalog } from './catalog_response.js'
 
@@ -18,7 +24,7 @@ const SETS = {
   transmisiones: named('transmisiones', TRANSMISSIONS),
 }
 
-/** Currencies, body types and the closed value sets of DESIGN.md §5. */
+/** Currencies, body types and the closed value sets of docs/design.md §5. */
 export default class ValueSetsController {
   private places = new PlaceDirectory()
   private resolver = new VehicleResolver()
@@ -26,7 +32,10 @@ export default class ValueSetsController {
   /** GET /v3/monedas: the currencies accepted in Valor. */
   async currencies(ctx: HttpContext) {
     const currencies = await this.places.acceptedCurrencies()
-    return respondCatalog(ctx, listShapes({ self: link('/v3/monedas') }, currencies, currencyFull, currencyRef))
+    return respondCatalog(
+      ctx,
+      listShapes({ self: link('/v3/monedas') }, currencies, currencyFull, currencyRef)
+    )
   }
 
   /** GET /v3/monedas/{codigo}: any ISO 4217 currency. */
@@ -39,15 +48,29 @@ export default class ValueSetsController {
 
   /** GET /v3/carrocerias */
   async bodyTypes(ctx: HttpContext) {
-    const values = BODY_TYPES.map((bodyType) => ({ collection: 'carrocerias', key: bodyType.id, ...bodyType }))
-    return respondCatalog(ctx, listShapes({ self: link('/v3/carrocerias') }, values, namedFull, namedRef))
+    const values = BODY_TYPES.map((bodyType) => ({
+      collection: 'carrocerias',
+      key: bodyType.id,
+      ...bodyType,
+    }))
+    return respondCatalog(
+      ctx,
+      listShapes({ self: link('/v3/carrocerias') }, values, namedFull, namedRef)
+    )
   }
 
   /** GET /v3/carrocerias/{id}: also by codename or name. */
   async bodyType(ctx: HttpContext) {
     const found = this.resolver.bodyType(String(ctx.params.id))
     if (!found.ok) throw notFound('La carrocería')
-    return respondCatalog(ctx, shapes({ collection: 'carrocerias', key: found.value.id, ...found.value }, namedFull, namedRef))
+    return respondCatalog(
+      ctx,
+      shapes(
+        { collection: 'carrocerias', key: found.value.id, ...found.value },
+        namedFull,
+        namedRef
+      )
+    )
   }
 
   /** GET /v3/propulsiones */
@@ -74,7 +97,10 @@ export default class ValueSetsController {
 type SetName = keyof typeof SETS
 
 function listSet(ctx: HttpContext, set: SetName) {
-  return respondCatalog(ctx, listShapes({ self: link(`/v3/${set}`) }, SETS[set], namedFull, namedRef))
+  return respondCatalog(
+    ctx,
+    listShapes({ self: link(`/v3/${set}`) }, SETS[set], namedFull, namedRef)
+  )
 }
 
 function showValue(ctx: HttpContext, set: SetName) {

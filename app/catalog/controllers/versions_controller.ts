@@ -5,8 +5,17 @@ import { PROPULSIONS, TRANSMISSIONS } from '#core/value_sets'
 import VehicleResolver from '#catalog/services/vehicle_resolver'
 import VersionDirectory from '#catalog/services/version_directory'
 import { propulsionOf, transmissionOf } from '#catalog/services/normalize'
-import { idValidator, versionMatchValidator, versionsQueryValidator } from '#catalog/validators/catalog_validators'
-import { listShapes, shapes, versionFull, versionRef } from '#catalog/transformers/vehicle_transformer'
+import {
+  idValidator,
+  versionMatchValidator,
+  versionsQueryValidator,
+} from '#catalog/validators/catalog_validators'
+import {
+  listShapes,
+  shapes,
+  versionFull,
+  versionRef,
+} from '#catalog/transformers/vehicle_transformer'
 import { matchProblem, notFound, queryOf, respondCatalog } from './catalog_response.js'
 
 export default class VersionsController {
@@ -19,9 +28,21 @@ export default class VersionsController {
     if (!(await this.directory.modelExists(input.modelo))) {
       throw Problem.badRequest({ modelo: [`El modelo ${input.modelo} no existe en el catálogo.`] })
     }
-    const versions = await this.directory.versions({ modelId: input.modelo, year: input.year, q: input.q })
+    const versions = await this.directory.versions({
+      modelId: input.modelo,
+      year: input.year,
+      q: input.q,
+    })
     const self = { href: expand('/v3/versiones{?modelo,year,q}', input) }
-    return respondCatalog(ctx, listShapes({ self, modelo: { href: `/v3/modelos/${input.modelo}` } }, versions, versionFull, versionRef))
+    return respondCatalog(
+      ctx,
+      listShapes(
+        { self, modelo: { href: `/v3/modelos/${input.modelo}` } },
+        versions,
+        versionFull,
+        versionRef
+      )
+    )
   }
 
   /** GET /v3/versiones/{id} */
@@ -38,14 +59,19 @@ export default class VersionsController {
     const propulsion = input.propulsion ? propulsionOf(input.propulsion) : null
     const transmission = input.transmission ? transmissionOf(input.transmission) : null
     const errors: Record<string, string[]> = {}
-    if (input.propulsion && !propulsion) errors.propulsion = [`Valores posibles: ${PROPULSIONS.join(', ')}.`]
-    if (input.transmission && !transmission) errors.transmission = [`Valores posibles: ${TRANSMISSIONS.join(', ')}.`]
+    if (input.propulsion && !propulsion)
+      errors.propulsion = [`Valores posibles: ${PROPULSIONS.join(', ')}.`]
+    if (input.transmission && !transmission)
+      errors.transmission = [`Valores posibles: ${TRANSMISSIONS.join(', ')}.`]
     if (Object.keys(errors).length > 0) throw Problem.badRequest(errors)
     const brand = await this.resolver.brand(input.make)
     if (!brand.ok) throw matchProblem('make', brand.reason)
     const model = await this.resolver.model(input.model, brand.value.id)
     if (!model.ok) throw matchProblem('model', model.reason)
-    const version = await this.resolver.version(input.version ?? '', model.value.id, input.year, { propulsion, transmission })
+    const version = await this.resolver.version(input.version ?? '', model.value.id, input.year, {
+      propulsion,
+      transmission,
+    })
     if (!version.ok) throw matchProblem('version', version.reason)
     return respondCatalog(ctx, shapes(version.value, versionFull, versionRef))
   }

@@ -71,7 +71,8 @@ type SourceMake = {
 
 export async function carJsonBrands(currentYear = new Date().getFullYear()): Promise<BrandInput[]> {
   const root = join(dirname(createRequire(import.meta.url).resolve('car-json-datasets/package.json')), 'data')
-  const makes = (await readdir(root)).sort()
+  const makes = await readdir(root)
+  makes.sort()
   const brands: BrandInput[] = []
   for (const make of makes) {
     const source = JSON.parse(await readFile(join(root, make, `${make}.json`), 'utf8')) as SourceMake

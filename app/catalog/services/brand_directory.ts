@@ -12,7 +12,8 @@ export type ModelFilter = BrandFilter & { brandId: number }
 export default class BrandDirectory {
   async brands(filter: BrandFilter): Promise<BrandRef[]> {
     const query = brandRows().orderBy('name').orderBy('id')
-    if (filter.q) query.whereRaw(`brands.search like '%' || catalog_fold(?) || '%'`, [likeLiteral(filter.q)])
+    if (filter.q)
+      query.whereRaw(`brands.search like '%' || catalog_fold(?) || '%'`, [likeLiteral(filter.q)])
     if (filter.newMarketOnly) query.where('new_market', true)
     return query
   }
@@ -30,7 +31,10 @@ export default class BrandDirectory {
       .where('vehicle_models.brand_id', filter.brandId)
       .orderBy('vehicle_models.name')
       .orderBy('vehicle_models.id')
-    if (filter.q) query.whereRaw(`vehicle_models.search like '%' || catalog_fold(?) || '%'`, [likeLiteral(filter.q)])
+    if (filter.q)
+      query.whereRaw(`vehicle_models.search like '%' || catalog_fold(?) || '%'`, [
+        likeLiteral(filter.q),
+      ])
     if (filter.newMarketOnly) query.where('vehicle_models.new_market', true)
     return query
   }

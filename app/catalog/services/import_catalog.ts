@@ -37,10 +37,20 @@ export type ModelInput = {
   newMarket?: boolean
   versions?: VersionInput[]
 }
-export type BrandInput = { name: string; codename?: string; codenames?: string[]; newMarket?: boolean; models?: ModelInput[] }
+export type BrandInput = {
+  name: string
+  codename?: string
+  codenames?: string[]
+  newMarket?: boolean
+  models?: ModelInput[]
+}
 export type RegionInput = { code: string; name: string; countryCode?: string; cities?: string[] }
 export type CurrencyInput = { code: string; name: string }
-export type CatalogData = { regions?: RegionInput[]; currencies?: CurrencyInput[]; brands?: BrandInput[] }
+export type CatalogData = {
+  regions?: RegionInput[]
+  currencies?: CurrencyInput[]
+  brands?: BrandInput[]
+}
 
 export type ImportSummary = {
   regions: number
@@ -58,7 +68,13 @@ type RegionRow = { code: string; country_code: string; name: string }
 type CityRow = { region: string; name: string }
 type CurrencyRow = { code: string; name: string }
 type BrandRow = { codename: string; name: string; codenames: string[]; new_market: boolean }
-type ModelRow = { brand: string; codename: string; name: string; body_types: string[]; new_market: boolean }
+type ModelRow = {
+  brand: string
+  codename: string
+  name: string
+  body_types: string[]
+  new_market: boolean
+}
 type VersionRow = {
   model: string
   codename: string
@@ -107,14 +123,23 @@ class Planned<Row> {
 const CHUNK = 1000
 
 /** The bundled data repeats the same words ~225,000 times: each is normalised once per import. */
-type Normalisers = { [K in 'slug' | 'propulsion' | 'transmission' | 'bodyType']: (input: any) => any }
+type Normalisers = {
+  [K in 'slug' | 'propulsion' | 'transmission' | 'bodyType']: (input: any) => any
+}
 
 export default class ImportCatalog {
   /** `client`: another connection than the default one (a test's fresh database). */
   constructor(private client: QueryClientContract = db.connection()) {}
 
   async execute(data: CatalogData, progress: Progress = () => {}): Promise<ImportSummary> {
-    const summary: ImportSummary = { regions: 0, cities: 0, currencies: 0, brands: 0, models: 0, versions: 0 }
+    const summary: ImportSummary = {
+      regions: 0,
+      cities: 0,
+      currencies: 0,
+      brands: 0,
+      models: 0,
+      versions: 0,
+    }
     const normalise: Normalisers = {
       slug: memo(slug),
       propulsion: memo(propulsionOf),
@@ -136,12 +161,18 @@ export default class ImportCatalog {
         step()
       }
       if (brands.length > 0) {
-        const { brandCodenames, modelIds, repeated } = await this.brandsAndModels(trx, brands, normalise, summary)
+        const { brandCodenames, modelIds, repeated } = await this.brandsAndModels(
+          trx,
+          brands,
+          normalise,
+          summary
+        )
         // Into an empty table with no brand given twice no version can conflict: plain inserts
         // (a third faster than upserts). The lock keeps another import from writing meanwhile;
         // readers and the listings' foreign-key checks are not blocked.
         await trx.rawQuery('lock table versions in share row exclusive mode')
-        const plain = !repeated && (await trx.rawQuery('select 1 from versions limit 1')).rows.length === 0
+        const sample = repeated ? null : await trx.rawQuery('select 1 from versions limit 1')
+        const plain = sample !== null && sample.rows.length === 0
         // Brand by brand: the next brand's versions are planned while the database writes these.
         let writing: Promise<unknown> = Promise.resolve()
         for (const [index, brand] of brands.entries()) {
@@ -152,7 +183,9 @@ export default class ImportCatalog {
         await writing
       }
       // Catalogue ETags derive from this revision: any import invalidates them.
-      await trx.rawQuery('update catalog_state set revision = revision + 1, changed_at = now() where id = 1')
+      await trx.rawQuery(
+        'update catalog_state set revision = revision + 1, changed_at = now() where id = 1'
+      )
     })
     // Fresh statistics so the planner sees the real table sizes right after a bulk load
     // (only of the tables written: analysing the 225,000 versions takes a second).
@@ -165,14 +198,27 @@ export default class ImportCatalog {
     return summary
   }
 
-  private async places(trx: TransactionClientContract, regions: RegionInput[], summary: ImportSummary) {
+  private async places(
+    trx: TransactionClientContract,
+    regions: RegionInput[],
+    summary: ImportSummary
+  ) {
     const planned = { regions: new Planned<RegionRow>(), cities: new Planned<CityRow>() }
     for (const region of regions) {
       const code = text(region.code).trim().toUpperCase()
-      const countryCode = region.countryCode == null ? code.slice(0, 2) : text(region.countryCode)
-      planned.regions.add([code], { code, country_code: countryCode, name: text(region.name).trim() })
+      const countryCode =
+        region.countryCode === null || region.countryCode === undefined
+          ? code.slice(0, 2)
+          : text(region.countryCode)
+      planned.regions.add([code], {
+        code,
+        country_code: countryCode,
+        name: text(region.name).trim(),
+      })
       summary.regions++
-      for (const name of new Set((region.cities ?? []).map((city) => text(city).trim()).filter(Boolean))) {
+      for (const name of new Set(
+        (region.cities ?? []).map((city) => text(city).trim()).filter(Boolean)
+      )) {
         planned.cities.add([code, name], { region: code, name })
         summary.cities++
       }
@@ -185,7 +231,10 @@ export default class ImportCatalog {
        from reserved, json_to_recordset(?::json) as t(at int, country_code text, code text, name text)
        on conflict (code) do update set country_code = excluded.country_code, name = excluded.name, search = excluded.search
        returning id, code`,
-      [planned.regions.proposals, json(planned.regions.entries.map(({ at, row }) => ({ at, ...row })))]
+      [
+        planned.regions.proposals,
+        json(planned.regions.entries.map(({ at, row }) => ({ at, ...row }))),
+      ]
     )
     const regionIds = new Map(rows.map((row: { id: number; code: string }) => [row.code, row.id]))
     if (planned.cities.entries.length === 0) return
@@ -197,12 +246,22 @@ export default class ImportCatalog {
        on conflict (region_id, name) do update set search = excluded.search`,
       [
         planned.cities.proposals,
-        json(planned.cities.entries.map(({ at, row }) => ({ at, region_id: regionIds.get(row.region), name: row.name }))),
+        json(
+          planned.cities.entries.map(({ at, row }) => ({
+            at,
+            region_id: regionIds.get(row.region),
+            name: row.name,
+          }))
+        ),
       ]
     )
   }
 
-  private async currencies(trx: TransactionClientContract, currencies: CurrencyInput[], summary: ImportSummary) {
+  private async currencies(
+    trx: TransactionClientContract,
+    currencies: CurrencyInput[],
+    summary: ImportSummary
+  ) {
     const planned = new Planned<CurrencyRow>()
     for (const currency of currencies) {
       const code = text(currency.code).trim().toUpperCase()
@@ -218,7 +277,12 @@ export default class ImportCatalog {
   }
 
   /** All brands, then all models (one statement each); the ids of the models by brand and model codename. */
-  private async brandsAndModels(trx: TransactionClientContract, brands: BrandInput[], normalise: Normalisers, summary: ImportSummary) {
+  private async brandsAndModels(
+    trx: TransactionClientContract,
+    brands: BrandInput[],
+    normalise: Normalisers,
+    summary: ImportSummary
+  ) {
     const planned = { brands: new Planned<BrandRow>(), models: new Planned<ModelRow>() }
     const brandCodenames: string[] = []
     for (const brand of brands) {
@@ -229,7 +293,14 @@ export default class ImportCatalog {
       planned.brands.add([codename], {
         codename,
         name,
-        codenames: [...new Set([codename, ...(brand.codenames ?? []).map((alias) => normalise.slug(text(alias)))].filter(Boolean))],
+        codenames: [
+          ...new Set(
+            [
+              codename,
+              ...(brand.codenames ?? []).map((alias) => normalise.slug(text(alias))),
+            ].filter(Boolean)
+          ),
+        ],
         new_market: brand.newMarket ?? models.some((model) => isNewMarket(model)),
       })
       summary.brands++
@@ -237,7 +308,10 @@ export default class ImportCatalog {
         const modelName = text(model.name).trim().slice(0, 100)
         const modelCodename = normalise.slug(text(model.codename ?? modelName)).slice(0, 100)
         const bodyTypes = new Set<string>()
-        for (const input of [...(model.bodyTypes ?? []), ...(model.versions ?? []).map((version) => version.bodyType)]) {
+        for (const input of [
+          ...(model.bodyTypes ?? []),
+          ...(model.versions ?? []).map((version) => version.bodyType),
+        ]) {
           const bodyType = normalise.bodyType(input)
           if (bodyType !== null) bodyTypes.add(bodyType)
         }
@@ -261,9 +335,14 @@ export default class ImportCatalog {
        on conflict (codename) do update
          set name = excluded.name, codenames = excluded.codenames, new_market = excluded.new_market, search = excluded.search
        returning id, codename`,
-      [planned.brands.proposals, json(planned.brands.entries.map(({ at, row }) => ({ at, ...row })))]
+      [
+        planned.brands.proposals,
+        json(planned.brands.entries.map(({ at, row }) => ({ at, ...row }))),
+      ]
     )
-    const brandIds = new Map<string, number>(brandRows.map((row: { id: number; codename: string }) => [row.codename, row.id]))
+    const brandIds = new Map<string, number>(
+      brandRows.map((row: { id: number; codename: string }) => [row.codename, row.id])
+    )
     const modelIds = new Map<number, Map<string, number>>()
     if (planned.models.entries.length > 0) {
       const { rows } = await trx.rawQuery(
@@ -277,7 +356,14 @@ export default class ImportCatalog {
          returning id, brand_id, codename`,
         [
           planned.models.proposals,
-          json(planned.models.entries.map(({ at, row }) => ({ at, ...row, brand_id: brandIds.get(row.brand), brand: undefined }))),
+          json(
+            planned.models.entries.map(({ at, row }) => ({
+              at,
+              ...row,
+              brand_id: brandIds.get(row.brand),
+              brand: undefined,
+            }))
+          ),
         ]
       )
       for (const row of rows) {
@@ -285,7 +371,12 @@ export default class ImportCatalog {
         modelIds.get(row.brand_id)!.set(row.codename, row.id)
       }
     }
-    const byCodename = new Map([...brandIds].map(([codename, id]) => [codename, modelIds.get(id) ?? new Map<string, number>()]))
+    const byCodename = new Map(
+      [...brandIds].map(([codename, id]) => [
+        codename,
+        modelIds.get(id) ?? new Map<string, number>(),
+      ])
+    )
     return {
       brandCodenames,
       modelIds: (brand: string, model: string) => byCodename.get(brand)!.get(model)!,
@@ -294,10 +385,17 @@ export default class ImportCatalog {
   }
 
   /** One brand's versions, model by model as a row-by-row import proposed them. */
-  private planVersions(brand: BrandInput, brandCodename: string, normalise: Normalisers, summary: ImportSummary) {
+  private planVersions(
+    brand: BrandInput,
+    brandCodename: string,
+    normalise: Normalisers,
+    summary: ImportSummary
+  ) {
     const planned = new Planned<VersionRow>()
     for (const model of brand.models ?? []) {
-      const modelCodename = normalise.slug(text(model.codename ?? text(model.name).trim().slice(0, 100))).slice(0, 100)
+      const modelCodename = normalise
+        .slug(text(model.codename ?? text(model.name).trim().slice(0, 100)))
+        .slice(0, 100)
       // One row per (codename, year) of this model: the last occurrence in the input wins.
       const rows = new Planned<VersionRow>()
       for (const version of model.versions ?? []) {
@@ -314,7 +412,11 @@ export default class ImportCatalog {
           power: positiveInt(version.power),
           displacement: positiveInt(version.displacement),
           body_type: normalise.bodyType(version.bodyType),
-          segment: (version.segment == null ? '' : text(version.segment)).trim() || null,
+          segment:
+            (version.segment === null || version.segment === undefined
+              ? ''
+              : text(version.segment)
+            ).trim() || null,
           new_market: version.newMarket ?? false,
         })
       }

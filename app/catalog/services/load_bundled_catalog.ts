@@ -6,7 +6,11 @@
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { SOURCES, argentinaPlaces, carJsonBrands, iso4217Currencies } from '#catalog/data/sources'
-import ImportCatalog, { type CatalogData, type ImportSummary, type Progress } from './import_catalog.js'
+import ImportCatalog, {
+  type CatalogData,
+  type ImportSummary,
+  type Progress,
+} from './import_catalog.js'
 
 type Part = keyof typeof SOURCES
 
@@ -22,7 +26,9 @@ export default class LoadBundledCatalog {
   /** `client`: another connection than the default one (a test's fresh database). */
   constructor(private client: QueryClientContract = db.connection()) {}
 
-  async execute(options: { force?: boolean; progress?: (part: Part) => Progress } = {}): Promise<LoadReport> {
+  async execute(
+    options: { force?: boolean; progress?: (part: Part) => Progress } = {}
+  ): Promise<LoadReport> {
     const recorded = await this.client.from('catalog_sources').select('name', 'version')
     const current = new Map(recorded.map((row) => [row.name, row.version]))
     const report: LoadReport = {
@@ -36,14 +42,23 @@ export default class LoadBundledCatalog {
         report.skipped.push(part)
         continue
       }
-      const summary = await new ImportCatalog(this.client).execute(await LOADERS[part](), options.progress?.(part))
+      const summary = await new ImportCatalog(this.client).execute(
+        await LOADERS[part](),
+        options.progress?.(part)
+      )
       await this.client
         .knexQuery()
         .table('catalog_sources')
-        .insert({ name: source.name, version: source.version, summary: JSON.stringify(summary), loaded_at: new Date() })
+        .insert({
+          name: source.name,
+          version: source.version,
+          summary: JSON.stringify(summary),
+          loaded_at: new Date(),
+        })
         .onConflict('name')
         .merge()
-      for (const key of Object.keys(summary) as (keyof ImportSummary)[]) report.summary[key] += summary[key]
+      for (const key of Object.keys(summary) as (keyof ImportSummary)[])
+        report.summary[key] += summary[key]
       report.loaded.push(part)
     }
     return report

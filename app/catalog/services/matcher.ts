@@ -31,7 +31,11 @@ export type MatchTarget = {
   orderBindings?: unknown[]
 }
 
-type Reference = { kind: 'id'; id: number } | { kind: 'invalid' } | { kind: 'digits'; id: number } | { kind: 'text' }
+type Reference =
+  | { kind: 'id'; id: number }
+  | { kind: 'invalid' }
+  | { kind: 'digits'; id: number }
+  | { kind: 'text' }
 
 /** Classifies an input: a resource href, a bare number, or text. */
 export function parseReference(input: string, collection: string): Reference {
@@ -47,7 +51,7 @@ export function parseReference(input: string, collection: string): Reference {
   }
   if (path !== null) {
     const match = path.replace(/\/+$/, '').match(new RegExp(`^${collection}/(\\d{1,10})$`))
-    const id = match ? Number(match[1]) : NaN
+    const id = match ? Number(match[1]) : Number.NaN
     return id >= 1 && id <= INT32_MAX ? { kind: 'id', id } : { kind: 'invalid' }
   }
   if (/^\d{1,10}$/.test(input) && Number(input) >= 1 && Number(input) <= INT32_MAX) {
@@ -61,15 +65,25 @@ export function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`)
 }
 
-type Candidate = { id: number; group: string | number; exact: boolean; prefix: boolean; score: number }
+type Candidate = {
+  id: number
+  group: string | number
+  exact: boolean
+  prefix: boolean
+  score: number
+}
 
 /** Resolves `input` to one id of `target.table`, or says why not. */
-export async function bestMatchId(target: MatchTarget, rawInput: string): Promise<Result<number, MatchFailure>> {
+export async function bestMatchId(
+  target: MatchTarget,
+  rawInput: string
+): Promise<Result<number, MatchFailure>> {
   const input = rawInput.trim()
   if (input.length === 0) return fail('not_found')
   const reference = parseReference(input, target.collection)
   if (reference.kind === 'invalid') return fail('not_found')
-  if (reference.kind === 'id') return (await exists(target, reference.id)) ? ok(reference.id) : fail('not_found')
+  if (reference.kind === 'id')
+    return (await exists(target, reference.id)) ? ok(reference.id) : fail('not_found')
 
   const candidates = await containing(target, input)
   const decided = decide(candidates.length > 0 ? candidates : await similar(target, input))
@@ -91,14 +105,20 @@ function rankedQuery(target: MatchTarget, input: string) {
     .from(target.table)
     .select(`${target.table}.id`, db.raw(`${group} as "group"`))
     .select(db.raw(`(${target.exactSql}) as exact`, exactBindings))
-    .select(db.raw(`catalog_fold(${target.table}.name) like catalog_fold(?) || '%' as prefix`, [likeLiteral(input)]))
+    .select(
+      db.raw(`catalog_fold(${target.table}.name) like catalog_fold(?) || '%' as prefix`, [
+        likeLiteral(input),
+      ])
+    )
   target.scope?.(query)
   return query
 }
 
 async function containing(target: MatchTarget, input: string): Promise<Candidate[]> {
   const query = rankedQuery(target, input)
-    .select(db.raw(`similarity(catalog_fold(${target.table}.name), catalog_fold(?)) as score`, [input]))
+    .select(
+      db.raw(`similarity(catalog_fold(${target.table}.name), catalog_fold(?)) as score`, [input])
+    )
     .whereRaw(`${target.table}.search like '%' || catalog_fold(?) || '%'`, [likeLiteral(input)])
   return order(target, query)
 }
@@ -110,7 +130,10 @@ async function similar(target: MatchTarget, input: string): Promise<Candidate[]>
   return order(target, query)
 }
 
-async function order(target: MatchTarget, query: DatabaseQueryBuilderContract<any>): Promise<Candidate[]> {
+async function order(
+  target: MatchTarget,
+  query: DatabaseQueryBuilderContract<any>
+): Promise<Candidate[]> {
   query.orderByRaw('exact desc, prefix desc, score desc')
   if (target.orderSql) query.orderByRaw(target.orderSql, target.orderBindings as any)
   query.orderBy(`${target.table}.id`, 'asc').limit(50)
@@ -127,7 +150,9 @@ async function order(target: MatchTarget, query: DatabaseQueryBuilderContract<an
 /** One answer when the best candidate clearly beats the next one; rows of a group count once. */
 function decide(candidates: Candidate[]): Result<number, MatchFailure> {
   const seen = new Set<string | number>()
-  const best = candidates.filter((candidate) => !seen.has(candidate.group) && seen.add(candidate.group))
+  const best = candidates.filter(
+    (candidate) => !seen.has(candidate.group) && seen.add(candidate.group)
+  )
   if (best.length === 0) return fail('not_found')
   const [top, next] = best
   if (!next) return ok(top.id)

@@ -20,7 +20,8 @@ export default class PlaceDirectory {
   async cities(filter: { regionId?: number; q?: string }): Promise<CityRef[]> {
     const query = cityRows().orderBy('cities.name').orderBy('regions.name').orderBy('cities.id')
     if (filter.regionId) query.where('cities.region_id', filter.regionId)
-    if (filter.q) query.whereRaw(`cities.search like '%' || catalog_fold(?) || '%'`, [likeLiteral(filter.q)])
+    if (filter.q)
+      query.whereRaw(`cities.search like '%' || catalog_fold(?) || '%'`, [likeLiteral(filter.q)])
     return query
   }
 
@@ -30,7 +31,10 @@ export default class PlaceDirectory {
 
   /** The currencies accepted in Valor (settings), in their configured order. */
   async acceptedCurrencies(): Promise<CurrencyView[]> {
-    const rows = await db.from('currencies').whereIn('code', settings.acceptedCurrencies).select('code', 'name')
+    const rows = await db
+      .from('currencies')
+      .whereIn('code', settings.acceptedCurrencies)
+      .select('code', 'name')
     return settings.acceptedCurrencies
       .map((code) => rows.find((row) => row.code === code))
       .filter((row): row is { code: string; name: string } => !!row)
@@ -38,7 +42,11 @@ export default class PlaceDirectory {
   }
 
   async currency(code: string): Promise<CurrencyView | null> {
-    const row = await db.from('currencies').where('code', code.toUpperCase()).select('code', 'name').first()
+    const row = await db
+      .from('currencies')
+      .where('code', code.toUpperCase())
+      .select('code', 'name')
+      .first()
     return row ? { ...row, accepted: settings.acceptedCurrencies.includes(row.code) } : null
   }
 }

@@ -1,5 +1,5 @@
 /*
- * Resolves what callers send as Region / Ciudad (spec §2.6: id, API URL or
+ * Resolves what callers send as Region / Ciudad (docs/spec.md §2.6: id, API URL or
  * path, name or part of it, ISO 3166-2 code) to catalogue rows.
  */
 import db from '@adonisjs/lucid/services/db'
@@ -48,8 +48,12 @@ export default class PlaceResolver {
 
   /** Names of many regions and cities in two queries, for transformers of lists. */
   async names(ids: { regionId?: number | null; cityId?: number | null }[]) {
-    const regionIds = [...new Set(ids.map((entry) => entry.regionId).filter((id): id is number => !!id))]
-    const cityIds = [...new Set(ids.map((entry) => entry.cityId).filter((id): id is number => !!id))]
+    const regionIds = [
+      ...new Set(ids.map((entry) => entry.regionId).filter((id): id is number => !!id)),
+    ]
+    const cityIds = [
+      ...new Set(ids.map((entry) => entry.cityId).filter((id): id is number => !!id)),
+    ]
     const [regions, cities] = await Promise.all([
       regionIds.length ? this.regionRow().whereIn('id', regionIds) : [],
       cityIds.length ? cityRows().whereIn('cities.id', cityIds) : [],
@@ -70,5 +74,10 @@ export function cityRows() {
   return db
     .from('cities')
     .join('regions', 'regions.id', 'cities.region_id')
-    .select('cities.id', 'cities.region_id as regionId', 'cities.name', 'regions.name as regionName')
+    .select(
+      'cities.id',
+      'cities.region_id as regionId',
+      'cities.name',
+      'regions.name as regionName'
+    )
 }

@@ -10,7 +10,10 @@ export function progressBar(label: string): Progress {
   let bar: SingleBar | null = null
   return (done, total) => {
     if (!bar) {
-      bar = new SingleBar({ format: `${label.padEnd(10)} [{bar}] {value}/{total}`, stream: process.stdout }, Presets.shades_classic)
+      bar = new SingleBar(
+        { format: `${label.padEnd(10)} [{bar}] {value}/{total}`, stream: process.stdout },
+        Presets.shades_classic
+      )
       bar.start(total, 0)
     }
     bar.update(done)

@@ -43,19 +43,30 @@ function fromJson(text: string): Result<CatalogData, 'invalid'> {
     return fail('invalid', { message: `JSON: ${(error as Error).message}` })
   }
   if (!data || typeof data !== 'object' || Array.isArray(data)) {
-    return fail('invalid', { message: 'JSON: expected an object with regions, currencies and/or brands' })
+    return fail('invalid', {
+      message: 'JSON: expected an object with regions, currencies and/or brands',
+    })
   }
   const { regions, currencies, brands } = data as Record<string, unknown>
   for (const [key, value] of Object.entries({ regions, currencies, brands })) {
-    if (value !== undefined && !Array.isArray(value)) return fail('invalid', { message: `JSON: ${key} must be an array` })
+    if (value !== undefined && !Array.isArray(value))
+      return fail('invalid', { message: `JSON: ${key} must be an array` })
   }
   const missing = [
-    ...((regions as any[]) ?? []).map((r, i) => (!r?.code || !r?.name ? `regions[${i}]: code and name required` : null)),
-    ...((currencies as any[]) ?? []).map((c, i) => (!/^[A-Za-z]{3}$/.test(c?.code ?? '') || !c?.name ? `currencies[${i}]: 3-letter code and name required` : null)),
+    ...((regions as any[]) ?? []).map((r, i) =>
+      !r?.code || !r?.name ? `regions[${i}]: code and name required` : null
+    ),
+    ...((currencies as any[]) ?? []).map((c, i) =>
+      !/^[A-Za-z]{3}$/.test(c?.code ?? '') || !c?.name
+        ? `currencies[${i}]: 3-letter code and name required`
+        : null
+    ),
     ...((brands as any[]) ?? []).flatMap((b, i) => [
       typeof b?.name !== 'string' || !b.name.trim() ? `brands[${i}]: name required` : null,
       ...((b?.models ?? []) as any[]).flatMap((m, j) => [
-        typeof m?.name !== 'string' || !m.name.trim() ? `brands[${i}].models[${j}]: name required` : null,
+        typeof m?.name !== 'string' || !m.name.trim()
+          ? `brands[${i}].models[${j}]: name required`
+          : null,
         ...((m?.versions ?? []) as any[]).map((v, k) =>
           typeof v?.name !== 'string' || !v.name.trim() || !validYear(v.year ?? null)
             ? `brands[${i}].models[${j}].versions[${k}]: name required, year 1908..2050 or null`
@@ -71,19 +82,28 @@ function fromJson(text: string): Result<CatalogData, 'invalid'> {
 function fromCsv(text: string): Result<CatalogData, 'invalid'> {
   let rows: Record<string, string>[]
   try {
-    rows = parse(text, { columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()), skip_empty_lines: true, trim: true, bom: true })
+    rows = parse(text, {
+      columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
+      skip_empty_lines: true,
+      trim: true,
+      bom: true,
+    })
   } catch (error) {
     return fail('invalid', { message: `CSV: ${(error as Error).message}` })
   }
   const brands = new Map<string, BrandInput>()
   for (const [index, row] of rows.entries()) {
     const line = index + 2
-    if (!row.brand || !row.model || !row.version) return fail('invalid', { message: `CSV line ${line}: brand, model and version are required` })
+    if (!row.brand || !row.model || !row.version)
+      return fail('invalid', { message: `CSV line ${line}: brand, model and version are required` })
     const year = row.year ? Number(row.year) : null
-    if (!validYear(year)) return fail('invalid', { message: `CSV line ${line}: year must be an integer 1908..2050` })
+    if (!validYear(year))
+      return fail('invalid', { message: `CSV line ${line}: year must be an integer 1908..2050` })
     const brand = brands.get(row.brand.toLowerCase()) ?? { name: row.brand, models: [] }
     brands.set(row.brand.toLowerCase(), brand)
-    let model = brand.models!.find((candidate) => candidate.name.toLowerCase() === row.model.toLowerCase())
+    let model = brand.models!.find(
+      (candidate) => candidate.name.toLowerCase() === row.model.toLowerCase()
+    )
     if (!model) brand.models!.push((model = { name: row.model, versions: [] }))
     model.versions!.push({
       name: row.version,
@@ -101,5 +121,8 @@ function fromCsv(text: string): Result<CatalogData, 'invalid'> {
 }
 
 function validYear(year: unknown) {
-  return year === null || (Number.isInteger(year) && (year as number) >= 1908 && (year as number) <= 2050)
+  return (
+    year === null ||
+    (Number.isInteger(year) && (year as number) >= 1908 && (year as number) <= 2050)
+  )
 }

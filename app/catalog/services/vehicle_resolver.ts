@@ -8,7 +8,13 @@ import { fold } from '#core/value_sets'
 import { BODY_TYPES, type BodyType } from '#catalog/body_types'
 import { bestMatchId, parseReference, type MatchFailure } from './matcher.js'
 
-export type BrandRef = { id: number; name: string; codename: string; codenames: string[]; newMarket: boolean }
+export type BrandRef = {
+  id: number
+  name: string
+  codename: string
+  codenames: string[]
+  newMarket: boolean
+}
 export type ModelRef = {
   id: number
   name: string
@@ -36,7 +42,7 @@ export type VersionRef = {
   modelName: string
 }
 
-/** Versions within this many years of the one asked are "reasonably close" (spec §4.7). */
+/** Versions within this many years of the one asked are "reasonably close" (docs/spec.md §4.7). */
 export const YEAR_WINDOW = 2
 
 export type VersionFilters = { propulsion?: string | null; transmission?: string | null }
@@ -47,7 +53,8 @@ export default class VehicleResolver {
       {
         table: 'brands',
         collection: '/v3/marcas',
-        exactSql: 'catalog_fold(brands.name) = catalog_fold(?) or catalog_fold(?) = any(brands.codenames)',
+        exactSql:
+          'catalog_fold(brands.name) = catalog_fold(?) or catalog_fold(?) = any(brands.codenames)',
       },
       input
     )
@@ -56,12 +63,17 @@ export default class VehicleResolver {
   }
 
   /** A model of `brandId`; with `bodyType` (a canonical Carroceria name) only models built that way. */
-  async model(input: string, brandId: number, bodyType?: string | null): Promise<Result<ModelRef, MatchFailure>> {
+  async model(
+    input: string,
+    brandId: number,
+    bodyType?: string | null
+  ): Promise<Result<ModelRef, MatchFailure>> {
     const found = await bestMatchId(
       {
         table: 'vehicle_models',
         collection: '/v3/modelos',
-        exactSql: 'catalog_fold(vehicle_models.name) = catalog_fold(?) or vehicle_models.codename = catalog_fold(?)',
+        exactSql:
+          'catalog_fold(vehicle_models.name) = catalog_fold(?) or vehicle_models.codename = catalog_fold(?)',
         scope: (query) => {
           query.where('vehicle_models.brand_id', brandId)
           if (bodyType) query.whereRaw('? = any(vehicle_models.body_types)', [bodyType])
@@ -107,7 +119,8 @@ export default class VehicleResolver {
       {
         table: 'versions',
         collection: '/v3/versiones',
-        exactSql: 'catalog_fold(versions.name) = catalog_fold(?) or versions.codename = catalog_fold(?)',
+        exactSql:
+          'catalog_fold(versions.name) = catalog_fold(?) or versions.codename = catalog_fold(?)',
         groupColumn: 'versions.codename',
         scope,
         ...closest,
@@ -132,7 +145,9 @@ export default class VehicleResolver {
     }
     const key = fold(text)
     if (reference.kind === 'invalid' || key.length === 0) return fail('not_found')
-    const exact = BODY_TYPES.find((bodyType) => fold(bodyType.name) === key || bodyType.codename === key)
+    const exact = BODY_TYPES.find(
+      (bodyType) => fold(bodyType.name) === key || bodyType.codename === key
+    )
     if (exact) return ok(exact)
     const partial = BODY_TYPES.filter((bodyType) => fold(bodyType.name).includes(key))
     if (partial.length === 1) return ok(partial[0])
@@ -141,9 +156,7 @@ export default class VehicleResolver {
 }
 
 export function brandRows() {
-  return db
-    .from('brands')
-    .select('id', 'name', 'codename', 'codenames', 'new_market as newMarket')
+  return db.from('brands').select('id', 'name', 'codename', 'codenames', 'new_market as newMarket')
 }
 
 export function modelRows() {

@@ -1,5 +1,5 @@
 /*
- * Versions of one model (spec §4.7): without a year only those on the
+ * Versions of one model (docs/spec.md §4.7): without a year only those on the
  * new-vehicle market; with one, every version within ±YEAR_WINDOW model
  * years, optionally filtered by part of the name.
  */
@@ -19,7 +19,8 @@ export default class VersionDirectory {
     } else {
       query.where('versions.new_market', true)
     }
-    if (filter.q) query.whereRaw(`versions.search like '%' || catalog_fold(?) || '%'`, [likeLiteral(filter.q)])
+    if (filter.q)
+      query.whereRaw(`versions.search like '%' || catalog_fold(?) || '%'`, [likeLiteral(filter.q)])
     return query.orderBy('versions.year', 'desc').orderBy('versions.name').orderBy('versions.id')
   }
 

@@ -15,17 +15,26 @@ export function regionFull(region: RegionRef) {
   }
 }
 
-export const regionRef = (region: RegionRef) => ({ href: path('regiones', region.id), title: region.name })
+export const regionRef = (region: RegionRef) => ({
+  href: path('regiones', region.id),
+  title: region.name,
+})
 
 export function cityFull(city: CityRef) {
   return {
     Nombre: city.name,
     Region: city.regionName,
-    _links: { self: link(path('ciudades', city.id)), region: link(path('regiones', city.regionId)) },
+    _links: {
+      self: link(path('ciudades', city.id)),
+      region: link(path('regiones', city.regionId)),
+    },
   }
 }
 
-export const cityRef = (city: CityRef) => ({ href: path('ciudades', city.id), title: `${city.name}, ${city.regionName}` })
+export const cityRef = (city: CityRef) => ({
+  href: path('ciudades', city.id),
+  title: `${city.name}, ${city.regionName}`,
+})
 
 export function currencyFull(currency: CurrencyView) {
   return {
@@ -36,13 +45,28 @@ export function currencyFull(currency: CurrencyView) {
   }
 }
 
-export const currencyRef = (currency: CurrencyView) => ({ href: path('monedas', currency.code), title: currency.name })
+export const currencyRef = (currency: CurrencyView) => ({
+  href: path('monedas', currency.code),
+  title: currency.name,
+})
 
 /** A named value with a codename: Carroceria, Propulsion, Transmision. */
-export type NamedValue = { collection: string; key: string | number; name: string; codename: string }
-
-export function namedFull(value: NamedValue) {
-  return { Nombre: value.name, Codename: value.codename, _links: { self: link(path(value.collection, value.key)) } }
+export type NamedValue = {
+  collection: string
+  key: string | number
+  name: string
+  codename: string
 }
 
-export const namedRef = (value: NamedValue) => ({ href: path(value.collection, value.key), title: value.name })
+export function namedFull(value: NamedValue) {
+  return {
+    Nombre: value.name,
+    Codename: value.codename,
+    _links: { self: link(path(value.collection, value.key)) },
+  }
+}
+
+export const namedRef = (value: NamedValue) => ({
+  href: path(value.collection, value.key),
+  title: value.name,
+})

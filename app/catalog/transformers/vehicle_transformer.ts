@@ -1,5 +1,5 @@
 /*
- * Wire shapes of Marca, Modelo and Version (spec §2.13), full and reference.
+ * Wire shapes of Marca, Modelo and Version (docs/spec.md §2.13), full and reference.
  */
 import { group, link, path } from '#core/http/links'
 import { listEnvelope } from '#core/http/envelopes'
@@ -28,7 +28,10 @@ export function modelFull(model: ModelRef) {
   }
 }
 
-export const modelRef = (model: ModelRef) => ({ href: path('modelos', model.id), title: `${model.brandName} ${model.name}` })
+export const modelRef = (model: ModelRef) => ({
+  href: path('modelos', model.id),
+  title: `${model.brandName} ${model.name}`,
+})
 
 export function versionFull(version: VersionRef) {
   return {
@@ -58,7 +61,9 @@ export function versionRef(version: VersionRef) {
     Version: version.name,
     VersionYear: version.year,
     href: path('versiones', version.id),
-    title: [version.brandName, version.modelName, version.name, version.year].filter(Boolean).join(' '),
+    title: [version.brandName, version.modelName, version.name, version.year]
+      .filter(Boolean)
+      .join(' '),
   }
 }
 
@@ -68,7 +73,12 @@ export function shapes<T>(entry: T, full: (entry: T) => unknown, ref: (entry: T)
 }
 
 /** Full and reference shapes of a list envelope. */
-export function listShapes<T>(links: Links, entries: T[], full: (entry: T) => unknown, ref: (entry: T) => unknown) {
+export function listShapes<T>(
+  links: Links,
+  entries: T[],
+  full: (entry: T) => unknown,
+  ref: (entry: T) => unknown
+) {
   return {
     full: () => listEnvelope(links, entries.map(full)),
     ref: () => listEnvelope(links, entries.map(ref)),

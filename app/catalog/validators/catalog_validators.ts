@@ -1,5 +1,5 @@
 /*
- * Query and path parameters of the catalogue endpoints (spec §4.7). Wire
+ * Query and path parameters of the catalogue endpoints (docs/spec.md §4.7). Wire
  * names are the spec's; integers are int32; `q` is capped at Q_MAX.
  */
 import vine from '@vinejs/vine'
@@ -25,7 +25,11 @@ export const versionsQueryValidator = vine.create({ modelo: id(), year: year().o
 
 export const brandMatchValidator = vine.create({ make: matchInput() })
 
-export const modelMatchValidator = vine.create({ make: matchInput(), model: matchInput(), bodystyle: matchInput().optional() })
+export const modelMatchValidator = vine.create({
+  make: matchInput(),
+  model: matchInput(),
+  bodystyle: matchInput().optional(),
+})
 
 export const versionMatchValidator = vine.create({
   make: matchInput(),
@@ -38,4 +42,9 @@ export const versionMatchValidator = vine.create({
 
 export const citiesQueryValidator = vine.create({ region: matchInput().optional(), q: q() })
 
-export const currencyCodeValidator = vine.create({ codigo: vine.string().trim().regex(/^[A-Za-z]{3}$/) })
+export const currencyCodeValidator = vine.create({
+  codigo: vine
+    .string()
+    .trim()
+    .regex(/^[A-Za-z]{3}$/),
+})

@@ -1,7 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { Problem } from '#core/http/problem'
 
-/** Abilities an app can hold (DESIGN.md §3). */
+/** Abilities an app can hold (docs/design.md §3). */
 export const ABILITIES = ['consultas:crear'] as const
 export type Ability = (typeof ABILITIES)[number]
 

@@ -9,7 +9,9 @@ export function migrate(): Promise<number> {
 
 /** Rolls every migration back (the test suite's teardown proves each `down()`). */
 export function rollbackAll(): Promise<number> {
-  return run(new MigrationRunner(db, app, { direction: 'down', batch: 0, connectionName: 'migrations' }))
+  return run(
+    new MigrationRunner(db, app, { direction: 'down', batch: 0, connectionName: 'migrations' })
+  )
 }
 
 /**

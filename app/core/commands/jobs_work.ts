@@ -12,9 +12,14 @@ export default class JobsWork extends BaseCommand {
   async run() {
     const { default: JobRunner } = await import('#core/jobs/runner')
     const runner = await this.app.container.make(JobRunner)
-    const queues = (this.queues ?? []).flatMap((value) => value.split(',')).map((q) => q.trim()).filter(Boolean)
+    const queues = (this.queues ?? [])
+      .flatMap((value) => value.split(','))
+      .map((q) => q.trim())
+      .filter(Boolean)
     const working = await runner.work({ work: queues.length > 0 ? queues : true, schedule: true })
-    this.logger.info(`Working ${working.length} queue(s): ${working.join(', ') || '(none registered)'}`)
+    this.logger.info(
+      `Working ${working.length} queue(s): ${working.join(', ') || '(none registered)'}`
+    )
     // SIGINT/SIGTERM terminate the app (bin/boot.ts); the runner stops gracefully then.
   }
 }

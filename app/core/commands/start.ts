@@ -20,7 +20,9 @@ export default class Start extends BaseCommand {
     const { default: JobRunner } = await import('#core/jobs/runner')
 
     const migrated = await migrate()
-    this.logger.info(migrated ? `Applied ${migrated} migration(s)` : 'Database schema is up to date')
+    this.logger.info(
+      migrated ? `Applied ${migrated} migration(s)` : 'Database schema is up to date'
+    )
     for (const loader of await referenceDataLoaders()) {
       const summary = await loader.load()
       this.logger.info(`Reference data ${loader.name}: ${summary ?? 'ok'}`)
@@ -32,7 +34,9 @@ export default class Start extends BaseCommand {
     this.logger.info(`Job workers on ${queues.length} queue(s)`)
 
     const httpServer = await this.listen(settings.host, settings.port)
-    this.logger.success(`Listening on ${settings.publicUrl} (GET /v3, docs at /docs). Ctrl-C stops.`)
+    this.logger.success(
+      `Listening on ${settings.publicUrl} (GET /v3, docs at /docs). Ctrl-C stops.`
+    )
 
     // On SIGINT/SIGTERM the app terminates (bin/boot.ts). Registered after the
     // job runner's hook, so it runs before it: requests finish, then jobs stop.

@@ -4,6 +4,10 @@ import { entryPoint, entryPointEtag, entryPointRef } from '#core/entry_point'
 
 export default class EntryPointController {
   show(ctx: HttpContext) {
-    return respond(ctx, { full: () => entryPoint, ref: () => entryPointRef }, { etag: entryPointEtag })
+    return respond(
+      ctx,
+      { full: () => entryPoint, ref: () => entryPointRef },
+      { etag: entryPointEtag }
+    )
   }
 }

@@ -19,7 +19,9 @@ const GUARDED = Symbol.for('dealership.commitGuard')
 export function guardCommits() {
   // The knex Lucid itself loads (resolved from Lucid's location).
   const require = createRequire(import.meta.resolve('@adonisjs/lucid'))
-  const Transaction = require('knex/lib/execution/transaction.js') as { prototype: KnexTransaction & Record<symbol, boolean> }
+  const Transaction = require('knex/lib/execution/transaction.js') as {
+    prototype: KnexTransaction & Record<symbol, boolean>
+  }
   const prototype = Transaction.prototype
   if (prototype[GUARDED]) return
   prototype[GUARDED] = true

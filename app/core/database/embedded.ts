@@ -16,7 +16,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import { createServer } from 'node:net'
 import { arch, platform } from 'node:os'
-import { dirname, isAbsolute, join, resolve } from 'node:path'
+import { dirname, isAbsolute, join, resolve as resolvePath } from 'node:path'
 import pg from 'pg'
 
 type EnvLike = { get(key: string): any; set(key: string, value: string): void }
@@ -44,7 +44,12 @@ export class EmbeddedDatabaseError extends Error {
 }
 
 /** A running cluster. `start()` after `stop()` brings it back on the same port (the database fault tests). */
-export type Cluster = { port: number; url(database: string): string; stop(): Promise<void>; start(): Promise<void> }
+export type Cluster = {
+  port: number
+  url(database: string): string
+  stop(): Promise<void>
+  start(): Promise<void>
+}
 
 let owned: Cluster | null = null
 
@@ -99,7 +104,7 @@ export async function startCluster(clusterDir: string, settings: string[] = []):
   const binaries = await platformBinaries()
   const ids = process.getuid?.() === 0 ? postgresUser() : null
   const bin = ids && !reachable(binaries.bin, ids) ? linkBinaries(binaries, ids) : binaries.bin
-  const dataPath = prepareDataDir(resolve(clusterDir), ids)
+  const dataPath = prepareDataDir(resolvePath(clusterDir), ids)
 
   const version = readVersion(dataPath)
   if (version === null) {
@@ -131,7 +136,10 @@ export async function startCluster(clusterDir: string, settings: string[] = []):
     } catch (error) {
       // Another process took the port between the probe and the bind: retry.
       if (!(error instanceof PortTaken)) throw error
-      lastError = new EmbeddedDatabaseError(`could not listen on 127.0.0.1:${port} (${error.message})`, 'free a port')
+      lastError = new EmbeddedDatabaseError(
+        `could not listen on 127.0.0.1:${port} (${error.message})`,
+        'free a port'
+      )
     }
   }
   throw lastError!
@@ -145,7 +153,10 @@ async function platformBinaries(): Promise<Binaries> {
   try {
     ;({ initdb: initdbPath } = await import(name))
   } catch {
-    throw new EmbeddedDatabaseError(`no binaries for ${platform()}-${arch()} (${name} is not installed)`, 'run npm install')
+    throw new EmbeddedDatabaseError(
+      `no binaries for ${platform()}-${arch()} (${name} is not installed)`,
+      'run npm install'
+    )
   }
   const bin = dirname(initdbPath)
   const root = dirname(bin)
@@ -166,12 +177,17 @@ function postgresUser(): Ids {
   const found = read()
   if (found) return found
   const groupExists = spawnSync('getent', ['group', USER]).status === 0
-  const created = spawnSync('useradd', ['--system', ...(groupExists ? ['-g', USER] : ['--user-group']), USER], {
-    encoding: 'utf8',
-  })
+  const created = spawnSync(
+    'useradd',
+    ['--system', ...(groupExists ? ['-g', USER] : ['--user-group']), USER],
+    {
+      encoding: 'utf8',
+    }
+  )
   const ids = read()
   if (!ids) {
-    const reason = created.error?.message ?? created.stderr?.trim().split('\n')[0] ?? `exit ${created.status}`
+    const reason =
+      created.error?.message ?? created.stderr?.trim().split('\n')[0] ?? `exit ${created.status}`
     throw new EmbeddedDatabaseError(
       `as root it runs as the "postgres" user, which does not exist and could not be created (useradd: ${reason})`,
       'create that user (useradd --system postgres) or run as a non-root user'
@@ -182,7 +198,10 @@ function postgresUser(): Ids {
 
 /** Whether the `postgres` user can reach (search or run) `path`, parents included. */
 function reachable(path: string, ids: Ids) {
-  return spawnSync('/bin/sh', ['-c', 'test -x "$1"', 'sh', path], { ...ids, stdio: 'ignore' }).status === 0
+  return (
+    spawnSync('/bin/sh', ['-c', 'test -x "$1"', 'sh', path], { ...ids, stdio: 'ignore' }).status ===
+    0
+  )
 }
 
 /**
@@ -297,7 +316,10 @@ function prepareDataDir(clusterDir: string, ids: Ids | null): string {
 
 function diskError(path: string, error: unknown) {
   const { code, message } = error as NodeJS.ErrnoException
-  return new EmbeddedDatabaseError(`cannot create ${path} (${code ?? message})`, 'set DATA_DIR to a writable directory')
+  return new EmbeddedDatabaseError(
+    `cannot create ${path} (${code ?? message})`,
+    'set DATA_DIR to a writable directory'
+  )
 }
 
 function readVersion(dataPath: string): string | null {
@@ -309,7 +331,13 @@ function readVersion(dataPath: string): string | null {
 }
 
 /** Runs a PostgreSQL program (as `postgres` under root), keeping its last error line. */
-function run(bin: string, program: string, args: string[], ids: Ids | null, options: { detached?: boolean } = {}) {
+function run(
+  bin: string,
+  program: string,
+  args: string[],
+  ids: Ids | null,
+  options: { detached?: boolean } = {}
+) {
   const child = spawn(join(bin, program), args, {
     ...(ids ?? {}),
     detached: options.detached,
@@ -321,8 +349,15 @@ function run(bin: string, program: string, args: string[], ids: Ids | null, opti
   child.stderr!.on('data', (chunk: Buffer) => {
     tail = (tail + chunk.toString('utf8')).slice(-4000)
   })
-  const lines = () => tail.split('\n').map((line) => line.trim()).filter(Boolean)
-  const lastLine = () => lines().findLast((line) => /FATAL|ERROR|PANIC|could not|cannot/i.test(line)) ?? lines().at(-1) ?? ''
+  const lines = () =>
+    tail
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean)
+  const lastLine = () =>
+    lines().findLast((line) => /FATAL|ERROR|PANIC|could not|cannot/i.test(line)) ??
+    lines().at(-1) ??
+    ''
   /** Resolves with the exit code; rejects when the program could not run at all (spawn EACCES…). */
   const exited = new Promise<number | null>((done, reject) => {
     child.once('error', (error: NodeJS.ErrnoException) => reject(spawnError(program, bin, error)))
@@ -353,7 +388,14 @@ async function initdb(bin: string, dataPath: string, ids: Ids | null) {
     const { exited, lastLine } = run(
       bin,
       'initdb',
-      [`--pgdata=${dataPath}`, '--auth=password', `--username=${USER}`, `--pwfile=${passwordFile}`, '--encoding=UTF8', '--lc-messages=C'],
+      [
+        `--pgdata=${dataPath}`,
+        '--auth=password',
+        `--username=${USER}`,
+        `--pwfile=${passwordFile}`,
+        '--encoding=UTF8',
+        '--lc-messages=C',
+      ],
       ids
     )
     const code = await exited
@@ -372,26 +414,44 @@ async function initdb(bin: string, dataPath: string, ids: Ids | null) {
  * Starts the postmaster in its own process group, so a Ctrl-C in the terminal
  * does not stop it under requests still in flight: the app stops it last.
  */
-async function startPostgres(bin: string, dataPath: string, port: number, ids: Ids | null, settings: string[]) {
+async function startPostgres(
+  bin: string,
+  dataPath: string,
+  port: number,
+  ids: Ids | null,
+  settings: string[]
+) {
   const { child, exited, lastLine } = run(
     bin,
     'postgres',
     [
-      ...['-D', dataPath, '-p', String(port), '-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
+      ...[
+        '-D',
+        dataPath,
+        '-p',
+        String(port),
+        '-c',
+        'unix_socket_directories=',
+        '-c',
+        'listen_addresses=127.0.0.1',
+      ],
       ...settings.flatMap((setting) => ['-c', setting]),
     ],
     ids,
     { detached: true }
   )
   let stopped = false
-  const early = exited.finally(() => (stopped = true)).then((code) => {
-    const line = lastLine()
-    if (/could not bind|could not create listen socket|address already in use/i.test(line)) throw new PortTaken(line)
-    throw new EmbeddedDatabaseError(
-      `PostgreSQL stopped while starting on ${dataPath} (${line || `exit ${code}`})`,
-      'fix what it says'
-    )
-  })
+  const early = exited
+    .finally(() => (stopped = true))
+    .then((code) => {
+      const line = lastLine()
+      if (/could not bind|could not create listen socket|address already in use/i.test(line))
+        throw new PortTaken(line)
+      throw new EmbeddedDatabaseError(
+        `PostgreSQL stopped while starting on ${dataPath} (${line || `exit ${code}`})`,
+        'fix what it says'
+      )
+    })
   // The postmaster writes "ready" into its lock file once it accepts connections.
   const ready = (async () => {
     while (!stopped) {
@@ -447,7 +507,12 @@ async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer()
     probe.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new EmbeddedDatabaseError(`no free port on 127.0.0.1 (${error.code ?? error.message})`, 'free a port'))
+      reject(
+        new EmbeddedDatabaseError(
+          `no free port on 127.0.0.1 (${error.code ?? error.message})`,
+          'free a port'
+        )
+      )
     )
     probe.listen(0, '127.0.0.1', () => {
       const { port } = probe.address() as { port: number }

@@ -1,5 +1,5 @@
 /*
- * What a database error means for the client (DESIGN.md §13): the database
+ * What a database error means for the client (docs/design.md §13): the database
  * being away is the service's problem, told as 503 + Retry-After; a unique
  * violation is a race the sequential path would have answered, so it is
  * replayed or answered as 409 — never a 500.
@@ -48,7 +48,8 @@ function* chain(error: unknown, depth = 0): Generator<any> {
   const wrapped = error as { cause?: unknown; nativeError?: unknown; errors?: unknown }
   yield* chain(wrapped.cause, depth + 1)
   yield* chain(wrapped.nativeError, depth + 1)
-  if (Array.isArray(wrapped.errors)) for (const inner of wrapped.errors) yield* chain(inner, depth + 1)
+  if (Array.isArray(wrapped.errors))
+    for (const inner of wrapped.errors) yield* chain(inner, depth + 1)
 }
 
 /** True when the error says the database cannot be reached or refuses work for now. */
@@ -80,7 +81,10 @@ export function uniqueViolation(error: unknown): string | null {
  * second run takes the sequential path: it finds the row and answers what a
  * repeated request answers (usually a 409 with `Errors` by field).
  */
-export async function retryOnUniqueViolation<T>(constraints: string[], work: () => Promise<T>): Promise<T> {
+export async function retryOnUniqueViolation<T>(
+  constraints: string[],
+  work: () => Promise<T>
+): Promise<T> {
   try {
     return await work()
   } catch (error) {

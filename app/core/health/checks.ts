@@ -13,7 +13,10 @@ const CHECK_TIMEOUT_MS = 2_000
 function withinTimeout<T>(work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS)
+    timer = setTimeout(
+      () => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)),
+      CHECK_TIMEOUT_MS
+    )
   })
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer))
 }

@@ -13,7 +13,7 @@ import { PROBLEM_CONTENT_TYPE } from './problem.js'
 function problemBody(status: number, detail: string, instance: string, requestId: string) {
   return JSON.stringify({
     Type: `https://httpstatuses.io/${status}`,
-    Title: status === 400 ? 'La solicitud no es válida' : STATUS_CODES[status] ?? 'Error',
+    Title: status === 400 ? 'La solicitud no es válida' : (STATUS_CODES[status] ?? 'Error'),
     Status: status,
     Detail: detail,
     Instance: instance,
@@ -61,7 +61,10 @@ export function attachClientErrorHandler(server: Server) {
       socket.destroy()
       return
     }
-    const [status, detail] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'La solicitud HTTP está mal formada.']
+    const [status, detail] = CLIENT_ERRORS[error.code ?? ''] ?? [
+      400,
+      'La solicitud HTTP está mal formada.',
+    ]
     const requestId = randomUUID()
     logRefusal(requestId, { status, code: error.code }, 'malformed HTTP request refused')
     const body = problemBody(status, detail, '/', requestId)

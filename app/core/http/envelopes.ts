@@ -1,5 +1,5 @@
 /*
- * The list envelope and the paged envelope of spec §2.12, shared by every
+ * The list envelope and the paged envelope of docs/spec.md §2.12, shared by every
  * collection of the API.
  */
 import { expand, type Links } from './links.js'

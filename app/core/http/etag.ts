@@ -1,5 +1,5 @@
 /*
- * Strong ETags (DESIGN.md §4): `If-None-Match` compares weakly on reads,
+ * Strong ETags (docs/design.md §4): `If-None-Match` compares weakly on reads,
  * `If-Match` compares strongly on writes; `*` is honoured by both.
  */
 import { createHash } from 'node:crypto'
@@ -11,7 +11,10 @@ export function etagOf(content: string | Buffer): string {
 }
 
 function tags(header: string) {
-  return header.split(',').map((tag) => tag.trim()).filter(Boolean)
+  return header
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean)
 }
 
 const opaque = (tag: string) => (tag.startsWith('W/') ? tag.slice(2) : tag)

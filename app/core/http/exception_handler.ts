@@ -1,5 +1,5 @@
 /*
- * Maps every error to a problem document (DESIGN.md §4): validation errors to
+ * Maps every error to a problem document (docs/design.md §4): validation errors to
  * 400 with wire-named `Errors`, framework errors to their status, anything
  * unexpected to a 500 without details. No stack trace ever leaves.
  */
@@ -25,7 +25,7 @@ export function errorsFromVine(messages: VineMessage[]): ProblemErrors {
 }
 
 /**
- * Database errors are never a 500 (DESIGN.md §13): an unreachable database is
+ * Database errors are never a 500 (docs/design.md §13): an unreachable database is
  * a 503 the client retries; a unique violation no service replayed is a race
  * lost against a concurrent request, a 409.
  */
@@ -37,7 +37,9 @@ export function databaseProblem(error: unknown): Problem | null {
     })
   }
   if (uniqueViolation(error) !== null) {
-    return Problem.conflict({ _: ['Otra solicitud modificó el mismo recurso al mismo tiempo; reintente.'] })
+    return Problem.conflict({
+      _: ['Otra solicitud modificó el mismo recurso al mismo tiempo; reintente.'],
+    })
   }
   return null
 }
@@ -56,7 +58,8 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   private async renderPage(ctx: HttpContext, problem: Problem): Promise<boolean> {
     const render = errorPageFor(ctx.request.url())
     if (!render) return false
-    for (const [name, value] of Object.entries(problem.options.headers ?? {})) ctx.response.header(name, value)
+    for (const [name, value] of Object.entries(problem.options.headers ?? {}))
+      ctx.response.header(name, value)
     await render(ctx, problem.status)
     return true
   }
@@ -94,7 +97,10 @@ export default class HttpExceptionHandler extends ExceptionHandler {
         return Problem.notFound()
     }
     if (error?.type === 'entity.parse.failed' || error instanceof SyntaxError) {
-      return Problem.badRequest({ _: ['El cuerpo no es JSON válido.'] }, 'El cuerpo no es JSON válido.')
+      return Problem.badRequest(
+        { _: ['El cuerpo no es JSON válido.'] },
+        'El cuerpo no es JSON válido.'
+      )
     }
     const status = Number(error?.status)
     if (status >= 400 && status < 500) return new Problem(status, { detail: error.message })

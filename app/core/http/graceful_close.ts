@@ -1,5 +1,5 @@
 /*
- * Deploys (DESIGN.md §13): on close the HTTP server stops accepting, answers
+ * Deploys (docs/design.md §13): on close the HTTP server stops accepting, answers
  * every request it already received, closes idle keep-alive connections and
  * gives up after a deadline. Node's own `server.close()` closes every
  * connection without a parsed request at once — including ones just accepted
@@ -12,7 +12,7 @@ import type { Server, ServerResponse } from 'node:http'
 type Connection = { responses: Set<ServerResponse>; served: number }
 
 export type GracefulCloseOptions = {
-  /** Requests still running after this are cut off (DESIGN.md §13: 25 s). */
+  /** Requests still running after this are cut off (docs/design.md §13: 25 s). */
   deadlineMs?: number
   /** A connection with no request yet gets this long to send one (like Go's http.Server). */
   firstRequestMs?: number

@@ -1,5 +1,5 @@
 /*
- * The input gate (DESIGN.md §13): every path parameter, query value, body
+ * The input gate (docs/design.md §13): every path parameter, query value, body
  * string (at any depth, keys included) and form field is text without NUL,
  * unpaired surrogates or U+FFFD (what invalid UTF-8 decodes to), and numbers
  * are finite; path ids fit their int4 column. Checked once, before any
@@ -17,6 +17,7 @@ const ID_PARAMS = new Set(['id', 'listing'])
 export const MAX_DEPTH = 32
 
 // With the `u` flag a surrogate range matches only unpaired surrogates.
+// eslint-disable-next-line no-control-regex -- NUL is exactly what the gate refuses
 const BAD_TEXT = /[\u0000\ufffd]|[\ud800-\udfff]/u
 
 const messages = {
@@ -51,7 +52,8 @@ function clean(value: unknown, depth: number): boolean {
     return true
   }
   for (const key in value) {
-    if (BAD_TEXT.test(key) || !clean((value as Record<string, unknown>)[key], depth + 1)) return false
+    if (BAD_TEXT.test(key) || !clean((value as Record<string, unknown>)[key], depth + 1))
+      return false
   }
   return true
 }

@@ -1,5 +1,5 @@
 /*
- * Hypermedia links (DESIGN.md §4): relative hrefs, `method` on actions and
+ * Hypermedia links (docs/design.md §4): relative hrefs, `method` on actions and
  * RFC 6570 templates expanded by `url-template`.
  */
 import { parseTemplate } from 'url-template'

@@ -1,5 +1,5 @@
 /*
- * Accept negotiation of the two representations (DESIGN.md §4). Full types
+ * Accept negotiation of the two representations (docs/design.md §4). Full types
  * come first so that `*\/*`, `application/*` and an absent Accept pick JSON.
  */
 import type { HttpContext } from '@adonisjs/core/http'

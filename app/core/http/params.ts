@@ -1,6 +1,6 @@
 /*
  * Path parameters every module shares. `{adminmail}` is an e-mail in any
- * case (DESIGN.md §4) under the one e-mail rule of `rules.ts`; a malformed one
+ * case (docs/design.md §4) under the one e-mail rule of `rules.ts`; a malformed one
  * is a 400 naming it on every endpoint.
  */
 import vine from '@vinejs/vine'
@@ -13,5 +13,6 @@ const adminMailValidator = vine.create({ adminmail: adminMailSchema() })
 
 /** `{adminmail}` of the request, validated (400 `Errors.adminmail`). */
 export async function adminMailParam(params: Record<string, unknown>): Promise<string> {
-  return (await adminMailValidator.validate(params)).adminmail
+  const valid = await adminMailValidator.validate(params)
+  return valid.adminmail
 }

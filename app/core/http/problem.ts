@@ -1,5 +1,5 @@
 /*
- * Problem documents (spec §7, DESIGN.md §4): the one way every error leaves
+ * Problem documents (docs/spec.md §7, docs/design.md §4): the one way every error leaves
  * the service. Controllers throw `Problem`; the exception handler renders it.
  */
 import { STATUS_CODES } from 'node:http'
@@ -54,7 +54,10 @@ export class Problem extends Error {
     return new Problem(403, { detail })
   }
 
-  static conflict(errors: ProblemErrors, detail = 'La operación no es posible en el estado actual.') {
+  static conflict(
+    errors: ProblemErrors,
+    detail = 'La operación no es posible en el estado actual.'
+  ) {
     return new Problem(409, { errors, detail })
   }
 

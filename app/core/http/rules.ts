@@ -6,21 +6,28 @@ import type { FieldContext } from '@vinejs/vine/types'
 import { canonical } from '#core/value_sets'
 
 /**
- * One of a closed value set (DESIGN.md §5), matched case- and
+ * One of a closed value set (docs/design.md §5), matched case- and
  * accent-insensitively; the field becomes the canonical spelling.
  */
-export const oneOf = vine.createRule((value: unknown, values: readonly string[], field: FieldContext) => {
-  if (typeof value !== 'string') return
-  const match = canonical(values, value)
-  if (match === undefined) {
-    field.report(`El valor de {{ field }} no es válido; valores admitidos: ${values.join(', ')}.`, 'in', field)
-    return
-  }
-  field.mutate(match, field)
-}, { name: 'oneOf' })
+export const oneOf = vine.createRule(
+  (value: unknown, values: readonly string[], field: FieldContext) => {
+    if (typeof value !== 'string') return
+    const match = canonical(values, value)
+    if (match === undefined) {
+      field.report(
+        `El valor de {{ field }} no es válido; valores admitidos: ${values.join(', ')}.`,
+        'in',
+        field
+      )
+      return
+    }
+    field.mutate(match, field)
+  },
+  { name: 'oneOf' }
+)
 
 /**
- * E-mail addresses (DESIGN.md §13): a practical RFC 5321 subset that survives
+ * E-mail addresses (docs/design.md §13): a practical RFC 5321 subset that survives
  * every place an address travels — path segments, query values, `Location`.
  * Local part: dot-separated atoms of ASCII letters, digits and
  * `!$&'*+=^_\`{|}~-` (no `/ ? # %`, no quotes, no whitespace or control
@@ -29,7 +36,9 @@ export const oneOf = vine.createRule((value: unknown, values: readonly string[],
  */
 const ATOM = "[A-Za-z0-9!$&'*+=^_`{|}~-]+"
 const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?'
-const EMAIL_FORMAT = new RegExp(`^${ATOM}(?:\\.${ATOM})*@(?:${LABEL}\\.)+(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})$`)
+const EMAIL_FORMAT = new RegExp(
+  `^${ATOM}(?:\\.${ATOM})*@(?:${LABEL}\\.)+(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})$`
+)
 
 export const EMAIL_MAX = 254
 
@@ -39,7 +48,11 @@ export function isEmailAddress(value: string): boolean {
 }
 
 /** The one e-mail rule of every validator: `vine.string().trim().use(emailAddress())`. */
-export const emailAddress = vine.createRule((value: unknown, _options: undefined, field: FieldContext) => {
-  if (typeof value !== 'string') return
-  if (!isEmailAddress(value)) field.report('El campo {{ field }} debe ser una dirección de correo válida.', 'email', field)
-}, { name: 'emailAddress' })
+export const emailAddress = vine.createRule(
+  (value: unknown, _options: undefined, field: FieldContext) => {
+    if (typeof value !== 'string') return
+    if (!isEmailAddress(value))
+      field.report('El campo {{ field }} debe ser una dirección de correo válida.', 'email', field)
+  },
+  { name: 'emailAddress' }
+)

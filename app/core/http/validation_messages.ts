@@ -1,6 +1,6 @@
 /*
  * Spanish messages for every Vine rule the API uses; `Errors` values of
- * problem documents are Spanish (DESIGN.md §4).
+ * problem documents are Spanish (docs/design.md §4).
  */
 import vine, { SimpleMessagesProvider } from '@vinejs/vine'
 

@@ -124,10 +124,18 @@ export default class JobRunner {
         Promise.all(
           jobs.map(async (job) => {
             try {
-              await this.execute(definition, job.data, { id: job.id, name, retryCount: (job as any).retryCount ?? 0 })
+              await this.execute(definition, job.data, {
+                id: job.id,
+                name,
+                retryCount: (job as any).retryCount ?? 0,
+              })
               return { id: job.id, status: 'completed' as const }
             } catch (error) {
-              return { id: job.id, status: 'failed' as const, output: { message: (error as Error)?.message ?? String(error) } }
+              return {
+                id: job.id,
+                status: 'failed' as const,
+                output: { message: (error as Error)?.message ?? String(error) },
+              }
             }
           })
         )
@@ -146,7 +154,11 @@ export default class JobRunner {
     const boss = await this.boss()
     await this.#ensureQueue(boss, definition)
     const { trx, ...sendOptions } = options
-    return boss.send(name, data, trx ? { ...sendOptions, db: fromKnex(trx.getWriteClient() as any) } : sendOptions)
+    return boss.send(
+      name,
+      data,
+      trx ? { ...sendOptions, db: fromKnex(trx.getWriteClient() as any) } : sendOptions
+    )
   }
 
   /** Runs a queue's handler now, in this process, without the queue. */
@@ -162,7 +174,10 @@ export default class JobRunner {
     const started = Date.now()
     try {
       await handler.handle(data, job)
-      this.logger.info({ queue: job.name, jobId: job.id, durationMs: Date.now() - started }, 'job done')
+      this.logger.info(
+        { queue: job.name, jobId: job.id, durationMs: Date.now() - started },
+        'job done'
+      )
     } catch (error) {
       this.logger.warn({ queue: job.name, jobId: job.id, err: error }, 'job failed')
       throw error

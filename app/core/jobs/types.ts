@@ -11,7 +11,14 @@ export interface JobHandler<T = any> {
 export type JobDefinition<T = any> = {
   name: string
   queue?: Omit<QueueOptions, 'name'> & { deadLetter?: string }
-  work?: Pick<WorkOptions, 'batchSize' | 'localConcurrency' | 'pollingIntervalSeconds' | 'notifyPollingIntervalSeconds' | 'burstWhenBatchFull'>
+  work?: Pick<
+    WorkOptions,
+    | 'batchSize'
+    | 'localConcurrency'
+    | 'pollingIntervalSeconds'
+    | 'notifyPollingIntervalSeconds'
+    | 'burstWhenBatchFull'
+  >
   /** Cron expression (in TZ) for recurring jobs. */
   schedule?: string
   handler: () => Promise<{ default: new (...args: any[]) => JobHandler<T> }>

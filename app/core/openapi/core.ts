@@ -7,17 +7,30 @@ export const openapi: OpenApiFragment = {
         tags: ['Entrada'],
         summary: 'Puntos de entrada de la API',
         responses: {
-          '200': { ...negotiated('Puntos de entrada', ref('EntryPoint')), headers: { ETag: { schema: { type: 'string' } } } },
+          '200': {
+            ...negotiated('Puntos de entrada', ref('EntryPoint')),
+            headers: { ETag: { schema: { type: 'string' } } },
+          },
           '304': { description: 'Sin cambios respecto del ETag enviado' },
           ...problems(406),
         },
       },
     },
     '/v3/openapi.json': {
-      get: { tags: ['Entrada'], summary: 'Este documento', security: open, responses: { '200': { description: 'OpenAPI 3.1' } } },
+      get: {
+        tags: ['Entrada'],
+        summary: 'Este documento',
+        security: open,
+        responses: { '200': { description: 'OpenAPI 3.1' } },
+      },
     },
     '/docs': {
-      get: { tags: ['Entrada'], summary: 'Referencia navegable de la API', security: open, responses: { '200': { description: 'HTML' } } },
+      get: {
+        tags: ['Entrada'],
+        summary: 'Referencia navegable de la API',
+        security: open,
+        responses: { '200': { description: 'HTML' } },
+      },
     },
     '/docs/assets/{file}': {
       get: {
@@ -29,7 +42,12 @@ export const openapi: OpenApiFragment = {
       },
     },
     '/health/live': {
-      get: { tags: ['Salud'], summary: 'El proceso responde', security: open, responses: { '200': { description: 'Vivo' } } },
+      get: {
+        tags: ['Salud'],
+        summary: 'El proceso responde',
+        security: open,
+        responses: { '200': { description: 'Vivo' } },
+      },
     },
     '/health/ready': {
       get: {
@@ -51,7 +69,10 @@ export const openapi: OpenApiFragment = {
         Detail: { type: 'string' },
         Instance: { type: 'string' },
         Extensions: { type: 'object', properties: { TraceId: { type: 'string' } } },
-        Errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+        Errors: {
+          type: 'object',
+          additionalProperties: { type: 'array', items: { type: 'string' } },
+        },
       },
     },
     Link: {
@@ -74,7 +95,10 @@ export const openapi: OpenApiFragment = {
     Valor: {
       type: 'object',
       required: ['Moneda', 'Importe'],
-      properties: { Moneda: { type: 'string', examples: ['ARS', 'USD'] }, Importe: { type: 'number' } },
+      properties: {
+        Moneda: { type: 'string', examples: ['ARS', 'USD'] },
+        Importe: { type: 'number' },
+      },
     },
     EntryPoint: {
       type: 'object',

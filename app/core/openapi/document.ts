@@ -46,7 +46,9 @@ async function build() {
     security: secured,
     paths,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Token opaco de la aplicación' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'Token opaco de la aplicación' },
+      },
       schemas,
     },
   }

@@ -37,7 +37,11 @@ export function problems(...statuses: number[]) {
 }
 
 /** A 2xx response in both representations. */
-export function negotiated(description: string, full: unknown, reference: unknown = ref('Reference')) {
+export function negotiated(
+  description: string,
+  full: unknown,
+  reference: unknown = ref('Reference')
+) {
   return {
     description,
     headers: { Vary: { schema: { type: 'string' } } },
@@ -58,7 +62,12 @@ export function pathParam(name: string, description: string, schema: unknown = {
   return { name, in: 'path', required: true, description, schema }
 }
 
-export function queryParam(name: string, description: string, schema: unknown = { type: 'string' }, required = false) {
+export function queryParam(
+  name: string,
+  description: string,
+  schema: unknown = { type: 'string' },
+  required = false
+) {
   return { name, in: 'query', required, description, schema }
 }
 

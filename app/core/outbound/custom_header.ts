@@ -45,7 +45,11 @@ export function isReservedHeader(name: string) {
 
 const notReserved = vine.createRule((value, _options, field) => {
   if (typeof value === 'string' && isReservedHeader(value)) {
-    field.report('El encabezado {{ field }} está reservado por el servicio.', 'headerReserved', field)
+    field.report(
+      'El encabezado {{ field }} está reservado por el servicio.',
+      'headerReserved',
+      field
+    )
   }
 })
 
@@ -61,7 +65,11 @@ const headerValue = vine.createRule((value, _options, field) => {
 
 const headerName = vine.createRule((value, _options, field) => {
   if (typeof value === 'string' && !TOKEN.test(value)) {
-    field.report('El campo {{ field }} debe ser un nombre de encabezado HTTP válido.', 'headerName', field)
+    field.report(
+      'El campo {{ field }} debe ser un nombre de encabezado HTTP válido.',
+      'headerName',
+      field
+    )
   }
 })
 

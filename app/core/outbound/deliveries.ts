@@ -1,6 +1,6 @@
 /*
  * Outbound deliveries: one row per message (webhook, hook, mail), one row per
- * attempt, and the retry schedule of DESIGN.md §8.
+ * attempt, and the retry schedule of docs/design.md §8.
  *
  * How a module uses it
  * --------------------
@@ -198,10 +198,13 @@ export class DeliveryService {
 
     // Decided once, outside the retried transaction: the recorded outcome must not change between retries.
     let settled: { status: Delivery['status']; result: AttemptResult; next: Date | null }
-    if (status !== null && status >= 200 && status <= 299) settled = { status: 'delivered', result: 'delivered', next: null }
+    if (status !== null && status >= 200 && status <= 299)
+      settled = { status: 'delivered', result: 'delivered', next: null }
     else if (status === 410) settled = { status: 'disabled', result: 'gone', next: null }
     else {
-      const delay = permanent ? null : this.nextDelay(delivery.roundAttempts, outcome?.headers?.['retry-after'])
+      const delay = permanent
+        ? null
+        : this.nextDelay(delivery.roundAttempts, outcome?.headers?.['retry-after'])
       settled =
         delay === null
           ? { status: 'dead', result: 'dead', next: null }
@@ -220,11 +223,21 @@ export class DeliveryService {
                 delivered_at = case when ? then now() else delivered_at end
           where id = ? and attempt_count = ?
           returning id`,
-        [settled.status, error as any, settled.next as any, settled.status === 'delivered', deliveryId, number]
+        [
+          settled.status,
+          error as any,
+          settled.next as any,
+          settled.status === 'delivered',
+          deliveryId,
+          number,
+        ]
       )
       if (updated.rows.length === 0) return 'skipped'
       if (settled.next) {
-        await runner.send(delivery.queue, { deliveryId } satisfies DeliveryJob, { trx, startAfter: settled.next })
+        await runner.send(delivery.queue, { deliveryId } satisfies DeliveryJob, {
+          trx,
+          startAfter: settled.next,
+        })
       }
       return settled.result
     })
@@ -235,7 +248,10 @@ export class DeliveryService {
    * whose message went out while the database was unreachable is recorded
    * once it is back, not lost (and sent again) with the job.
    */
-  async #record<T>(deliveryId: string, work: (trx: TransactionClientContract) => Promise<T>): Promise<T> {
+  async #record<T>(
+    deliveryId: string,
+    work: (trx: TransactionClientContract) => Promise<T>
+  ): Promise<T> {
     const deadline = Date.now() + RECORD_PATIENCE_MS
     for (let wait = 250; ; wait = Math.min(wait * 2, 2000)) {
       try {
@@ -280,7 +296,13 @@ export class DeliveryService {
     }
     const found = await query
     for (const delivery of found) {
-      delivery.merge({ status: 'pending', roundAttempts: 0, nextAttemptAt: DateTime.now(), lastError: null, claimJobId: null })
+      delivery.merge({
+        status: 'pending',
+        roundAttempts: 0,
+        nextAttemptAt: DateTime.now(),
+        lastError: null,
+        claimJobId: null,
+      })
       if (options.payload !== undefined) delivery.payload = options.payload
       if (options.target !== undefined) delivery.target = options.target
       await delivery.save()
@@ -380,20 +402,33 @@ export class DeliveryService {
       )
       const known = new Set(runner.definitions().map((definition) => definition.name))
       let queued = 0
-      for (const row of rows as Array<{ id: string; queue: string; next_attempt_at: Date | null; claim_job_id: string | null }>) {
+      for (const row of rows as Array<{
+        id: string
+        queue: string
+        next_attempt_at: Date | null
+        claim_job_id: string | null
+      }>) {
         // A queue this process does not know (renamed, or a module removed) must not stop the sweep of the others.
         if (!known.has(row.queue)) {
-          logger.error({ deliveryId: row.id, queue: row.queue }, 'open delivery on an unknown queue')
+          logger.error(
+            { deliveryId: row.id, queue: row.queue },
+            'open delivery on an unknown queue'
+          )
           continue
         }
         queued++
-        const future = row.next_attempt_at && row.next_attempt_at.getTime() > Date.now() && !row.claim_job_id
-        if (!future) await trx.from('deliveries').where('id', row.id).update({ next_attempt_at: new Date() })
+        const future =
+          row.next_attempt_at && row.next_attempt_at.getTime() > Date.now() && !row.claim_job_id
+        if (!future)
+          await trx.from('deliveries').where('id', row.id).update({ next_attempt_at: new Date() })
         await runner.send(row.queue, { deliveryId: row.id } satisfies DeliveryJob, {
           trx,
           ...(future ? { startAfter: row.next_attempt_at! } : {}),
         })
-        logger.warn({ deliveryId: row.id, queue: row.queue }, 'delivery without a live job queued again')
+        logger.warn(
+          { deliveryId: row.id, queue: row.queue },
+          'delivery without a live job queued again'
+        )
       }
       return queued
     })
@@ -407,7 +442,9 @@ export class DeliveryService {
     return Delivery.query()
       .whereIn('status', OPEN)
       .where((query) =>
-        query.whereRaw(noLiveJob('deliveries')).orWhereRaw("next_attempt_at < now() - interval '1 minute'")
+        query
+          .whereRaw(noLiveJob('deliveries'))
+          .orWhereRaw("next_attempt_at < now() - interval '1 minute'")
       )
   }
 }

@@ -84,9 +84,13 @@ class PrivateAddressError extends Error {
 const guardedLookup: LookupFunction = (hostname, options, callback) => {
   dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return (callback as any)(error)
-    const allowed = (addresses as dns.LookupAddress[]).filter((entry) => isAllowedAddress(entry.address))
+    const allowed = (addresses as dns.LookupAddress[]).filter((entry) =>
+      isAllowedAddress(entry.address)
+    )
     if (allowed.length === 0) {
-      return (callback as any)(new PrivateAddressError(`${hostname} resolves to a non-public address`))
+      return (callback as any)(
+        new PrivateAddressError(`${hostname} resolves to a non-public address`)
+      )
     }
     if ((options as dns.LookupOptions).all) return (callback as any)(null, allowed)
     return (callback as any)(null, allowed[0].address, allowed[0].family)
@@ -122,7 +126,10 @@ export class OutboundClient {
     let url = parseTarget(target)
     let method = (options.method ?? 'GET').toUpperCase()
     let body = options.body
-    let headers: Record<string, string> = { 'user-agent': USER_AGENT, ...lowerKeys(options.headers ?? {}) }
+    let headers: Record<string, string> = {
+      'user-agent': USER_AGENT,
+      ...lowerKeys(options.headers ?? {}),
+    }
 
     for (let hop = 0; ; hop++) {
       const response = await this.#once(url, method, headers, body, options, deadline, timeoutMs)
@@ -131,13 +138,22 @@ export class OutboundClient {
         return { ...response, url: url.href, durationMs: Math.round(performance.now() - started) }
       }
       if (hop >= maxRedirects) {
-        throw new OutboundError('too_many_redirects', `More than ${maxRedirects} redirects`, url.href)
+        throw new OutboundError(
+          'too_many_redirects',
+          `More than ${maxRedirects} redirects`,
+          url.href
+        )
       }
       const next = parseTarget(new URL(location, url))
       if (next.origin !== url.origin) {
-        headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.has(name)))
+        headers = Object.fromEntries(
+          Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.has(name))
+        )
       }
-      if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+      if (
+        response.status === 303 ||
+        ((response.status === 301 || response.status === 302) && method === 'POST')
+      ) {
         method = 'GET'
         body = undefined
         delete headers['content-type']
@@ -158,7 +174,8 @@ export class OutboundClient {
     const maxBytes = options.maxBytes ?? 1024 * 1024
     const connectTimeoutMs = Math.min(options.connectTimeoutMs ?? 5_000, timeoutMs)
     const transport = url.protocol === 'https:' ? https : http
-    const payload = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(body)
+    const payload =
+      body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(body)
     const sendHeaders = { ...headers }
     if (payload) sendHeaders['content-length'] = String(payload.length)
 
@@ -171,7 +188,10 @@ export class OutboundClient {
         lookup: guardedLookup,
       })
       let settled = false
-      const finish = (error: OutboundError | null, value?: Omit<OutboundResponse, 'url' | 'durationMs'>) => {
+      const finish = (
+        error: OutboundError | null,
+        value?: Omit<OutboundResponse, 'url' | 'durationMs'>
+      ) => {
         if (settled) return
         settled = true
         deadline.removeEventListener('abort', onDeadline)
@@ -181,9 +201,13 @@ export class OutboundClient {
           reject(error)
         } else resolve(value!)
       }
-      const onDeadline = () => finish(new OutboundError('timeout', `No complete answer within ${timeoutMs} ms`, url.href))
+      const onDeadline = () =>
+        finish(new OutboundError('timeout', `No complete answer within ${timeoutMs} ms`, url.href))
       const connectTimer = setTimeout(
-        () => finish(new OutboundError('timeout', `No connection within ${connectTimeoutMs} ms`, url.href)),
+        () =>
+          finish(
+            new OutboundError('timeout', `No connection within ${connectTimeoutMs} ms`, url.href)
+          ),
         connectTimeoutMs
       )
       if (deadline.aborted) return onDeadline()
@@ -202,7 +226,13 @@ export class OutboundClient {
       request.on('response', (response) => {
         const declared = Number(response.headers['content-length'])
         if (Number.isFinite(declared) && declared > maxBytes) {
-          finish(new OutboundError('too_large', `Body of ${declared} bytes exceeds ${maxBytes}`, url.href))
+          finish(
+            new OutboundError(
+              'too_large',
+              `Body of ${declared} bytes exceeds ${maxBytes}`,
+              url.href
+            )
+          )
           return response.destroy()
         }
         const chunks: Buffer[] = []
@@ -215,10 +245,18 @@ export class OutboundClient {
           }
           chunks.push(chunk)
         })
-        response.on('error', (error) => finish(new OutboundError('network', error.message, url.href)))
-        response.on('aborted', () => finish(new OutboundError('network', 'Response aborted', url.href)))
+        response.on('error', (error) =>
+          finish(new OutboundError('network', error.message, url.href))
+        )
+        response.on('aborted', () =>
+          finish(new OutboundError('network', 'Response aborted', url.href))
+        )
         response.on('end', () =>
-          finish(null, { status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) })
+          finish(null, {
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks),
+          })
         )
       })
       request.end(payload)
@@ -227,7 +265,9 @@ export class OutboundClient {
 }
 
 function lowerKeys(headers: Record<string, string>) {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]))
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value])
+  )
 }
 
 /** The process's outbound client. */

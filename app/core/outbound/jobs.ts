@@ -7,7 +7,7 @@ export const DELIVERIES_SWEEP = 'deliveries.sweep'
 
 export const jobs: JobDefinition[] = [
   {
-    // Re-queues open deliveries without a live job, so none stays pending forever (DESIGN.md §13).
+    // Re-queues open deliveries without a live job, so none stays pending forever (docs/design.md §13).
     name: DELIVERIES_SWEEP,
     queue: { retryLimit: 0, expireInSeconds: 60 },
     schedule: '* * * * *',

@@ -1,5 +1,5 @@
 /*
- * Which IP addresses the service may connect to (DESIGN.md §13): an address is
+ * Which IP addresses the service may connect to (docs/design.md §13): an address is
  * public only when it, and every IPv4 address embedded in it, lies outside the
  * special-purpose ranges of the IANA IPv4 and IPv6 Special-Purpose Address
  * Registries (as of 2025; RFC 6890 and its updates).
@@ -86,7 +86,8 @@ function isPublicIPv6(address: ipaddr.IPv6): boolean {
   // 6to4: the IPv4 is bits 16..47.
   if (address.match(...SIX_TO_FOUR)) return isPublicIPv4(ipv4At(bytes, 2))
   // Teredo: server IPv4 in bits 32..63, client IPv4 in the last 32 bits, inverted.
-  if (address.match(...TEREDO)) return isPublicIPv4(ipv4At(bytes, 4)) && isPublicIPv4(ipv4At(bytes, 12, 0xff))
+  if (address.match(...TEREDO))
+    return isPublicIPv4(ipv4At(bytes, 4)) && isPublicIPv4(ipv4At(bytes, 12, 0xff))
   if (address.match(...IETF_BLOCK)) return within(address, IETF_GLOBAL)
   return true
 }
@@ -102,5 +103,7 @@ export function isPublicAddress(ip: string): boolean {
   }
   // A zone id (fe80::1%eth0) only exists on link-local scopes.
   if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).zoneId) return false
-  return address.kind() === 'ipv4' ? isPublicIPv4(address as ipaddr.IPv4) : isPublicIPv6(address as ipaddr.IPv6)
+  return address.kind() === 'ipv4'
+    ? isPublicIPv4(address as ipaddr.IPv4)
+    : isPublicIPv6(address as ipaddr.IPv6)
 }

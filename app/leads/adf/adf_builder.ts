@@ -9,7 +9,7 @@ import type Inquiry from '#leads/models/inquiry'
 import type { Money } from '#leads/models/inquiry'
 import { moment } from '#leads/transformers/inquiry_transformer'
 
-/** Interesado.Interes → ADF vehicle interest (DESIGN.md §5). */
+/** Interesado.Interes → ADF vehicle interest (docs/design.md §5). */
 const INTEREST: Record<string, string> = {
   Compra: 'buy',
   Financiacion: 'lease',
@@ -31,11 +31,21 @@ export function clean(value: unknown): string {
   return value === null || value === undefined ? '' : String(value).replace(INVALID_XML, '')
 }
 
-function text(parent: XMLBuilder, name: string, value: unknown, attributes: Record<string, string> = {}) {
+function text(
+  parent: XMLBuilder,
+  name: string,
+  value: unknown,
+  attributes: Record<string, string> = {}
+) {
   return parent.ele(name, attributes).txt(clean(value))
 }
 
-function optional(parent: XMLBuilder, name: string, value: unknown, attributes: Record<string, string> = {}) {
+function optional(
+  parent: XMLBuilder,
+  name: string,
+  value: unknown,
+  attributes: Record<string, string> = {}
+) {
   if (value !== null && value !== undefined && value !== '') text(parent, name, value, attributes)
 }
 
@@ -67,7 +77,11 @@ export function buildAdf({ inquiry, agency, operator, resend }: AdfContext): str
     text(colors, 'exteriorcolor', vehicle.color)
     text(colors, 'preference', 1)
   }
-  if (vehicle.price) text(car, 'price', amount(vehicle.price), { type: 'asking', currency: clean(vehicle.price.currency) })
+  if (vehicle.price)
+    text(car, 'price', amount(vehicle.price), {
+      type: 'asking',
+      currency: clean(vehicle.price.currency),
+    })
 
   const financing = inquiry.operationInfo?.financing
   const amounts: Array<[string, Money]> = []
@@ -77,7 +91,11 @@ export function buildAdf({ inquiry, agency, operator, resend }: AdfContext): str
     const finance = car.ele('finance')
     text(finance, 'method', 'finance')
     for (const [type, money] of amounts) {
-      text(finance, 'amount', amount(money), { type, limit: 'maximum', currency: clean(money.currency) })
+      text(finance, 'amount', amount(money), {
+        type,
+        limit: 'maximum',
+        currency: clean(money.currency),
+      })
     }
   }
 
@@ -114,7 +132,10 @@ export function buildAdf({ inquiry, agency, operator, resend }: AdfContext): str
   text(vendor, 'vendorname', agency.tradeName)
   const vendorContact = vendor.ele('contact', { primarycontact: '1' })
   const operatorName = operator ? `${operator.firstName} ${operator.lastName}`.trim() : ''
-  text(vendorContact, 'name', operatorName || agency.tradeName, { part: 'full', type: 'individual' })
+  text(vendorContact, 'name', operatorName || agency.tradeName, {
+    part: 'full',
+    type: 'individual',
+  })
   text(vendorContact, 'email', operator?.email ?? inquiry.operatorEmail ?? agency.adminMail)
 
   const provider = prospect.ele('provider')

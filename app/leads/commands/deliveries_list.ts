@@ -4,13 +4,19 @@ import type { CommandOptions } from '@adonisjs/core/types/ace'
 /** Operators' view of outbound deliveries (webhooks, hooks, mails), newest first. */
 export default class DeliveriesList extends BaseCommand {
   static commandName = 'deliveries:list'
-  static description = 'List outbound deliveries (--failed: retrying, dead or stuck; --stuck: open without a live job or overdue)'
+  static description =
+    'List outbound deliveries (--failed: retrying, dead or stuck; --stuck: open without a live job or overdue)'
   static options: CommandOptions = { startApp: true }
 
-  @flags.boolean({ description: 'Only deliveries that are retrying (failed), gave up (dead) or are stuck' })
+  @flags.boolean({
+    description: 'Only deliveries that are retrying (failed), gave up (dead) or are stuck',
+  })
   declare failed: boolean
 
-  @flags.boolean({ description: 'Only open deliveries that no job will take (none live, or overdue by over a minute)' })
+  @flags.boolean({
+    description:
+      'Only open deliveries that no job will take (none live, or overdue by over a minute)',
+  })
   declare stuck: boolean
 
   @flags.number({ description: 'How many (default 50)' })
@@ -21,33 +27,56 @@ export default class DeliveriesList extends BaseCommand {
 
   async run() {
     const { deliveries } = await import('#core/outbound/deliveries')
-    const stuckIds = new Set((await deliveries.stuck().select('id').limit(10_000)).map((d) => d.id))
-    const query = deliveries.all().orderBy('created_at', 'desc').limit(this.limit > 0 ? this.limit : 50)
+    const stuck = await deliveries.stuck().select('id').limit(10_000)
+    const stuckIds = new Set(stuck.map((d) => d.id))
+    const query = deliveries
+      .all()
+      .orderBy('created_at', 'desc')
+      .limit(this.limit > 0 ? this.limit : 50)
     if (this.stuck) query.whereIn('id', [...stuckIds])
-    else if (this.failed) query.where((q) => q.whereIn('status', ['failed', 'dead']).orWhereIn('id', [...stuckIds]))
+    else if (this.failed)
+      query.where((q) => q.whereIn('status', ['failed', 'dead']).orWhereIn('id', [...stuckIds]))
     const rows = await query
-    const statusOf = (d: (typeof rows)[number]) => (stuckIds.has(d.id) ? `${d.status} (stuck)` : d.status)
+    const statusOf = (d: (typeof rows)[number]) =>
+      stuckIds.has(d.id) ? `${d.status} (stuck)` : d.status
     if (this.json) {
       for (const d of rows) {
         this.logger.log(
           JSON.stringify({
-            id: d.id, channel: d.channel, owner: `${d.ownerType}:${d.ownerId}`, appId: d.appId, target: d.target,
-            status: d.status, stuck: stuckIds.has(d.id), attempts: d.attemptCount, nextAttemptAt: d.nextAttemptAt?.toISO() ?? null,
-            lastError: d.lastError, createdAt: d.createdAt.toISO(),
+            id: d.id,
+            channel: d.channel,
+            owner: `${d.ownerType}:${d.ownerId}`,
+            appId: d.appId,
+            target: d.target,
+            status: d.status,
+            stuck: stuckIds.has(d.id),
+            attempts: d.attemptCount,
+            nextAttemptAt: d.nextAttemptAt?.toISO() ?? null,
+            lastError: d.lastError,
+            createdAt: d.createdAt.toISO(),
           })
         )
       }
       return
     }
     if (rows.length === 0) {
-      return this.logger.info(this.stuck ? 'No stuck deliveries' : this.failed ? 'No failed deliveries' : 'No deliveries')
+      return this.logger.info(
+        this.stuck ? 'No stuck deliveries' : this.failed ? 'No failed deliveries' : 'No deliveries'
+      )
     }
-    const table = this.ui.table().head(['Id', 'Channel', 'Owner', 'Status', 'Tries', 'Target', 'Last error', 'Created'])
+    const table = this.ui
+      .table()
+      .head(['Id', 'Channel', 'Owner', 'Status', 'Tries', 'Target', 'Last error', 'Created'])
     for (const d of rows) {
       table.row([
-        d.id, d.channel, `${d.ownerType}:${d.ownerId}`, statusOf(d), String(d.attemptCount),
+        d.id,
+        d.channel,
+        `${d.ownerType}:${d.ownerId}`,
+        statusOf(d),
+        String(d.attemptCount),
         d.target.length > 60 ? `${d.target.slice(0, 57)}...` : d.target,
-        (d.lastError ?? '').slice(0, 60), d.createdAt.toISO() ?? '',
+        (d.lastError ?? '').slice(0, 60),
+        d.createdAt.toISO() ?? '',
       ])
     }
     table.render()

@@ -24,6 +24,8 @@ export default class DeliveriesRetry extends BaseCommand {
       this.exitCode = 1
       return
     }
-    this.logger.success(`Delivery ${this.id} (${resent[0].channel} → ${resent[0].target}) queued again`)
+    this.logger.success(
+      `Delivery ${this.id} (${resent[0].channel} → ${resent[0].target}) queued again`
+    )
   }
 }

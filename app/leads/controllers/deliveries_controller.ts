@@ -20,10 +20,16 @@ export default class DeliveriesController {
   async index(ctx: HttpContext) {
     const agency = await this.agencies.forApp(ctx.caller.id, await adminMailParam(ctx.params))
     if (!agency) throw Problem.notFound('La agencia no existe para esta aplicación.')
-    const audience = { appId: ctx.caller.id, agencyId: agency.id, receivesOtherLeads: agency.receivesOtherLeads }
+    const audience = {
+      appId: ctx.caller.id,
+      agencyId: agency.id,
+      receivesOtherLeads: agency.receivesOtherLeads,
+    }
     const inquiry = await this.reader.find(audience, ctx.params.sid)
     if (!inquiry) throw Problem.notFound('La consulta no existe para esta aplicación.')
-    const deliveries = await this.deliveries.list('inquiry', inquiry.id).where('app_id', ctx.caller.id)
+    const deliveries = await this.deliveries
+      .list('inquiry', inquiry.id)
+      .where('app_id', ctx.caller.id)
     const list = (representation: 'full' | 'ref') =>
       DeliveryTransformer.list(deliveries, agency.adminMail, inquiry.sid, representation)
     return respond(ctx, { full: () => list('full'), ref: () => list('ref') })

@@ -38,12 +38,22 @@ export default class InquiriesController {
     requireAbility(ctx, 'consultas:crear')
     negotiate(ctx) // 406 before anything is written, not after
     const agency = await this.#agency(ctx)
-    const result = await this.intake.execute({ appId: ctx.caller.id, agencyId: agency.id, agency, input: ctx.request.body() })
+    const result = await this.intake.execute({
+      appId: ctx.caller.id,
+      agencyId: agency.id,
+      agency,
+      input: ctx.request.body(),
+    })
     if (!result.ok) {
-      throw result.reason === 'unavailable' ? Problem.conflict(result.errors ?? {}) : Problem.badRequest(result.errors ?? {})
+      throw result.reason === 'unavailable'
+        ? Problem.conflict(result.errors ?? {})
+        : Problem.badRequest(result.errors ?? {})
     }
     const location = settings.publicUrl + inquiryPath(agency.adminMail, result.value.sid)
-    return respond(ctx, InquiryTransformer.shapes(result.value, agency.adminMail), { status: 201, location })
+    return respond(ctx, InquiryTransformer.shapes(result.value, agency.adminMail), {
+      status: 201,
+      location,
+    })
   }
 
   async index(ctx: HttpContext) {
@@ -51,12 +61,19 @@ export default class InquiriesController {
     const query = await listQueryValidator.validate(ctx.request.qs())
     const result = await this.lister.execute(ctx.caller.id, agency, query)
     if (!result.ok) throw Problem.badRequest(result.errors ?? {})
-    return respond(ctx, InquiryTransformer.page(result.value, agency?.adminMail ?? null, ctx.request.qs()))
+    return respond(
+      ctx,
+      InquiryTransformer.page(result.value, agency?.adminMail ?? null, ctx.request.qs())
+    )
   }
 
   async show(ctx: HttpContext) {
     const agency = await this.#agency(ctx)
-    const audience = { appId: ctx.caller.id, agencyId: agency.id, receivesOtherLeads: agency.receivesOtherLeads }
+    const audience = {
+      appId: ctx.caller.id,
+      agencyId: agency.id,
+      receivesOtherLeads: agency.receivesOtherLeads,
+    }
     const inquiry = await this.reader.find(audience, ctx.params.sid)
     if (!inquiry) throw Problem.notFound(NO_INQUIRY)
     return respond(ctx, InquiryTransformer.shapes(inquiry, agency.adminMail))
@@ -66,8 +83,15 @@ export default class InquiriesController {
     negotiate(ctx)
     const agency = await this.#agency(ctx, 403)
     const result = await this.resender.execute(ctx.caller.id, agency, ctx.params.sid)
-    if (!result.ok) throw result.reason === 'not_found' ? Problem.notFound(NO_INQUIRY) : Problem.badRequest(result.errors ?? {})
+    if (!result.ok)
+      throw result.reason === 'not_found'
+        ? Problem.notFound(NO_INQUIRY)
+        : Problem.badRequest(result.errors ?? {})
     const { callback, payload } = result.value
-    return respond(ctx, { full: () => payload, ref: () => payload }, { status: 202, location: callback })
+    return respond(
+      ctx,
+      { full: () => payload, ref: () => payload },
+      { status: 202, location: callback }
+    )
   }
 }

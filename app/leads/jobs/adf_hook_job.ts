@@ -10,22 +10,26 @@ type AdfHookPayload = { configId: number; xml: string }
 export default class AdfHookJob implements JobHandler<DeliveryJob> {
   async handle({ deliveryId }: DeliveryJob, job: JobContext) {
     let configId: number | undefined
-    const result = await deliveries.attempt(deliveryId, async (delivery) => {
-      const payload = delivery.payload as AdfHookPayload
-      configId = payload.configId
-      const config = await configOf(payload)
-      const response = await outbound.request(delivery.target, {
-        method: 'POST',
-        headers: {
-          ...safeHeaders(config?.adfHookHeaders ?? []),
-          'content-type': 'application/xml; charset=utf-8',
-          'webhook-id': delivery.messageId,
-        },
-        body: payload.xml,
-        timeoutMs: 15_000,
-      })
-      return { status: response.status, headers: response.headers }
-    }, job)
+    const result = await deliveries.attempt(
+      deliveryId,
+      async (delivery) => {
+        const payload = delivery.payload as AdfHookPayload
+        configId = payload.configId
+        const config = await configOf(payload)
+        const response = await outbound.request(delivery.target, {
+          method: 'POST',
+          headers: {
+            ...safeHeaders(config?.adfHookHeaders ?? []),
+            'content-type': 'application/xml; charset=utf-8',
+            'webhook-id': delivery.messageId,
+          },
+          body: payload.xml,
+          timeoutMs: 15_000,
+        })
+        return { status: response.status, headers: response.headers }
+      },
+      job
+    )
     if (result === 'gone') await deactivateChannel(configId, 'adfHook')
   }
 }

@@ -30,7 +30,8 @@ function rows({ inquiry, agency }: MailContext) {
   const consulta = InquiryTransformer.full(inquiry, agency.adminMail)
   const buyer = consulta.Interesado
   const car = consulta.Auto
-  const money = (valor: { Moneda: string; Importe: number } | null) => (valor ? `${valor.Moneda} ${valor.Importe}` : null)
+  const money = (valor: { Moneda: string; Importe: number } | null) =>
+    valor ? `${valor.Moneda} ${valor.Importe}` : null
   const entries: Array<[string, unknown]> = [
     ['Recibida', consulta.Momento],
     ['Origen', consulta.OrigenLead],

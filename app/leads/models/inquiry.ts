@@ -4,7 +4,7 @@ import { BaseModel, column } from '@adonisjs/lucid/orm'
 /** Money as stored in snapshots. */
 export type Money = { currency: string; amount: number }
 
-/** The vehicle as it was when the inquiry arrived (Auto of spec §2.11). */
+/** The vehicle as it was when the inquiry arrived (Auto of docs/spec.md §2.11). */
 export type VehicleSnapshot = {
   externalId: string
   refStock: string | null
@@ -29,7 +29,8 @@ export type OperationInfo = {
 }
 
 const json = {
-  prepare: (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value)),
+  prepare: (value: unknown) =>
+    value === null || value === undefined ? null : JSON.stringify(value),
 }
 
 /**

@@ -8,7 +8,7 @@ export type StoredHeader = { name: string; value: string } | null
 
 const json = { prepare: (value: unknown) => JSON.stringify(value ?? []) }
 
-/** Lead-notification channels of one agency for one app (spec §2.14). */
+/** Lead-notification channels of one agency for one app (docs/spec.md §2.14). */
 export default class NotificationConfig extends compose(BaseModel, AppScoped) {
   static table = 'notification_configs'
 

@@ -1,5 +1,5 @@
 /*
- * Reading inquiries as an app sees them (DESIGN.md §3): those of listings it
+ * Reading inquiries as an app sees them (docs/design.md §3): those of listings it
  * published, plus catalogue inquiries when its link to the agency receives
  * other leads. Every query states that condition. The list reads through the
  * index (agency_id, audience_app_id, received_at desc, id desc): one ordered
@@ -46,7 +46,9 @@ const knexOf = (query: Query) => (query as unknown as { toKnex(): Knex.QueryBuil
 const newestFirst = (query: Query) => query.orderBy('received_at', 'desc').orderBy('id', 'desc')
 
 function filtered(query: Query, filters: ListFilters): Query {
-  query.where('received_at', '>=', filters.from.toJSDate()).where('received_at', '<', filters.to.toJSDate())
+  query
+    .where('received_at', '>=', filters.from.toJSDate())
+    .where('received_at', '<', filters.to.toJSDate())
   if (filters.operatorEmail) query.where('operator_email', filters.operatorEmail.toLowerCase())
   if (filters.externalId) query.whereRaw('lower(external_id) = lower(?)', [filters.externalId])
   return query
@@ -64,7 +66,11 @@ export default class InquiryReader {
     return Inquiry.query()
       .where('sid', sid.toLowerCase())
       .where('agency_id', audience.agencyId)
-      .where((visible) => visible.whereIn('audience_app_id', audiences(audience)).orWhere('source_app_id', audience.appId))
+      .where((visible) =>
+        visible
+          .whereIn('audience_app_id', audiences(audience))
+          .orWhere('source_app_id', audience.appId)
+      )
       .first()
   }
 
@@ -72,7 +78,14 @@ export default class InquiryReader {
   async page(audience: Audience, filters: ListFilters, adminMail: string): Promise<InquiryPage> {
     const offset = (filters.page - 1) * filters.perPage
     const range = (audienceAppId: number) =>
-      newestFirst(filtered(Inquiry.query().where('agency_id', audience.agencyId).where('audience_app_id', audienceAppId), filters))
+      newestFirst(
+        filtered(
+          Inquiry.query()
+            .where('agency_id', audience.agencyId)
+            .where('audience_app_id', audienceAppId),
+          filters
+        )
+      )
     const [own, other] = audiences(audience)
     // Two audiences: two ordered index ranges, each cut at offset + perPage, merged.
     const rows =
@@ -89,7 +102,9 @@ export default class InquiryReader {
     const narrowed = filters.operatorEmail || filters.externalId
     const [inquiries, total] = await Promise.all([
       rows.limit(filters.perPage).offset(offset),
-      narrowed ? this.#count(filtered(visibleTo(Inquiry.query(), audience), filters)) : this.#countByHour(audience, filters),
+      narrowed
+        ? this.#count(filtered(visibleTo(Inquiry.query(), audience), filters))
+        : this.#countByHour(audience, filters),
     ])
     return { inquiries, total, adminMails: new Map([[audience.agencyId, adminMail]]) }
   }
@@ -98,7 +113,10 @@ export default class InquiryReader {
    * One page of the inquiries an operator is responsible for, across the
    * agencies the app works with (GET /v3/consultas?operador=, no adminmail).
    */
-  async pageForOperator(appId: number, filters: ListFilters & { operatorEmail: string }): Promise<InquiryPage> {
+  async pageForOperator(
+    appId: number,
+    filters: ListFilters & { operatorEmail: string }
+  ): Promise<InquiryPage> {
     const email = filters.operatorEmail.toLowerCase()
     const catalogueAgencies = await db
       .from('inquiries')
@@ -107,14 +125,19 @@ export default class InquiryReader {
       .distinct('agency_id')
     const openTo: number[] = []
     for (const { agency_id: agencyId } of catalogueAgencies) {
-      if ((await this.agencies.appsReceivingOtherLeads(agencyId)).includes(appId)) openTo.push(agencyId)
+      const apps = await this.agencies.appsReceivingOtherLeads(agencyId)
+      if (apps.includes(appId)) {
+        openTo.push(agencyId)
+      }
     }
     const scoped = () =>
       filtered(
         Inquiry.query().where((visible) => {
           visible.where('audience_app_id', appId)
           if (openTo.length > 0) {
-            visible.orWhere((other) => other.where('audience_app_id', OTHER_LEADS).whereIn('agency_id', openTo))
+            visible.orWhere((other) =>
+              other.where('audience_app_id', OTHER_LEADS).whereIn('agency_id', openTo)
+            )
           }
         }),
         filters
@@ -141,9 +164,12 @@ export default class InquiryReader {
   async #countByHour(audience: Audience, filters: ListFilters) {
     const from = filters.from.toUTC()
     const to = filters.to.toUTC()
-    const firstHour = from.startOf('hour').equals(from) ? from : from.startOf('hour').plus({ hours: 1 })
+    const firstHour = from.startOf('hour').equals(from)
+      ? from
+      : from.startOf('hour').plus({ hours: 1 })
     const lastHour = to.startOf('hour')
-    if (firstHour >= lastHour) return this.#count(filtered(visibleTo(Inquiry.query(), audience), filters))
+    if (firstHour >= lastHour)
+      return this.#count(filtered(visibleTo(Inquiry.query(), audience), filters))
     const ids = audiences(audience)
     const inList = ids.map(() => '?').join(', ')
     const { rows } = await db.rawQuery(
@@ -153,8 +179,16 @@ export default class InquiryReader {
           where agency_id = ? and audience_app_id in (${inList})
             and ((received_at >= ? and received_at < ?) or (received_at >= ? and received_at < ?))) as total`,
       [
-        audience.agencyId, ...ids, firstHour.toJSDate(), lastHour.toJSDate(),
-        audience.agencyId, ...ids, from.toJSDate(), firstHour.toJSDate(), lastHour.toJSDate(), to.toJSDate(),
+        audience.agencyId,
+        ...ids,
+        firstHour.toJSDate(),
+        lastHour.toJSDate(),
+        audience.agencyId,
+        ...ids,
+        from.toJSDate(),
+        firstHour.toJSDate(),
+        lastHour.toJSDate(),
+        to.toJSDate(),
       ]
     )
     return Number(rows[0].total)

@@ -35,11 +35,16 @@ export type PlannedDelivery = {
 
 /** The body of the `PublicacionConsultada` webhook, as sent (a string keeps key order and bytes stable). */
 export function webhookBody(context: FanoutContext, resend = false) {
-  const payload = InquiryTransformer.webhookPayload(context.inquiry, context.agency.adminMail, { resend })
+  const payload = InquiryTransformer.webhookPayload(context.inquiry, context.agency.adminMail, {
+    resend,
+  })
   return { payload, body: JSON.stringify(payload) }
 }
 
-export function planDeliveries(context: FanoutContext, configs: NotificationConfig[]): PlannedDelivery[] {
+export function planDeliveries(
+  context: FanoutContext,
+  configs: NotificationConfig[]
+): PlannedDelivery[] {
   const planned: PlannedDelivery[] = []
   let adf: string | undefined
   const adfXml = () => (adf ??= buildAdf(context))
@@ -47,10 +52,22 @@ export function planDeliveries(context: FanoutContext, configs: NotificationConf
     const appId = config.appId
     if (config.webhookActive && config.webhookCallback) {
       const { body } = webhookBody(context)
-      planned.push({ channel: 'webhook', appId, target: config.webhookCallback, payload: { configId: config.id, body }, queue: CHANNELS.webhook.queue })
+      planned.push({
+        channel: 'webhook',
+        appId,
+        target: config.webhookCallback,
+        payload: { configId: config.id, body },
+        queue: CHANNELS.webhook.queue,
+      })
     }
     if (config.adfHookActive && config.adfHookCallback) {
-      planned.push({ channel: 'adfHook', appId, target: config.adfHookCallback, payload: { configId: config.id, xml: adfXml() }, queue: CHANNELS.adfHook.queue })
+      planned.push({
+        channel: 'adfHook',
+        appId,
+        target: config.adfHookCallback,
+        payload: { configId: config.id, xml: adfXml() },
+        queue: CHANNELS.adfHook.queue,
+      })
     }
     if (config.adfMailActive && config.adfMailEmail) {
       planned.push({
@@ -67,7 +84,12 @@ export function planDeliveries(context: FanoutContext, configs: NotificationConf
         channel: 'htmlMail',
         appId,
         target: target.length > 1024 ? `${target.slice(0, 1021)}...` : target,
-        payload: { configId: config.id, bcc: config.htmlMailBcc, subject: mailSubject(context), agency: context.agency },
+        payload: {
+          configId: config.id,
+          bcc: config.htmlMailBcc,
+          subject: mailSubject(context),
+          agency: context.agency,
+        },
         queue: CHANNELS.htmlMail.queue,
       })
     }

@@ -1,5 +1,5 @@
 /*
- * Desasociar (spec §4.3): the detached operator's inquiries and notification
+ * Desasociar (docs/spec.md §4.3): the detached operator's inquiries and notification
  * ownership move to the receiving operator, in the caller's transaction.
  */
 import { inject } from '@adonisjs/core'
@@ -10,9 +10,14 @@ import AgencyDirectory from '#agencies/services/agency_directory'
 export default class ReassignOperator {
   constructor(private agencies: AgencyDirectory) {}
 
-  async execute(agencyId: number, fromOperatorId: number, toOperatorId: number, trx: TransactionClientContract) {
+  async execute(
+    agencyId: number,
+    fromOperatorId: number,
+    toOperatorId: number,
+    trx: TransactionClientContract
+  ) {
     const target = await this.agencies.memberById(agencyId, toOperatorId, trx)
-    const email = target?.email ?? (await this.agencies.operators([toOperatorId], trx)).get(toOperatorId)?.email
+    const email = target?.email ?? (await this.operatorEmail(toOperatorId, trx))
     await trx
       .from('inquiries')
       .where('agency_id', agencyId)
@@ -23,5 +28,10 @@ export default class ReassignOperator {
       .where('agency_id', agencyId)
       .where('owner_operator_id', fromOperatorId)
       .update({ owner_operator_id: toOperatorId, updated_at: new Date() })
+  }
+
+  private async operatorEmail(operatorId: number, trx: TransactionClientContract) {
+    const operators = await this.agencies.operators([operatorId], trx)
+    return operators.get(operatorId)?.email
   }
 }

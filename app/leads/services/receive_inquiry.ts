@@ -51,7 +51,10 @@ function blanksToNull(input: unknown): unknown {
   const buyer = body.Interesado
   if (buyer && typeof buyer === 'object' && !Array.isArray(buyer)) {
     body.Interesado = Object.fromEntries(
-      Object.entries(buyer).map(([key, value]) => [key, typeof value === 'string' && value.trim() === '' ? null : value])
+      Object.entries(buyer).map(([key, value]) => [
+        key,
+        typeof value === 'string' && value.trim() === '' ? null : value,
+      ])
     )
   }
   for (const key of ['ExternalId', 'VersionId']) if (body[key] === '') body[key] = null
@@ -64,7 +67,11 @@ function operationInfo(input: IntakeInput['Interesado']['InfoOperacion']): Opera
   const financing = input.FinanciacionDeseada
   return {
     tradeIn: tradeIn
-      ? { brand: tradeIn.Marca ?? null, model: tradeIn.Modelo ?? null, versionYear: tradeIn.VersionYear ?? null }
+      ? {
+          brand: tradeIn.Marca ?? null,
+          model: tradeIn.Modelo ?? null,
+          versionYear: tradeIn.VersionYear ?? null,
+        }
       : null,
     financing: financing
       ? { downPayment: money(financing.Adelanto), installment: money(financing.Cuota) }
@@ -82,7 +89,12 @@ export default class ReceiveInquiry {
     private deliveries: DeliveryService
   ) {}
 
-  async execute({ appId, agencyId, agency: known, input }: ReceiveInquiryInput): Promise<Result<Inquiry, ReceiveFailure>> {
+  async execute({
+    appId,
+    agencyId,
+    agency: known,
+    input,
+  }: ReceiveInquiryInput): Promise<Result<Inquiry, ReceiveFailure>> {
     let body: IntakeInput
     try {
       body = await intakeValidator.validate(blanksToNull(input))
@@ -95,12 +107,16 @@ export default class ReceiveInquiry {
     const rules = this.#rules(body)
     if (rules) return fail('invalid', { errors: rules })
 
-    const [subject, admin] = await Promise.all([this.#subject(agencyId, body), this.agencies.admin(agencyId)])
+    const [subject, admin] = await Promise.all([
+      this.#subject(agencyId, body),
+      this.agencies.admin(agencyId),
+    ])
     if (!subject.ok) return subject
     if (!admin) return fail('invalid', { errors: { _: ['La agencia no existe.'] } })
     const { vehicle, visibleAppId, operatorId, listingId, versionId, kind } = subject.value
 
-    const audience = visibleAppId !== null ? [visibleAppId] : await this.agencies.appsReceivingOtherLeads(agencyId)
+    const audience =
+      visibleAppId !== null ? [visibleAppId] : await this.agencies.appsReceivingOtherLeads(agencyId)
     // The agency and the listing's operator are read only when not already known.
     const [agency, operators, configs] = await Promise.all([
       known ?? this.agencies.forApp(visibleAppId ?? appId, admin.email),
@@ -109,7 +125,8 @@ export default class ReceiveInquiry {
         ? Promise.resolve([] as NotificationConfig[])
         : NotificationConfig.query().where('agency_id', agencyId).whereIn('app_id', audience),
     ])
-    const operator = (operatorId && operatorId !== admin.id ? operators.get(operatorId) : null) ?? admin
+    const operator =
+      (operatorId && operatorId !== admin.id ? operators.get(operatorId) : null) ?? admin
 
     const buyer = body.Interesado
     const receivedAt = DateTime.now()
@@ -189,7 +206,10 @@ export default class ReceiveInquiry {
   async #subject(agencyId: number, body: IntakeInput) {
     if (body.ExternalId) {
       const listing = await this.listings.forInquiry(agencyId, body.ExternalId)
-      if (!listing) return fail('invalid', { errors: { ExternalId: ['La publicación no existe en la agencia.'] } })
+      if (!listing)
+        return fail('invalid', {
+          errors: { ExternalId: ['La publicación no existe en la agencia.'] },
+        })
       const state = String(listing.state).toLowerCase()
       if (state !== 'active' && state !== 'activa') {
         return fail('unavailable', {
@@ -221,7 +241,8 @@ export default class ReceiveInquiry {
       })
     }
     const found = await this.vehicles.versionById(body.VersionId!)
-    if (!found.ok) return fail('invalid', { errors: { VersionId: ['La versión no existe en el catálogo.'] } })
+    if (!found.ok)
+      return fail('invalid', { errors: { VersionId: ['La versión no existe en el catálogo.'] } })
     const version = found.value
     const vehicle: VehicleSnapshot = {
       externalId: '',

@@ -32,21 +32,39 @@ export default class ResendWebhook {
     const inquiry = await this.reader.find(audience, sid)
     if (!inquiry) return fail('not_found') as Result<never, ResendFailure>
     if (!inquiry.resendOpen || inquiry.resendClosesAt <= DateTime.now()) {
-      return fail('closed', { errors: { _: ['La consulta ya no puede reenviarse: su plazo de reenvío terminó.'] } })
+      return fail('closed', {
+        errors: { _: ['La consulta ya no puede reenviarse: su plazo de reenvío terminó.'] },
+      })
     }
-    const config = await NotificationConfig.forApp({ id: appId }).where('agency_id', agency.id).first()
+    const config = await NotificationConfig.forApp({ id: appId })
+      .where('agency_id', agency.id)
+      .first()
     if (!config?.webhookActive || !config.webhookCallback) {
-      return fail('closed', { errors: { _: ['No hay un webhook activo configurado para la agencia.'] } })
+      return fail('closed', {
+        errors: { _: ['No hay un webhook activo configurado para la agencia.'] },
+      })
     }
 
-    const payload = InquiryTransformer.webhookPayload(inquiry, agency.adminMail, { resend: true, at: DateTime.now() })
+    const payload = InquiryTransformer.webhookPayload(inquiry, agency.adminMail, {
+      resend: true,
+      at: DateTime.now(),
+    })
     const body = JSON.stringify(payload)
-    const operator = inquiry.operatorId ? (await this.agencies.operators([inquiry.operatorId])).get(inquiry.operatorId) : null
+    const operators = inquiry.operatorId
+      ? await this.agencies.operators([inquiry.operatorId])
+      : null
+    const operator = inquiry.operatorId ? operators?.get(inquiry.operatorId) : null
     await db.transaction(async (trx) => {
-      await this.#requeue(trx, inquiry, appId, 'webhook', config.webhookCallback!, { configId: config.id, body })
+      await this.#requeue(trx, inquiry, appId, 'webhook', config.webhookCallback!, {
+        configId: config.id,
+        body,
+      })
       if (config.adfHookActive && config.adfHookCallback) {
         const xml = buildAdf({ inquiry, agency, operator: operator ?? null, resend: true })
-        await this.#requeue(trx, inquiry, appId, 'adfHook', config.adfHookCallback, { configId: config.id, xml })
+        await this.#requeue(trx, inquiry, appId, 'adfHook', config.adfHookCallback, {
+          configId: config.id,
+          xml,
+        })
       }
     })
     return ok({ callback: config.webhookCallback, payload })

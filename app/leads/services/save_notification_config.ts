@@ -7,7 +7,10 @@ import db from '@adonisjs/lucid/services/db'
 import { sealSecret } from '#core/outbound/signer'
 import NotificationConfig from '#leads/models/notification_config'
 import type { StoredHeader } from '#leads/models/notification_config'
-import { splitEmails, type NotificationConfigInput } from '#leads/validators/notification_validators'
+import {
+  splitEmails,
+  type NotificationConfigInput,
+} from '#leads/validators/notification_validators'
 
 type WireHeader = { Name: string; Value: string } | null | undefined
 
@@ -19,7 +22,11 @@ export default class SaveNotificationConfig {
     return db.transaction(async (trx) => {
       // The row exists before it is locked, so concurrent first PUTs queue on
       // the lock instead of racing on the unique (agency_id, app_id) insert.
-      await trx.table('notification_configs').insert({ app_id: appId, agency_id: agencyId }).onConflict(['agency_id', 'app_id']).ignore()
+      await trx
+        .table('notification_configs')
+        .insert({ app_id: appId, agency_id: agencyId })
+        .onConflict(['agency_id', 'app_id'])
+        .ignore()
       const config = await NotificationConfig.forApp({ id: appId })
         .useTransaction(trx)
         .where('agency_id', agencyId)

@@ -24,7 +24,10 @@ export const DeliveryTransformer = {
       WebhookId: delivery.messageId,
       Creada: moment(delivery.createdAt),
       Entregada: delivery.deliveredAt ? moment(delivery.deliveredAt) : null,
-      ProximoIntento: delivery.nextAttemptAt && delivery.status === 'failed' ? moment(delivery.nextAttemptAt) : null,
+      ProximoIntento:
+        delivery.nextAttemptAt && delivery.status === 'failed'
+          ? moment(delivery.nextAttemptAt)
+          : null,
       UltimoError: delivery.lastError,
       Intentos: delivery.attempts.map((attempt) => ({
         Numero: attempt.number,
@@ -38,7 +41,9 @@ export const DeliveryTransformer = {
 
   ref(delivery: Delivery) {
     const channel = CHANNELS[delivery.channel as Channel]?.wire ?? delivery.channel
-    return { title: `${channel} → ${delivery.target}: ${STATUS[delivery.status] ?? delivery.status}` }
+    return {
+      title: `${channel} → ${delivery.target}: ${STATUS[delivery.status] ?? delivery.status}`,
+    }
   },
 
   list(deliveries: Delivery[], adminMail: string, sid: string, representation: 'full' | 'ref') {
@@ -46,7 +51,9 @@ export const DeliveryTransformer = {
     return {
       _links: { self: link(`${self}/entregas`), consulta: link(self) },
       _entries: deliveries.map((delivery) =>
-        representation === 'full' ? DeliveryTransformer.full(delivery) : { href: `${self}/entregas`, ...DeliveryTransformer.ref(delivery) }
+        representation === 'full'
+          ? DeliveryTransformer.full(delivery)
+          : { href: `${self}/entregas`, ...DeliveryTransformer.ref(delivery) }
       ),
     }
   },

@@ -1,6 +1,6 @@
 /*
- * Code → wire for inquiries: the Consulta of spec §2.11, its reference, the
- * webhook payload of DESIGN.md §9 and the paged list of spec §2.12.
+ * Code → wire for inquiries: the Consulta of docs/spec.md §2.11, its reference, the
+ * webhook payload of docs/design.md §9 and the paged list of docs/spec.md §2.12.
  */
 import { DateTime } from 'luxon'
 import { link, path, type Links } from '#core/http/links'
@@ -47,7 +47,9 @@ function inquiryLinks(adminMail: string, sid: string): Links {
 
 export function vehicleTitle(inquiry: Inquiry) {
   const { brand, model, version, versionYear } = inquiry.vehicle
-  return [brand, model, version, versionYear].filter((part) => part !== null && part !== '').join(' ')
+  return [brand, model, version, versionYear]
+    .filter((part) => part !== null && part !== '')
+    .join(' ')
 }
 
 export const InquiryTransformer = {
@@ -86,10 +88,17 @@ export const InquiryTransformer = {
         InfoOperacion: info
           ? {
               EntregaVehiculo: info.tradeIn
-                ? { Marca: info.tradeIn.brand, Modelo: info.tradeIn.model, VersionYear: info.tradeIn.versionYear }
+                ? {
+                    Marca: info.tradeIn.brand,
+                    Modelo: info.tradeIn.model,
+                    VersionYear: info.tradeIn.versionYear,
+                  }
                 : null,
               FinanciacionDeseada: info.financing
-                ? { Adelanto: valor(info.financing.downPayment), Cuota: valor(info.financing.installment) }
+                ? {
+                    Adelanto: valor(info.financing.downPayment),
+                    Cuota: valor(info.financing.installment),
+                  }
                 : null,
               QuiereCotizacionSeguro: info.wantsInsuranceQuote,
             }
@@ -100,7 +109,7 @@ export const InquiryTransformer = {
     }
   },
 
-  /** Reference: buyer e-mail, vehicle, ExternalId (spec §2.11). */
+  /** Reference: buyer e-mail, vehicle, ExternalId (docs/spec.md §2.11). */
   ref(inquiry: Inquiry, adminMail: string) {
     const buyer = inquiry.email ?? inquiry.phone ?? ''
     const title = [buyer, vehicleTitle(inquiry), inquiry.externalId].filter(Boolean).join(', ')
@@ -109,30 +118,47 @@ export const InquiryTransformer = {
 
   /** Both representations of one inquiry, for `respond`. */
   shapes(inquiry: Inquiry, adminMail: string): Shapes {
-    return { full: () => InquiryTransformer.full(inquiry, adminMail), ref: () => InquiryTransformer.ref(inquiry, adminMail) }
+    return {
+      full: () => InquiryTransformer.full(inquiry, adminMail),
+      ref: () => InquiryTransformer.ref(inquiry, adminMail),
+    }
   },
 
   /**
-   * The paged list of spec §2.12. Links repeat only the query values the
+   * The paged list of docs/spec.md §2.12. Links repeat only the query values the
    * client sent; `adminMail` null is the operator-wide list (GET /v3/consultas).
    */
   page(list: InquiryList, adminMail: string | null, sent: Record<string, unknown>): Shapes {
     const template = (adminMail ? path('consultas', adminMail) : '/v3/consultas') + LIST_QUERY
-    const values = { operador: sent.operador, externalid: sent.externalid, desde: sent.desde, hasta: sent.hasta }
+    const values = {
+      operador: sent.operador,
+      externalid: sent.externalid,
+      desde: sent.desde,
+      hasta: sent.hasta,
+    }
     const period = { Desde: moment(list.from), Hasta: moment(list.to.minus({ milliseconds: 1 })) }
     const envelope = (entry: (inquiry: Inquiry, adminMail: string) => unknown) =>
       pagedEnvelope(
         template,
         values,
         { page: list.page, perPage: list.perPage, total: list.total },
-        list.inquiries.map((inquiry) => entry(inquiry, list.adminMails.get(inquiry.agencyId) ?? '')),
+        list.inquiries.map((inquiry) =>
+          entry(inquiry, list.adminMails.get(inquiry.agencyId) ?? '')
+        ),
         period
       )
-    return { full: () => envelope(InquiryTransformer.full), ref: () => envelope(InquiryTransformer.ref) }
+    return {
+      full: () => envelope(InquiryTransformer.full),
+      ref: () => envelope(InquiryTransformer.ref),
+    }
   },
 
-  /** The `PublicacionConsultada` webhook payload (DESIGN.md §9). */
-  webhookPayload(inquiry: Inquiry, adminMail: string, options: { resend?: boolean; at?: DateTime } = {}) {
+  /** The `PublicacionConsultada` webhook payload (docs/design.md §9). */
+  webhookPayload(
+    inquiry: Inquiry,
+    adminMail: string,
+    options: { resend?: boolean; at?: DateTime } = {}
+  ) {
     return {
       Tipo: 'PublicacionConsultada',
       Momento: moment(options.at ?? inquiry.receivedAt),

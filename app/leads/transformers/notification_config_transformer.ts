@@ -1,5 +1,5 @@
 /*
- * Code → wire for NotificacionesConfig (spec §2.14). `Secret` is write-only:
+ * Code → wire for NotificacionesConfig (docs/spec.md §2.14). `Secret` is write-only:
  * responses always carry null there.
  */
 import { link, path } from '#core/http/links'

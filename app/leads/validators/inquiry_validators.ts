@@ -1,6 +1,6 @@
 /*
- * Wire → code for inquiries: the intake body (DESIGN.md §6) and the query of
- * the inquiry list (spec §4.5). Caps are recorded in docs/decisions.md.
+ * Wire → code for inquiries: the intake body (docs/design.md §6) and the query of
+ * the inquiry list (docs/spec.md §4.5). Caps are recorded in docs/decisions.md.
  */
 import vine from '@vinejs/vine'
 import { DateTime } from 'luxon'
@@ -72,7 +72,10 @@ export const intakeValidator = vine.create({
           })
           .nullable()
           .optional(),
-        FinanciacionDeseada: vine.object({ Adelanto: valor(), Cuota: valor() }).nullable().optional(),
+        FinanciacionDeseada: vine
+          .object({ Adelanto: valor(), Cuota: valor() })
+          .nullable()
+          .optional(),
         QuiereCotizacionSeguro: vine.boolean().nullable().optional(),
       })
       .nullable()
@@ -94,7 +97,10 @@ export const listQueryValidator = vine.create({
     .date({ formats: ['YYYY-MM-DD'] })
     .afterOrEqual(() => dayInZone(-LIMITS.listDays))
     .optional(),
-  hasta: vine.date({ formats: ['YYYY-MM-DD'] }).afterOrSameAs('desde').optional(),
+  hasta: vine
+    .date({ formats: ['YYYY-MM-DD'] })
+    .afterOrSameAs('desde')
+    .optional(),
   pagina: vine.number().withoutDecimals().range([1, LIMITS.maxPage]).optional(),
 })
 

@@ -1,5 +1,5 @@
 /*
- * Wire → code for NotificacionesConfig (spec §2.14). Callback: absolute https
+ * Wire → code for NotificacionesConfig (docs/spec.md §2.14). Callback: absolute https
  * URL (http only with OUTBOUND_ALLOW_PRIVATE), ≤ 1024; Secret 16..256 and
  * write-only; up to 10 blind-copy addresses.
  */
@@ -9,15 +9,29 @@ import type { Infer } from '@vinejs/vine/types'
 import { customHeader } from '#core/outbound/custom_header'
 import { CALLBACK_MAX, callbackUrl } from '#core/outbound/callback_url'
 
-export const NOTIFICATION_LIMITS = { callback: CALLBACK_MAX, secretMin: 16, secret: 256, email: 254, bcc: 10 } as const
+export const NOTIFICATION_LIMITS = {
+  callback: CALLBACK_MAX,
+  secretMin: 16,
+  secret: 256,
+  email: 254,
+  bcc: 10,
+} as const
 
-const callback = () => vine.string().trim().maxLength(NOTIFICATION_LIMITS.callback).use(callbackUrl())
+const callback = () =>
+  vine.string().trim().maxLength(NOTIFICATION_LIMITS.callback).use(callbackUrl())
 const active = () => vine.boolean().optional()
 const header = () => customHeader.nullable().optional()
 
 /** The addresses of an `EmailsCCO` list, lower-cased, without repeats. */
 export function splitEmails(value: string): string[] {
-  return [...new Set(value.split(/[,;]/).map((entry) => entry.trim().toLowerCase()).filter(Boolean))]
+  return [
+    ...new Set(
+      value
+        .split(/[,;]/)
+        .map((entry) => entry.trim().toLowerCase())
+        .filter(Boolean)
+    ),
+  ]
 }
 
 /** A comma-separated list of e-mails: each valid, at most 10, no repeats. */
@@ -25,13 +39,28 @@ const emailList = vine.createRule(
   (value: unknown, _options: undefined, field) => {
     if (typeof value !== 'string') return
     const emails = splitEmails(value)
-    if (emails.length === 0) return field.report('El campo {{ field }} debe tener al menos una dirección.', 'emailList', field)
+    if (emails.length === 0)
+      return field.report(
+        'El campo {{ field }} debe tener al menos una dirección.',
+        'emailList',
+        field
+      )
     if (emails.length > NOTIFICATION_LIMITS.bcc) {
-      return field.report(`El campo {{ field }} admite a lo sumo ${NOTIFICATION_LIMITS.bcc} direcciones.`, 'emailList', field)
+      return field.report(
+        `El campo {{ field }} admite a lo sumo ${NOTIFICATION_LIMITS.bcc} direcciones.`,
+        'emailList',
+        field
+      )
     }
-    const invalid = emails.filter((entry) => entry.length > NOTIFICATION_LIMITS.email || !isEmailAddress(entry))
+    const invalid = emails.filter(
+      (entry) => entry.length > NOTIFICATION_LIMITS.email || !isEmailAddress(entry)
+    )
     if (invalid.length > 0) {
-      return field.report(`Direcciones no válidas en {{ field }}: ${invalid.join(', ')}.`, 'emailList', field)
+      return field.report(
+        `Direcciones no válidas en {{ field }}: ${invalid.join(', ')}.`,
+        'emailList',
+        field
+      )
     }
   },
   { name: 'emailList' }
@@ -61,7 +90,10 @@ export const notificationConfigValidator = vine.create({
     .nullable()
     .optional(),
   PublicacionConsultadaAdfMail: vine
-    .object({ Email: vine.string().trim().maxLength(NOTIFICATION_LIMITS.email).use(emailAddress()), Activo: active() })
+    .object({
+      Email: vine.string().trim().maxLength(NOTIFICATION_LIMITS.email).use(emailAddress()),
+      Activo: active(),
+    })
     .nullable()
     .optional(),
   PublicacionConsultadaHtmlMail: vine
@@ -75,7 +107,11 @@ function secretLength() {
     (value: unknown, _options: undefined, field) => {
       if (typeof value !== 'string' || value === '') return
       if (value.length < NOTIFICATION_LIMITS.secretMin) {
-        field.report(`El campo {{ field }} debe tener al menos ${NOTIFICATION_LIMITS.secretMin} caracteres.`, 'secretLength', field)
+        field.report(
+          `El campo {{ field }} debe tener al menos ${NOTIFICATION_LIMITS.secretMin} caracteres.`,
+          'secretLength',
+          field
+        )
       }
     },
     { name: 'secretLength' }

@@ -25,7 +25,7 @@ import {
 import { problemFor, type Outcome } from './problems.js'
 
 /**
- * Listings of an agency (spec §4.1, DESIGN.md §6). Services are injected per
+ * Listings of an agency (docs/spec.md §4.1, docs/design.md §6). Services are injected per
  * action, so a GET builds only what a GET needs.
  */
 export default class ListingsController {
@@ -45,12 +45,17 @@ export default class ListingsController {
     const query = await listingQueryValidator.validate(ctx.request.qs())
     const state = query.estado ? STATE_CODE[query.estado as keyof typeof STATE_CODE] : undefined
     const page = query.pagina ?? 1
-    const found = await lister.execute(ctx.caller, ctx.params.adminmail, { operator: query.operador, state, page })
+    const found = await lister.execute(ctx.caller, ctx.params.adminmail, {
+      operator: query.operador,
+      state,
+      page,
+    })
     if (!found.ok) throw problemFor(found, 'read')
     const { agency, records, total } = found.value
     const template = `${path('publicaciones', agency.adminMail)}{?operador,estado,pagina}`
     const values = { operador: query.operador, estado: query.estado }
-    const envelope = (entries: unknown[]) => pagedEnvelope(template, values, { page, perPage: PER_PAGE, total }, entries)
+    const envelope = (entries: unknown[]) =>
+      pagedEnvelope(template, values, { page, perPage: PER_PAGE, total }, entries)
     return respond(ctx, {
       full: () => envelope(records.map((record) => listingFull(agency, record))),
       ref: () => envelope(records.map((record) => listingRef(agency, record))),
@@ -93,7 +98,7 @@ export default class ListingsController {
   }
 }
 
-/** PUT, PATCH, suspender, activar and DELETE: one service path (spec §3). */
+/** PUT, PATCH, suspender, activar and DELETE: one service path (docs/spec.md §3). */
 async function change(ctx: HttpContext, changer: ChangeListing, requested: Change) {
   const { adminmail, externalid } = await listingParamsValidator.validate(ctx.params)
   const changed = await changer.execute({
@@ -107,7 +112,11 @@ async function change(ctx: HttpContext, changer: ChangeListing, requested: Chang
   return send(ctx, changed.value)
 }
 
-function send(ctx: HttpContext, { agency, record }: Outcome, options: { status?: number; location?: string } = {}) {
+function send(
+  ctx: HttpContext,
+  { agency, record }: Outcome,
+  options: { status?: number; location?: string } = {}
+) {
   return respond(
     ctx,
     { full: () => listingFull(agency, record), ref: () => listingRef(agency, record) },

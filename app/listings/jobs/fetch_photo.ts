@@ -1,5 +1,5 @@
 /*
- * `photos.fetch`: one photo of a listing (DESIGN.md §8). Idempotent: a photo
+ * `photos.fetch`: one photo of a listing (docs/design.md §8). Idempotent: a photo
  * that is gone (the list was replaced) or already settled is left alone, and
  * the final UPDATE only applies to a still-pending row. Finishing a photo
  * bumps the listing's revision, so its ETag changes.
@@ -40,23 +40,41 @@ export default class FetchPhoto implements JobHandler<PhotoFetchData> {
     if (!processed.ok) return this.#settle(photo, { state: 'rejected', reason: processed.message! })
 
     const { image, thumbnail, width, height } = processed.value
-    const keys = photoKeys(photo.listing_id, photo.id, createHash('sha256').update(image).digest('hex'))
+    const keys = photoKeys(
+      photo.listing_id,
+      photo.id,
+      createHash('sha256').update(image).digest('hex')
+    )
     await storePhoto(keys.image, image)
     await storePhoto(keys.thumbnail, thumbnail)
-    await this.#settle(photo, { state: 'ready', storage_key: keys.image, thumbnail_key: keys.thumbnail, width, height })
+    await this.#settle(photo, {
+      state: 'ready',
+      storage_key: keys.image,
+      thumbnail_key: keys.thumbnail,
+      width,
+      height,
+    })
   }
 
   /** The body, a permanent reason to reject, or a throw (retried by the queue) for passing trouble. */
-  async #download(url: string, job: JobContext): Promise<{ ok: true; body: Buffer } | { ok: false; reason: string }> {
+  async #download(
+    url: string,
+    job: JobContext
+  ): Promise<{ ok: true; body: Buffer } | { ok: false; reason: string }> {
     const lastTry = job.retryCount >= RETRY_LIMIT
     try {
-      const response = await outbound.request(url, { maxBytes: MAX_BYTES, timeoutMs: TIMEOUT_MS, maxRedirects: MAX_REDIRECTS })
+      const response = await outbound.request(url, {
+        maxBytes: MAX_BYTES,
+        timeoutMs: TIMEOUT_MS,
+        maxRedirects: MAX_REDIRECTS,
+      })
       if (response.status >= 200 && response.status < 300) return { ok: true, body: response.body }
       const reason = `La URL de la foto respondió con el estado HTTP ${response.status}.`
       if ((response.status >= 500 || response.status === 429) && !lastTry) throw new Error(reason)
       return { ok: false, reason }
     } catch (error) {
-      if (error instanceof OutboundError && DOWNLOAD_REASONS[error.code]) return { ok: false, reason: DOWNLOAD_REASONS[error.code] }
+      if (error instanceof OutboundError && DOWNLOAD_REASONS[error.code])
+        return { ok: false, reason: DOWNLOAD_REASONS[error.code] }
       if (!lastTry) throw error
       const reason =
         error instanceof OutboundError && error.code === 'timeout'

@@ -1,18 +1,27 @@
 /*
- * The one place an edit becomes new column values: every rule of spec §2.3,
- * §3, §8 and DESIGN.md §7, for creation and every kind of change alike.
+ * The one place an edit becomes new column values: every rule of docs/spec.md §2.3,
+ * §3, §8 and docs/design.md §7, for creation and every kind of change alike.
  * Bad input fails with `invalid` (400); a state the plan, the agency or the
  * operator does not allow fails with `conflict` (409).
  */
 import { inject } from '@adonisjs/core'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { fail, ok, type Result } from '#core/result'
-import AgencyDirectory, { type AgencyView, type OperatorView } from '#agencies/services/agency_directory'
+import AgencyDirectory, {
+  type AgencyView,
+  type OperatorView,
+} from '#agencies/services/agency_directory'
 import PlaceResolver from '#catalog/services/place_resolver'
 import type { ListingData } from '#listings/models/listing'
 import type { Exposure, ListingState, Spec } from '#listings/models/listing'
 import { type ListingEditInput, type Money } from '#listings/validators/listing'
-import { EXPOSURE_CODE, chooseExposure, choosePhone, mileageErrors, transition } from './listing_rules.js'
+import {
+  EXPOSURE_CODE,
+  chooseExposure,
+  choosePhone,
+  mileageErrors,
+  transition,
+} from './listing_rules.js'
 
 export type EditContext = {
   agency: AgencyView
@@ -65,7 +74,8 @@ export default class ApplyEdit {
   ): Promise<Result<EditResult, 'invalid' | 'conflict' | 'busy'>> {
     const { agency, listing, input } = context
     const errors: Errors = {}
-    const add = (key: string, messages: string[]) => messages.length && (errors[key] = [...(errors[key] ?? []), ...messages])
+    const add = (key: string, messages: string[]) =>
+      messages.length && (errors[key] = [...(errors[key] ?? []), ...messages])
     const values: Record<string, unknown> = {}
 
     // A newly named responsible must still be a member when this commits: hold off any
@@ -73,13 +83,21 @@ export default class ApplyEdit {
     // An unchanged operator needs nothing — desasociar moves the listing through its row,
     // which this write has locked — nor does the administrator, who is never detached.
     const named = input.operatorEmail?.trim().toLowerCase()
-    if (named && named !== listing?.operatorEmail && named !== agency.adminMail && !context.membersHeld) {
+    if (
+      named &&
+      named !== listing?.operatorEmail &&
+      named !== agency.adminMail &&
+      !context.membersHeld
+    ) {
       // A new listing holds no row a desasociar needs, so it may wait; an existing one may not.
       const held = await this.directory.holdMembers(agency.id, trx, { wait: listing === null })
       if (!held) return fail('busy')
     }
     const operator = await this.#operator(trx, agency, listing, input.operatorEmail)
-    if (!operator) return fail('invalid', { errors: { OperadorResponsable: ['La agencia no tiene un operador responsable.'] } })
+    if (!operator)
+      return fail('invalid', {
+        errors: { OperadorResponsable: ['La agencia no tiene un operador responsable.'] },
+      })
     values.operator_id = operator.id
     values.operator_email = operator.email
 
@@ -89,7 +107,8 @@ export default class ApplyEdit {
 
     const year = input.year ?? listing?.year ?? context.base!.year
     const mileage = input.mileage ?? listing?.mileage ?? context.base!.mileage
-    if (!listing || input.year !== undefined || input.mileage !== undefined) add('Kilometraje', mileageErrors(year, mileage))
+    if (!listing || input.year !== undefined || input.mileage !== undefined)
+      add('Kilometraje', mileageErrors(year, mileage))
     values.year = year
     values.mileage = mileage
 
@@ -100,11 +119,17 @@ export default class ApplyEdit {
       photos = input.photos
       photoCount = photos.length
     }
-    if (mileage > 0 && photoCount === 0) add('Fotos', ['Las fotos son obligatorias para vehículos usados (Kilometraje mayor que 0).'])
+    if (mileage > 0 && photoCount === 0)
+      add('Fotos', ['Las fotos son obligatorias para vehículos usados (Kilometraje mayor que 0).'])
 
-    const certificate = input.warrantyCertificate === undefined ? (listing?.warrantyCertificate ?? false) : input.warrantyCertificate === true
+    const certificate =
+      input.warrantyCertificate === undefined
+        ? (listing?.warrantyCertificate ?? false)
+        : input.warrantyCertificate === true
     if (certificate && mileage === 0) {
-      add('AplicaCertificadoGarantiaUsado', ['El certificado de garantía de usado solo se aplica a vehículos usados.'])
+      add('AplicaCertificadoGarantiaUsado', [
+        'El certificado de garantía de usado solo se aplica a vehículos usados.',
+      ])
     }
     values.warranty_certificate = certificate
 
@@ -149,7 +174,9 @@ export default class ApplyEdit {
       const named = await this.directory.member(agency.id, email, trx)
       if (named) return named
     }
-    const current = listing ? await this.directory.memberById(agency.id, listing.operatorId, trx) : null
+    const current = listing
+      ? await this.directory.memberById(agency.id, listing.operatorId, trx)
+      : null
     return current ?? (await this.directory.admin(agency.id, trx))
   }
 
@@ -158,7 +185,9 @@ export default class ApplyEdit {
    * the write's transaction: a catalogue read inside it would hold a second
    * pool connection per request, and a burst of writes would starve the pool.
    */
-  async resolveLocation(input: Pick<ListingEditInput, 'location'>): Promise<PlaceValues | undefined> {
+  async resolveLocation(
+    input: Pick<ListingEditInput, 'location'>
+  ): Promise<PlaceValues | undefined> {
     return input.location === undefined ? undefined : this.#location(input.location)
   }
 
@@ -168,9 +197,12 @@ export default class ApplyEdit {
    */
   keptLocation(location: ListingEditInput['location'], listing: ListingData): PlaceValues | null {
     const same = (sent: string | null | undefined, stored: string | null) =>
-      (sent ?? null) === null ? stored === null : stored !== null && sent!.trim().toLowerCase() === stored.toLowerCase()
+      (sent ?? null) === null
+        ? stored === null
+        : stored !== null && sent!.trim().toLowerCase() === stored.toLowerCase()
     if (!location || !location.region || listing.regionId === null) return null
-    if (!same(location.region, listing.regionName) || !same(location.city, listing.cityName)) return null
+    if (!same(location.region, listing.regionName) || !same(location.city, listing.cityName))
+      return null
     if ((location.city ?? null) !== null && listing.cityId === null) return null
     return ok({
       region_id: listing.regionId,
@@ -193,7 +225,13 @@ export default class ApplyEdit {
     if (location.region) {
       const region = await this.places.region(location.region)
       if (!region.ok) {
-        return fail('invalid', { errors: { 'Locacion.Region': [PLACE_MESSAGES[region.reason as 'not_found'](`región «${location.region}»`)] } })
+        return fail('invalid', {
+          errors: {
+            'Locacion.Region': [
+              PLACE_MESSAGES[region.reason as 'not_found'](`región «${location.region}»`),
+            ],
+          },
+        })
       }
       values.region_id = region.value.id
       values.region_name = region.value.name
@@ -201,7 +239,13 @@ export default class ApplyEdit {
     if (location.city) {
       const city = await this.places.city(location.city, values.region_id as number | null)
       if (!city.ok) {
-        return fail('invalid', { errors: { 'Locacion.Ciudad': [PLACE_MESSAGES[city.reason as 'not_found'](`ciudad «${location.city}»`)] } })
+        return fail('invalid', {
+          errors: {
+            'Locacion.Ciudad': [
+              PLACE_MESSAGES[city.reason as 'not_found'](`ciudad «${location.city}»`),
+            ],
+          },
+        })
       }
       values.city_id = city.value.id
       values.city_name = city.value.name
@@ -212,7 +256,7 @@ export default class ApplyEdit {
   }
 
   /**
-   * Activation conditions (spec §3, DESIGN.md §7) and the exposure level.
+   * Activation conditions (docs/spec.md §3, docs/design.md §7) and the exposure level.
    * Active listings are counted under a per-agency advisory lock, so two
    * concurrent activations cannot both take the last place.
    */
@@ -224,15 +268,27 @@ export default class ApplyEdit {
   ): Promise<Result<Exposure, 'conflict'>> {
     const { agency, listing, input, target } = context
     const willBeActive = target === 'active'
-    const requested = input.exposure === undefined ? undefined : input.exposure === null ? null : EXPOSURE_CODE[input.exposure]
+    const requested =
+      input.exposure === undefined
+        ? undefined
+        : input.exposure === null
+          ? null
+          : EXPOSURE_CODE[input.exposure]
     if (activating) {
-      if (agency.suspended) return fail('conflict', { errors: { _: ['La agencia está suspendida; no se pueden activar publicaciones.'] } })
-      if (operator.suspended) return fail('conflict', { errors: { _: ['El operador responsable está suspendido.'] } })
+      if (agency.suspended)
+        return fail('conflict', {
+          errors: { _: ['La agencia está suspendida; no se pueden activar publicaciones.'] },
+        })
+      if (operator.suspended)
+        return fail('conflict', { errors: { _: ['El operador responsable está suspendido.'] } })
     }
     const used: Record<Exposure, number> = { high: 0, medium: 0, low: 0 }
     // An active listing keeping its level already holds its place: no count,
     // no agency-wide lock, so edits of different listings don't queue.
-    const keepsItsPlace = listing?.state === 'active' && willBeActive && (requested === undefined || requested === listing.exposure)
+    const keepsItsPlace =
+      listing?.state === 'active' &&
+      willBeActive &&
+      (requested === undefined || requested === listing.exposure)
     if (willBeActive && !keepsItsPlace) {
       await trx.rawQuery('select pg_advisory_xact_lock(?, ?)', [LOCK_NAMESPACE, agency.id])
       const rows = await trx
@@ -250,11 +306,21 @@ export default class ApplyEdit {
       const active = used.high + used.medium + used.low
       if (active >= plan.capacity) {
         return fail('conflict', {
-          errors: { _: [`El plan de la agencia admite ${plan.capacity} publicaciones activas y no tiene lugar para otra.`] },
+          errors: {
+            _: [
+              `El plan de la agencia admite ${plan.capacity} publicaciones activas y no tiene lugar para otra.`,
+            ],
+          },
         })
       }
     }
-    const chosen = chooseExposure({ requested, current: listing?.exposure, plan, used, willBeActive })
+    const chosen = chooseExposure({
+      requested,
+      current: listing?.exposure,
+      plan,
+      used,
+      willBeActive,
+    })
     return chosen.ok ? chosen : fail('conflict', { errors: chosen.errors })
   }
 }

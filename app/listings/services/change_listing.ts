@@ -3,7 +3,7 @@
  * (prices and optional state), suspender, activar and DELETE (archive). One
  * path means one state machine and one set of activation checks.
  *
- * Optimistic concurrency (DESIGN.md §4): the revision the client saw (its
+ * Optimistic concurrency (docs/design.md §4): the revision the client saw (its
  * If-Match) is compared inside the UPDATE itself (`… where revision = ?`),
  * so of two writes carrying the same ETag exactly one wins and the other
  * gets `precondition`. Without If-Match a write that loses such a race is
@@ -31,7 +31,10 @@ export type Change =
 
 export type ChangeFailure = 'no_agency' | 'not_found' | 'invalid' | 'conflict' | 'precondition'
 
-type Attempt = Result<{ agency: AgencyView; record: ListingRecord }, ChangeFailure | 'retry' | 'busy' | 'resolve'>
+type Attempt = Result<
+  { agency: AgencyView; record: ListingRecord },
+  ChangeFailure | 'retry' | 'busy' | 'resolve'
+>
 
 const ATTEMPTS = 3
 
@@ -59,8 +62,15 @@ export default class ChangeListing {
     let location: PlaceValues | undefined
     let membersHeld = false
     for (let attempt = 1; ; attempt++) {
-      const result: Attempt = await db.transaction((trx) => this.#attempt(trx, agency, request, location, membersHeld))
-      if (!result.ok && result.reason === 'resolve' && location === undefined && request.change.kind === 'edit') {
+      const result: Attempt = await db.transaction((trx) =>
+        this.#attempt(trx, agency, request, location, membersHeld)
+      )
+      if (
+        !result.ok &&
+        result.reason === 'resolve' &&
+        location === undefined &&
+        request.change.kind === 'edit'
+      ) {
         location = await this.applyEdit.resolveLocation(request.change.input)
         attempt--
         continue
@@ -68,7 +78,9 @@ export default class ChangeListing {
       if (!result.ok && result.reason === 'busy') membersHeld = true
       else if (result.ok || result.reason !== 'retry') return result as Result<any, ChangeFailure>
       if (attempt === ATTEMPTS) {
-        return fail('conflict', { errors: { _: ['La publicación cambió mientras se la editaba; reintente.'] } })
+        return fail('conflict', {
+          errors: { _: ['La publicación cambió mientras se la editaba; reintente.'] },
+        })
       }
     }
   }
@@ -101,7 +113,11 @@ export default class ChangeListing {
       values = { state: 'archived' }
     } else {
       const input = request.change.kind === 'state' ? {} : request.change.input
-      if (request.change.kind === 'edit' && location === undefined && input.location !== undefined) {
+      if (
+        request.change.kind === 'edit' &&
+        location === undefined &&
+        input.location !== undefined
+      ) {
         const kept = this.applyEdit.keptLocation(input.location, listing)
         if (!kept) return fail('resolve')
         location = kept
@@ -146,6 +162,10 @@ function targetState(change: Change, current: ListingState): ListingState {
     case 'edit':
       return change.input.active === false ? 'suspended' : 'active'
     case 'partial':
-      return change.input.active === true ? 'active' : change.input.active === false ? 'suspended' : current
+      return change.input.active === true
+        ? 'active'
+        : change.input.active === false
+          ? 'suspended'
+          : current
   }
 }

@@ -1,5 +1,5 @@
 /*
- * Creates a listing (DESIGN.md §6): the vehicle is best-matched against the
+ * Creates a listing (docs/design.md §6): the vehicle is best-matched against the
  * catalogue (an unknown version keeps its name and takes DatosTecnicosCustom),
  * the edit rules apply as for any change, and the photos' jobs are queued in
  * the same transaction.
@@ -78,7 +78,8 @@ export default class CreateListing {
           location,
         })
         // A new listing waits for a running desasociar instead (see ApplyEdit): never `busy`.
-        if (!applied.ok) return { ...applied, reason: applied.reason === 'busy' ? 'conflict' : applied.reason }
+        if (!applied.ok)
+          return { ...applied, reason: applied.reason === 'busy' ? 'conflict' : applied.reason }
 
         const [{ id }] = await trx
           .table('listings')
@@ -89,11 +90,17 @@ export default class CreateListing {
             agency_id: agency.id,
             admin_email: agency.adminMail,
             external_id: input.externalId,
-            slug: slugFor(vehicle.value.columns.brand_name, vehicle.value.columns.model_name, vehicle.value.year, shortId()),
+            slug: slugFor(
+              vehicle.value.columns.brand_name,
+              vehicle.value.columns.model_name,
+              vehicle.value.year,
+              shortId()
+            ),
             revision: 1,
           })
           .returning('id')
-        if (applied.value.photos) await installPhotos(trx, { id, appId: caller.id }, applied.value.photos)
+        if (applied.value.photos)
+          await installPhotos(trx, { id, appId: caller.id }, applied.value.photos)
         const record = await this.reader.find(caller, agency.id, input.externalId, trx)
         return ok({ agency, record: record! })
       })
@@ -107,25 +114,42 @@ export default class CreateListing {
   async #vehicle(input: ListingCreateInput) {
     const errors: Record<string, string[]> = {}
     const brand = await this.vehicles.brand(input.brand)
-    if (!brand.ok) return fail('invalid', { errors: { Marca: [MATCH_MESSAGES[brand.reason](`la marca «${input.brand}»`)] } })
+    if (!brand.ok)
+      return fail('invalid', {
+        errors: { Marca: [MATCH_MESSAGES[brand.reason](`la marca «${input.brand}»`)] },
+      })
     const model = await this.vehicles.model(input.model, brand.value.id)
-    if (!model.ok) return fail('invalid', { errors: { Modelo: [MATCH_MESSAGES[model.reason](`el modelo «${input.model}»`)] } })
+    if (!model.ok)
+      return fail('invalid', {
+        errors: { Modelo: [MATCH_MESSAGES[model.reason](`el modelo «${input.model}»`)] },
+      })
 
     let version = await this.vehicles.version(input.version, model.value.id, input.year)
     if (!version.ok && version.reason === 'not_found' && input.year) {
       version = await this.vehicles.version(input.version, model.value.id)
     }
     if (!version.ok && version.reason === 'ambiguous') {
-      return fail('invalid', { errors: { Version: [MATCH_MESSAGES.ambiguous(`La versión «${input.version}»`)] } })
+      return fail('invalid', {
+        errors: { Version: [MATCH_MESSAGES.ambiguous(`La versión «${input.version}»`)] },
+      })
     }
     const known = version.ok ? version.value : null
 
     const year = input.year ?? known?.year ?? null
-    if (year === null) errors.VersionYear = ['El campo VersionYear es obligatorio cuando la versión no indica su año.']
+    if (year === null)
+      errors.VersionYear = [
+        'El campo VersionYear es obligatorio cuando la versión no indica su año.',
+      ]
     const transmission = input.transmission ?? known?.transmission ?? null
-    if (!transmission) errors.Transmision = ['El campo Transmision es obligatorio cuando la versión no es del catálogo.']
+    if (!transmission)
+      errors.Transmision = [
+        'El campo Transmision es obligatorio cuando la versión no es del catálogo.',
+      ]
     const propulsion = input.propulsion ?? known?.propulsion ?? null
-    if (!propulsion) errors.Propulsion = ['El campo Propulsion es obligatorio cuando la versión no es del catálogo.']
+    if (!propulsion)
+      errors.Propulsion = [
+        'El campo Propulsion es obligatorio cuando la versión no es del catálogo.',
+      ]
     if (Object.keys(errors).length > 0) return fail('invalid', { errors })
 
     return ok({
@@ -148,7 +172,9 @@ export default class CreateListing {
 }
 
 function duplicate() {
-  return fail('conflict' as const, { errors: { ExternalId: ['Ya existe una publicación con ese ExternalId en la agencia.'] } })
+  return fail('conflict' as const, {
+    errors: { ExternalId: ['Ya existe una publicación con ese ExternalId en la agencia.'] },
+  })
 }
 
 function shortId() {

@@ -15,16 +15,28 @@ export default class ListListings {
     private reader: ListingReader
   ) {}
 
-  async execute(caller: Caller, adminMail: string, filters: { operator?: string; state?: ListingState; page: number }) {
+  async execute(
+    caller: Caller,
+    adminMail: string,
+    filters: { operator?: string; state?: ListingState; page: number }
+  ) {
     const agency = await this.directory.forApp(caller.id, adminMail)
     if (!agency) return fail('no_agency')
     let operatorId: number | undefined
     if (filters.operator) {
       const operator = await this.directory.member(agency.id, filters.operator)
-      if (!operator) return fail('invalid', { errors: { operador: ['El operador no es colaborador de la agencia.'] } })
+      if (!operator)
+        return fail('invalid', {
+          errors: { operador: ['El operador no es colaborador de la agencia.'] },
+        })
       operatorId = operator.id
     }
-    const page = await this.reader.list(caller, agency.id, { operatorId, state: filters.state, page: filters.page, perPage: PER_PAGE })
+    const page = await this.reader.list(caller, agency.id, {
+      operatorId,
+      state: filters.state,
+      page: filters.page,
+      perPage: PER_PAGE,
+    })
     return ok({ agency, ...page })
   }
 }

@@ -12,7 +12,9 @@ export default class ListPhotos {
   async execute(caller: Caller, adminMail: string, externalId: string) {
     const record = await this.reader.findByAdminMail(caller, adminMail, externalId)
     if (!record) return fail('not_found')
-    const photos = await ListingPhoto.forApp(caller).where('listing_id', record.listing.id).orderBy('position')
+    const photos = await ListingPhoto.forApp(caller)
+      .where('listing_id', record.listing.id)
+      .orderBy('position')
     return ok({ agency: { adminMail: record.listing.adminEmail }, record, photos })
   }
 }

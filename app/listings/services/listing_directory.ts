@@ -26,7 +26,7 @@ export type ListingSnapshot = {
   mileage: number
   color: string | null
   bodyType: string | null
-  /** 'Nuevo' (0 km) or 'Usado' (DESIGN.md §5 Auto.Estado). */
+  /** 'Nuevo' (0 km) or 'Usado' (docs/design.md §5 Auto.Estado). */
   condition: 'Nuevo' | 'Usado'
   price: Valor
   downPayment: Valor
@@ -82,7 +82,11 @@ export default class ListingDirectory {
    * The agency's listing with this ExternalId (any case, any state, any app:
    * the caller checks `appId` and `state`), or null.
    */
-  async forInquiry(agencyId: number, externalId: string, client: QueryClientContract = db.connection()) {
+  async forInquiry(
+    agencyId: number,
+    externalId: string,
+    client: QueryClientContract = db.connection()
+  ) {
     const listing = await Listing.query({ client })
       .where('agency_id', agencyId)
       .whereRaw('lower(external_id) = lower(?)', [externalId])
@@ -105,7 +109,10 @@ export default class ListingDirectory {
   }
 
   /** The listing behind `/autos/{slug}` (any state: the page answers 410 when not active), or null. */
-  async bySlug(slug: string, client: QueryClientContract = db.connection()): Promise<PublicListing | null> {
+  async bySlug(
+    slug: string,
+    client: QueryClientContract = db.connection()
+  ): Promise<PublicListing | null> {
     const listing = await Listing.query({ client })
       .where('slug', slug)
       .select(
@@ -125,7 +132,10 @@ export default class ListingDirectory {
       description: listing.description,
       exposure: EXPOSURE_WIRE[listing.exposure],
       specs: listing.customSpecs,
-      photos: photos.map((photo) => ({ url: photoUrl(photo.image), thumbnailUrl: photoUrl(photo.thumbnail) })),
+      photos: photos.map((photo) => ({
+        url: photoUrl(photo.image),
+        thumbnailUrl: photoUrl(photo.thumbnail),
+      })),
       location: { region: listing.regionName, city: listing.cityName, address: listing.address },
       phone: listing.phone,
       operatorEmail: listing.operatorEmail,

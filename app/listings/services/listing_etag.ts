@@ -1,5 +1,5 @@
 /*
- * A listing's strong ETag is its id and revision (DESIGN.md §4): cheap to
+ * A listing's strong ETag is its id and revision (docs/design.md §4): cheap to
  * compute, and comparable inside the UPDATE that bumps the revision.
  */
 export function listingEtag(listing: { id: number; revision: number }) {
@@ -11,7 +11,10 @@ export function listingEtag(listing: { id: number; revision: number }) {
  * If-Match was sent or it holds `*`, else the revision of the tag naming this
  * listing, or -1 (matches nothing) when none does. Weak tags never match.
  */
-export function expectedRevision(tags: string[] | undefined, listingId: number): number | undefined {
+export function expectedRevision(
+  tags: string[] | undefined,
+  listingId: number
+): number | undefined {
   if (!tags || tags.includes('*')) return undefined
   for (const tag of tags) {
     const match = /^"(\d+)\.(\d+)"$/.exec(tag)

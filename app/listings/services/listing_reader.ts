@@ -20,7 +20,8 @@ export const SHOW_SQL = `select ${FIELDS.map((field) => `listings.${field.column
 /** A row as a plain object, the way the model would read it (without building a model instance). */
 function fromRow(row: Record<string, unknown>): ListingData {
   const data: Record<string, unknown> = {}
-  for (const { attribute, column, consume } of FIELDS) data[attribute] = consume ? consume(row[column], attribute, undefined as any) : row[column]
+  for (const { attribute, column, consume } of FIELDS)
+    data[attribute] = consume ? consume(row[column], attribute, undefined as any) : row[column]
   return data as ListingData
 }
 
@@ -29,7 +30,11 @@ function fromRow(row: Record<string, unknown>): ListingData {
  * Lucid's own pool: PostgreSQL parses and plans it once per connection
  * instead of once per request, and no query builder runs.
  */
-async function preparedQuery(name: string, sql: string, values: unknown[]): Promise<Record<string, unknown>[]> {
+async function preparedQuery(
+  name: string,
+  sql: string,
+  values: unknown[]
+): Promise<Record<string, unknown>[]> {
   const client = db.connection().getReadClient().client as any
   const connection = await client.acquireConnection()
   try {
@@ -46,7 +51,12 @@ function toRecord(listing: ListingData): ListingRecord {
   return { listing, photoUrls: listing.photoKeys.map(photoUrl), photoCount: listing.photoCount }
 }
 
-export type ListFilters = { operatorId?: number; state?: ListingState; page: number; perPage: number }
+export type ListFilters = {
+  operatorId?: number
+  state?: ListingState
+  page: number
+  perPage: number
+}
 
 export default class ListingReader {
   /**
@@ -54,7 +64,13 @@ export default class ListingReader {
    * `forUpdate` locks its row for the rest of `trx`: concurrent writers then
    * queue behind each other instead of losing the revision race.
    */
-  async find(caller: Caller, agencyId: number, externalId: string, trx?: TransactionClientContract, forUpdate = false) {
+  async find(
+    caller: Caller,
+    agencyId: number,
+    externalId: string,
+    trx?: TransactionClientContract,
+    forUpdate = false
+  ) {
     const query = Listing.forApp(caller)
       .where('listings.agency_id', agencyId)
       .whereRaw('lower(listings.external_id) = lower(?)', [externalId])
@@ -70,7 +86,11 @@ export default class ListingReader {
    * listing exists only where the app was linked to the agency).
    */
   async findByAdminMail(caller: Caller, adminMail: string, externalId: string) {
-    const rows = await preparedQuery('listings_show', SHOW_SQL, [caller.id, adminMail.trim().toLowerCase(), externalId])
+    const rows = await preparedQuery('listings_show', SHOW_SQL, [
+      caller.id,
+      adminMail.trim().toLowerCase(),
+      externalId,
+    ])
     return rows.length ? toRecord(fromRow(rows[0])) : null
   }
 

@@ -1,5 +1,5 @@
 /*
- * Rules of spec §2.3/§3/§8 and DESIGN.md §7 that need no database: the state
+ * Rules of docs/spec.md §2.3/§3/§8 and docs/design.md §7 that need no database: the state
  * machine, mileage plausibility, exposure choice, the responsible phone.
  */
 import { DateTime } from 'luxon'
@@ -7,8 +7,16 @@ import { fail, ok, type Result } from '#core/result'
 import { settings } from '#core/settings'
 import type { Exposure, ListingState } from '#listings/models/listing'
 
-export const EXPOSURE_WIRE: Record<Exposure, 'Alta' | 'Media' | 'Baja'> = { high: 'Alta', medium: 'Media', low: 'Baja' }
-export const EXPOSURE_CODE = { Alta: 'high', Media: 'medium', Baja: 'low' } as const satisfies Record<string, Exposure>
+export const EXPOSURE_WIRE: Record<Exposure, 'Alta' | 'Media' | 'Baja'> = {
+  high: 'Alta',
+  medium: 'Media',
+  low: 'Baja',
+}
+export const EXPOSURE_CODE = {
+  Alta: 'high',
+  Media: 'medium',
+  Baja: 'low',
+} as const satisfies Record<string, Exposure>
 /** Best first. */
 export const EXPOSURE_ORDER: Exposure[] = ['high', 'medium', 'low']
 
@@ -17,7 +25,11 @@ export const STATE_WIRE: Record<ListingState, 'Activa' | 'Suspendida' | 'Archiva
   suspended: 'Suspendida',
   archived: 'Archivada',
 }
-export const STATE_CODE = { Activa: 'active', Suspendida: 'suspended', Archivada: 'archived' } as const
+export const STATE_CODE = {
+  Activa: 'active',
+  Suspendida: 'suspended',
+  Archivada: 'archived',
+} as const
 
 /** A used vehicle may not average more than this many km per year of age. */
 export const MAX_KM_PER_YEAR = 100_000
@@ -31,8 +43,14 @@ export const currentYear = () => DateTime.now().setZone(settings.timezone).year
  * freely between each other, subject to the activation conditions checked by
  * the plan guard.
  */
-export function transition(from: ListingState, to: ListingState): Result<{ activating: boolean }, 'archived'> {
-  if (from === 'archived') return fail('archived', { errors: { _: ['La publicación está archivada y no admite cambios.'] } })
+export function transition(
+  from: ListingState,
+  to: ListingState
+): Result<{ activating: boolean }, 'archived'> {
+  if (from === 'archived')
+    return fail('archived', {
+      errors: { _: ['La publicación está archivada y no admite cambios.'] },
+    })
   return ok({ activating: to === 'active' && from !== 'active' })
 }
 
@@ -68,13 +86,16 @@ export function chooseExposure(options: {
   willBeActive: boolean
 }): Result<Exposure, 'no_quota'> {
   const { requested, current, plan, used, willBeActive } = options
-  const room = (level: Exposure) => plan.quotas[EXPOSURE_WIRE[level]] - (willBeActive ? used[level] : 0) > 0
+  const room = (level: Exposure) =>
+    plan.quotas[EXPOSURE_WIRE[level]] - (willBeActive ? used[level] : 0) > 0
   if (requested && room(requested)) return ok(requested)
   if (requested === undefined && current && room(current)) return ok(current)
   const best = EXPOSURE_ORDER.find(room)
   if (best) return ok(best)
   if (!willBeActive) return ok(requested ?? current ?? 'low')
-  return fail('no_quota', { errors: { _: ['El plan de la agencia no tiene cupo de exposición disponible.'] } })
+  return fail('no_quota', {
+    errors: { _: ['El plan de la agencia no tiene cupo de exposición disponible.'] },
+  })
 }
 
 /**
@@ -89,7 +110,13 @@ export function choosePhone(
   if (typeof sent === 'string') {
     return phones.includes(sent)
       ? ok(sent)
-      : fail('invalid', { errors: { Telefono: ['El Telefono debe coincidir con uno de los teléfonos del operador responsable.'] } })
+      : fail('invalid', {
+          errors: {
+            Telefono: [
+              'El Telefono debe coincidir con uno de los teléfonos del operador responsable.',
+            ],
+          },
+        })
   }
   if (sent === undefined && current && phones.includes(current)) return ok(current)
   return ok(phones[0] ?? null)

@@ -7,7 +7,7 @@
  *
  * Every writer of a listing's photos (this install and the `photos.fetch`
  * settle) first locks the listing row, then recomputes the cache in a later
- * statement (DESIGN.md §13): under read committed each statement sees what
+ * statement (docs/design.md §13): under read committed each statement sees what
  * was committed when it started, so a recompute that began before the lock
  * was granted could miss a photo another transaction just made ready.
  * Listing row before photo rows, always: the same order in every writer
@@ -79,14 +79,23 @@ export async function lockListing(trx: TransactionClientContract, listingId: num
  * photo) from the photo rows; `bumpRevision` when a photo settled. Call with
  * the listing locked by `trx` (`lockListing`), never in the locking statement.
  */
-export async function refreshPhotoCache(trx: TransactionClientContract, listingId: number, options: { bumpRevision?: boolean } = {}) {
+export async function refreshPhotoCache(
+  trx: TransactionClientContract,
+  listingId: number,
+  options: { bumpRevision?: boolean } = {}
+) {
   await trx
     .from('listings')
     .where('id', listingId)
     .update({
-      photo_keys: trx.raw(`(select coalesce(json_agg(p.storage_key order by p.position) filter (where p.state = 'ready'), '[]')
+      photo_keys:
+        trx.raw(`(select coalesce(json_agg(p.storage_key order by p.position) filter (where p.state = 'ready'), '[]')
         from listing_photos p where p.listing_id = listings.id)`),
-      photo_count: trx.raw('(select count(*) from listing_photos p where p.listing_id = listings.id)'),
-      ...(options.bumpRevision ? { revision: trx.raw('revision + 1'), updated_at: new Date() } : {}),
+      photo_count: trx.raw(
+        '(select count(*) from listing_photos p where p.listing_id = listings.id)'
+      ),
+      ...(options.bumpRevision
+        ? { revision: trx.raw('revision + 1'), updated_at: new Date() }
+        : {}),
     })
 }

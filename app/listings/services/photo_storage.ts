@@ -21,7 +21,10 @@ export function photoKeys(listingId: number, photoId: number, hash: string) {
 }
 
 export async function storePhoto(key: string, contents: Buffer) {
-  await drive.use().put(key, contents, { contentType: 'image/jpeg', cacheControl: 'public, max-age=31536000, immutable' })
+  await drive.use().put(key, contents, {
+    contentType: 'image/jpeg',
+    cacheControl: 'public, max-age=31536000, immutable',
+  })
 }
 
 /** The stored bytes, or null when the key is unknown. */

@@ -27,9 +27,13 @@ export async function processPhoto(input: Buffer): Promise<Result<ProcessedPhoto
   } catch (error: any) {
     // sharp refuses an oversized image from its header, before decoding any pixel.
     if (/pixel limit/i.test(String(error?.message))) {
-      return fail('rejected', { message: `La imagen supera el máximo de ${MAX_INPUT_PIXELS / 1_000_000} megapíxeles.` })
+      return fail('rejected', {
+        message: `La imagen supera el máximo de ${MAX_INPUT_PIXELS / 1_000_000} megapíxeles.`,
+      })
     }
-    return fail('rejected', { message: 'El archivo no es una imagen que se pueda leer (JPEG, PNG, WebP, GIF, AVIF o TIFF).' })
+    return fail('rejected', {
+      message: 'El archivo no es una imagen que se pueda leer (JPEG, PNG, WebP, GIF, AVIF o TIFF).',
+    })
   }
   if (!metadata.width || !metadata.height) {
     return fail('rejected', { message: 'El archivo no es una imagen que se pueda leer.' })
@@ -54,7 +58,10 @@ export async function processPhoto(input: Buffer): Promise<Result<ProcessedPhoto
       .resize({ width: MAX_WIDTH, withoutEnlargement: true })
       .jpeg({ quality: 82, mozjpeg: true })
       .toBuffer({ resolveWithObject: true })
-    const thumbnail = await upright().resize({ width: THUMBNAIL_WIDTH }).jpeg({ quality: 75 }).toBuffer()
+    const thumbnail = await upright()
+      .resize({ width: THUMBNAIL_WIDTH })
+      .jpeg({ quality: 75 })
+      .toBuffer()
     return ok({ image: image.data, thumbnail, width: image.info.width, height: image.info.height })
   } catch {
     return fail('rejected', { message: 'La imagen está dañada y no se pudo procesar.' })

@@ -1,5 +1,5 @@
 /*
- * desasociar (spec §4.3): the detached collaborator's listings pass to the
+ * desasociar (docs/spec.md §4.3): the detached collaborator's listings pass to the
  * receiving operator, inside the agencies module's transaction. The sales
  * phone follows the operator (it must be one of the responsible's phones).
  */
@@ -32,7 +32,10 @@ export default class ReassignOperator {
         operator_email: target.email,
         // Keep the listing's phone when the new responsible has it too.
         phone: target.phones.length
-          ? db.raw('case when phone = any(?) then phone else ? end', [target.phones, target.phones[0]])
+          ? db.raw('case when phone = any(?) then phone else ? end', [
+              target.phones,
+              target.phones[0],
+            ])
           : null,
         revision: db.raw('revision + 1'),
         updated_at: new Date(),

@@ -17,6 +17,8 @@ export default class ShowListing {
     externalId: string
   ): Promise<Result<{ agency: { adminMail: string }; record: ListingRecord }, 'not_found'>> {
     const record = await this.reader.findByAdminMail(caller, adminMail, externalId)
-    return record ? ok({ agency: { adminMail: record.listing.adminEmail }, record }) : fail('not_found')
+    return record
+      ? ok({ agency: { adminMail: record.listing.adminEmail }, record })
+      : fail('not_found')
   }
 }

@@ -1,5 +1,5 @@
 /*
- * Publicacion (spec §2.2) and its reference, and the photo list of
+ * Publicacion (docs/spec.md §2.2) and its reference, and the photo list of
  * GET …/fotos. The wire names of a listing live here and in its validator.
  */
 import { expand, group, link, path, type Links } from '#core/http/links'
@@ -60,17 +60,23 @@ export function listingFull(agency: Agency, { listing, photoUrls }: ListingRecor
     Kilometraje: listing.mileage,
     Color: listing.colour,
     Descripcion: listing.description,
-    DatosTecnicosCustom: listing.customSpecs.map((spec) => ({ Nombre: spec.name, Valor: spec.value })),
+    DatosTecnicosCustom: listing.customSpecs.map((spec) => ({
+      Nombre: spec.name,
+      Valor: spec.value,
+    })),
     Precio: valor(listing.priceCurrency, listing.priceAmount),
     Adelanto: valor(listing.downPaymentCurrency, listing.downPaymentAmount),
     Cuota: valor(listing.installmentCurrency, listing.installmentAmount),
     Fotos: photoUrls,
     // Decision (docs/decisions.md): an object only while the certificate applies (used vehicle, flag on).
-    CertificadoDeGarantiaUsado: listing.warrantyCertificate && listing.mileage > 0 ? { Aplica: true } : null,
+    CertificadoDeGarantiaUsado:
+      listing.warrantyCertificate && listing.mileage > 0 ? { Aplica: true } : null,
     Locacion: { Region: listing.regionName, Ciudad: listing.cityName, Direccion: listing.address },
     Telefono: listing.phone,
     Consultas: group({
-      self: link(`${path('consultas', agency.adminMail)}${expand('{?externalid}', { externalid: listing.externalId })}`),
+      self: link(
+        `${path('consultas', agency.adminMail)}${expand('{?externalid}', { externalid: listing.externalId })}`
+      ),
     }),
     _links: links(agency, listing),
   }
@@ -102,5 +108,8 @@ export function photoEntry(photo: ListingPhoto) {
 }
 
 export function photoRef(photo: ListingPhoto) {
-  return { href: photo.storageKey ? photoUrl(photo.storageKey) : photo.sourceUrl, title: `Foto ${photo.position + 1} (${PHOTO_STATE[photo.state]})` }
+  return {
+    href: photo.storageKey ? photoUrl(photo.storageKey) : photo.sourceUrl,
+    title: `Foto ${photo.position + 1} (${PHOTO_STATE[photo.state]})`,
+  }
 }

@@ -1,5 +1,5 @@
 /*
- * Wire → domain for listing bodies (spec §2.3, §2.4, §8; DESIGN.md §6).
+ * Wire → domain for listing bodies (docs/spec.md §2.3, §2.4, §8; docs/design.md §6).
  * Field names here are the spec's; what leaves this file is the English input
  * the services understand. A field left out means "keep it"; an explicit null
  * means what the spec says for that field.
@@ -23,11 +23,7 @@ const emailOrEmpty = vine.createRule((value, _options, field: FieldContext) => {
 const valor = () =>
   vine
     .object({
-      Moneda: vine
-        .string()
-        .trim()
-        .toUpperCase()
-        .in(settings.acceptedCurrencies),
+      Moneda: vine.string().trim().toUpperCase().in(settings.acceptedCurrencies),
       Importe: vine.number({ strict: true }).min(0).max(999_999_999_999.99).decimal([0, 2]),
     })
     .nullable()
@@ -35,7 +31,7 @@ const valor = () =>
 
 const text = (max: number) => vine.string().trim().maxLength(max).nullable().optional()
 
-/** PublicacionEdit fields (spec §2.3), shared by PUT and POST. */
+/** PublicacionEdit fields (docs/spec.md §2.3), shared by PUT and POST. */
 const editFields = {
   RefStock: text(25),
   Activa: vine.boolean({ strict: true }).nullable().optional(),
@@ -119,11 +115,15 @@ export const listingPartialValidator = vine.create({
 
 export const listingQueryValidator = vine.create({
   operador: vine.string().trim().maxLength(254).optional(),
-  estado: vine.string().trim().use(oneOf(['Activa', 'Suspendida', 'Archivada'])).optional(),
+  estado: vine
+    .string()
+    .trim()
+    .use(oneOf(['Activa', 'Suspendida', 'Archivada']))
+    .optional(),
   pagina: vine.number().withoutDecimals().range([1, 99]).optional(),
 })
 
-/** Path parameters: a malformed one is a 400 (spec §4.1 lists 400 on every listing call). */
+/** Path parameters: a malformed one is a 400 (docs/spec.md §4.1 lists 400 on every listing call). */
 export const listingParamsValidator = vine.create({
   adminmail: adminMailSchema(),
   externalid: vine
@@ -170,8 +170,14 @@ type EditBody = Awaited<ReturnType<typeof listingEditValidator.validate>>
 type CreateBody = Awaited<ReturnType<typeof listingCreateValidator.validate>>
 type PartialBody = Awaited<ReturnType<typeof listingPartialValidator.validate>>
 
-const toMoney = (value: { Moneda: string; Importe: number } | null | undefined): Money | undefined =>
-  value === undefined ? undefined : value === null ? null : { currency: value.Moneda, amount: value.Importe }
+const toMoney = (
+  value: { Moneda: string; Importe: number } | null | undefined
+): Money | undefined =>
+  value === undefined
+    ? undefined
+    : value === null
+      ? null
+      : { currency: value.Moneda, amount: value.Importe }
 
 const emptyToNull = <T>(value: T | '' | null | undefined) => (value === '' ? null : value)
 

@@ -17,7 +17,10 @@ test.group('Agencies / read and edit', (group) => {
     await seedCatalog()
   })
 
-  test('GET /v3/agencias lists the app\'s agencies only, in both representations', async ({ client, assert }) => {
+  test("GET /v3/agencias lists the app's agencies only, in both representations", async ({
+    client,
+    assert,
+  }) => {
     const { app: caller, token } = await createCaller()
     const { app: other } = await createCaller()
     const mine = await createAgency(caller, { tradeName: 'Beta Autos' })
@@ -32,7 +35,10 @@ test.group('Agencies / read and edit', (group) => {
     )
     assert.equal(full.body()._links.self.href, '/v3/agencias')
 
-    const refs = await client.get('/v3/agencias').bearerToken(token).header('accept', 'application/vnd.service.ref+json')
+    const refs = await client
+      .get('/v3/agencias')
+      .bearerToken(token)
+      .header('accept', 'application/vnd.service.ref+json')
     refs.assertStatus(200)
     assert.deepEqual(refs.body()._entries[0], {
       AdminMail: second.agency.adminMail,
@@ -41,7 +47,10 @@ test.group('Agencies / read and edit', (group) => {
     })
   })
 
-  test('GET /v3/agencias/{adminmail}: every link group of spec §2.5, and each plain href resolves', async ({ client, assert }) => {
+  test('GET /v3/agencias/{adminmail}: every link group of docs/spec.md §2.5, and each plain href resolves', async ({
+    client,
+    assert,
+  }) => {
     const { app: caller, token } = await createCaller()
     const fixture = await createAgency(caller, { tradeName: 'Gamma Autos' })
     await createListing(caller, fixture)
@@ -60,25 +69,31 @@ test.group('Agencies / read and edit', (group) => {
       Consultas: 'consultas',
       Visitas: 'visitas',
     }
-    for (const [group, segment] of Object.entries(expected)) {
-      assert.deepEqual(Object.keys(agency[group]), ['_links'], group)
-      assert.equal(agency[group]._links.self.href, `/v3/${segment}/${m}`, group)
+    for (const [section, segment] of Object.entries(expected)) {
+      assert.deepEqual(Object.keys(agency[section]), ['_links'], section)
+      assert.equal(agency[section]._links.self.href, `/v3/${segment}/${m}`, section)
     }
     assert.deepEqual(agency._links.edit, { href: `/v3/agencias/${m}`, method: 'PUT' })
 
     const hrefs: string[] = []
-    for (const group of [agency, ...Object.keys(expected).map((name) => agency[name])]) {
-      for (const link of Object.values(group._links) as any[]) {
+    for (const linked of [agency, ...Object.keys(expected).map((name) => agency[name])]) {
+      for (const link of Object.values(linked._links) as any[]) {
         if (!link.method && !link.templated) hrefs.push(link.href)
         if (link.templated && !link.method) hrefs.push(expand(link.href, {}))
       }
     }
     for (const href of hrefs) {
       const followed = await client.get(href).bearerToken(token)
-      assert.isTrue(followed.status() >= 200 && followed.status() < 300, `${href} → ${followed.status()}`)
+      assert.isTrue(
+        followed.status() >= 200 && followed.status() < 300,
+        `${href} → ${followed.status()}`
+      )
     }
 
-    const ref = await client.get(`/v3/agencias/${m}`).bearerToken(token).header('accept', 'application/vnd.service.ref+json')
+    const ref = await client
+      .get(`/v3/agencias/${m}`)
+      .bearerToken(token)
+      .header('accept', 'application/vnd.service.ref+json')
     assert.deepEqual(ref.body(), { AdminMail: m, href: `/v3/agencias/${m}`, title: 'Gamma Autos' })
   })
 
@@ -91,12 +106,18 @@ test.group('Agencies / read and edit', (group) => {
     const fixture = await createAgency(caller)
     const m = fixture.agency.adminMail
     for (const name of ['Abc', 'N'.repeat(100)]) {
-      const response = await client.put(`/v3/agencias/${m}`).bearerToken(token).json({ NombreComercial: name })
+      const response = await client
+        .put(`/v3/agencias/${m}`)
+        .bearerToken(token)
+        .json({ NombreComercial: name })
       response.assertStatus(200)
       assert.equal(response.body().NombreComercial, name)
     }
     for (const name of ['Ab', 'N'.repeat(101), '']) {
-      const response = await client.put(`/v3/agencias/${m}`).bearerToken(token).json({ NombreComercial: name })
+      const response = await client
+        .put(`/v3/agencias/${m}`)
+        .bearerToken(token)
+        .json({ NombreComercial: name })
       response.assertStatus(400)
       assert.property(response.body().Errors, 'NombreComercial')
     }
@@ -108,9 +129,15 @@ test.group('Agencies / read and edit', (group) => {
       .json({ NombreComercial: 'Delta Autos' })
     assert.deepEqual(ref.body(), { AdminMail: m, href: `/v3/agencias/${m}`, title: 'Delta Autos' })
 
-    const foreign = await client.put(`/v3/agencias/${m}`).bearerToken(otherToken).json({ NombreComercial: 'Robada' })
+    const foreign = await client
+      .put(`/v3/agencias/${m}`)
+      .bearerToken(otherToken)
+      .json({ NombreComercial: 'Robada' })
     foreign.assertStatus(403)
-    const missing = await client.put(`/v3/agencias/${uniqueEmail('nobody')}`).bearerToken(otherToken).json({ NombreComercial: 'Nadie' })
+    const missing = await client
+      .put(`/v3/agencias/${uniqueEmail('nobody')}`)
+      .bearerToken(otherToken)
+      .json({ NombreComercial: 'Nadie' })
     missing.assertStatus(403)
     assert.equal(foreign.body().Detail, missing.body().Detail)
     assert.equal((await new AgencyDirectory().forApp(caller.id, m))?.tradeName, 'Delta Autos')
@@ -118,7 +145,10 @@ test.group('Agencies / read and edit', (group) => {
 })
 
 test.group('Agencies / {adminmail} must be an e-mail', () => {
-  test('a malformed {adminmail} is 400 with Errors.adminmail on every endpoint of the module', async ({ client, assert }) => {
+  test('a malformed {adminmail} is 400 with Errors.adminmail on every endpoint of the module', async ({
+    client,
+    assert,
+  }) => {
     const { token } = await createCaller()
     const requests = [
       client.get('/v3/agencias/no-es-correo'),
@@ -128,7 +158,9 @@ test.group('Agencies / {adminmail} must be an e-mail', () => {
       client.get('/v3/operadores/no-es-correo'),
       client.post('/v3/operadores/no-es-correo').json({ Email: uniqueEmail('x') }),
       client.put('/v3/operadores/no-es-correo').json({ Nombre: 'X' }),
-      client.patch('/v3/operadores/no-es-correo/desasociar').qs({ operador: uniqueEmail('a'), operadorDestino: uniqueEmail('b') }),
+      client
+        .patch('/v3/operadores/no-es-correo/desasociar')
+        .qs({ operador: uniqueEmail('a'), operadorDestino: uniqueEmail('b') }),
       client.get('/v3/sucursales/no-es-correo'),
       client.post('/v3/sucursales/no-es-correo').json({ Descripcion: 'x' }),
       client.get('/v3/sucursales/no-es-correo/1'),
@@ -147,10 +179,15 @@ test.group('Agencies / products (plan) and support commands', (group) => {
     await seedCatalog()
   })
 
-  test('GET /v3/productos/{adminmail}: capacity and quotas of the plan; 404 for another app', async ({ client, assert }) => {
+  test('GET /v3/productos/{adminmail}: capacity and quotas of the plan; 404 for another app', async ({
+    client,
+    assert,
+  }) => {
     const { app: caller, token } = await createCaller()
     const { token: otherToken } = await createCaller()
-    const fixture = await createAgency(caller, { plan: { capacity: 7, alta: 1, media: 2, baja: 4 } })
+    const fixture = await createAgency(caller, {
+      plan: { capacity: 7, alta: 1, media: 2, baja: 4 },
+    })
     const m = fixture.agency.adminMail
     await createListing(caller, fixture, { Exposicion: 'Alta' })
     await createListing(caller, fixture, { Exposicion: 'Baja' })
@@ -170,7 +207,9 @@ test.group('Agencies / products (plan) and support commands', (group) => {
       _links: { self: { href: `/v3/productos/${m}` }, agencia: { href: `/v3/agencias/${m}` } },
     })
     ;(await client.get(`/v3/productos/${m}`).bearerToken(otherToken)).assertStatus(404)
-    ;(await client.get(`/v3/productos/${uniqueEmail('nobody')}`).bearerToken(token)).assertStatus(404)
+    ;(await client.get(`/v3/productos/${uniqueEmail('nobody')}`).bearerToken(token)).assertStatus(
+      404
+    )
   })
 
   test('a registered agency gets the default plan', async ({ assert }) => {
@@ -182,16 +221,51 @@ test.group('Agencies / products (plan) and support commands', (group) => {
     })
   })
 
-  test('ace agency:plan sets the plan; bad numbers and unknown agencies fail', async ({ assert }) => {
+  test('ace agency:plan sets the plan; bad numbers and unknown agencies fail', async ({
+    assert,
+  }) => {
     const { app: caller } = await createCaller()
     const fixture = await createAgency(caller)
     const m = fixture.agency.adminMail
-    const done = await ace('agency:plan', [m.toUpperCase(), '--capacity', '12', '--alta', '2', '--media', '3', '--baja', '7'])
+    const done = await ace('agency:plan', [
+      m.toUpperCase(),
+      '--capacity',
+      '12',
+      '--alta',
+      '2',
+      '--media',
+      '3',
+      '--baja',
+      '7',
+    ])
     assert.equal(done.exitCode, 0)
-    assert.deepEqual(await new AgencyDirectory().plan(fixture.agency.id), { capacity: 12, quotas: { Alta: 2, Media: 3, Baja: 7 } })
-    const negative = await ace('agency:plan', [m, '--capacity', '-1', '--alta', '0', '--media', '0', '--baja', '0'])
+    assert.deepEqual(await new AgencyDirectory().plan(fixture.agency.id), {
+      capacity: 12,
+      quotas: { Alta: 2, Media: 3, Baja: 7 },
+    })
+    const negative = await ace('agency:plan', [
+      m,
+      '--capacity',
+      '-1',
+      '--alta',
+      '0',
+      '--media',
+      '0',
+      '--baja',
+      '0',
+    ])
     assert.equal(negative.exitCode, 1)
-    const unknown = await ace('agency:plan', [uniqueEmail('nobody'), '--capacity', '1', '--alta', '0', '--media', '0', '--baja', '0'])
+    const unknown = await ace('agency:plan', [
+      uniqueEmail('nobody'),
+      '--capacity',
+      '1',
+      '--alta',
+      '0',
+      '--media',
+      '0',
+      '--baja',
+      '0',
+    ])
     assert.equal(unknown.exitCode, 1)
   })
 
@@ -208,17 +282,25 @@ test.group('Agencies / products (plan) and support commands', (group) => {
     const granted = await ace('agency:grant', [m, '--app', String(other.id), '--other-leads'])
     assert.equal(granted.exitCode, 0)
     ;(await client.get(`/v3/agencias/${m}`).bearerToken(otherToken)).assertStatus(200)
-    assert.deepEqual(await new AgencyDirectory().appsReceivingOtherLeads(fixture.agency.id), [other.id])
+    assert.deepEqual(await new AgencyDirectory().appsReceivingOtherLeads(fixture.agency.id), [
+      other.id,
+    ])
 
     // Granting again without the flag turns it off (idempotent).
     assert.equal((await ace('agency:grant', [m, '--app', String(other.id)])).exitCode, 0)
     assert.deepEqual(await new AgencyDirectory().appsReceivingOtherLeads(fixture.agency.id), [])
 
-    assert.equal((await ace('agency:grant', [uniqueEmail('nobody'), '--app', String(other.id)])).exitCode, 1)
+    assert.equal(
+      (await ace('agency:grant', [uniqueEmail('nobody'), '--app', String(other.id)])).exitCode,
+      1
+    )
     assert.equal((await ace('agency:grant', [m, '--app', '999999'])).exitCode, 1)
   })
 
-  test('ace agency:suspend suspends and reinstates an agency or a person (DESIGN.md §7 flags)', async ({ client, assert }) => {
+  test('ace agency:suspend suspends and reinstates an agency or a person (docs/design.md §7 flags)', async ({
+    client,
+    assert,
+  }) => {
     const { app: caller, token } = await createCaller()
     const colab = uniqueEmail('colab')
     const fixture = await createAgency(caller, { collaborators: [colab] })
@@ -234,7 +316,10 @@ test.group('Agencies / products (plan) and support commands', (group) => {
     assert.equal((await ace('agency:suspend', [colab, '--operator'])).exitCode, 0)
     assert.isTrue((await directory.member(fixture.agency.id, colab))?.suspended)
     // A suspended person cannot receive a detached colleague's work.
-    const other = await client.post(`/v3/operadores/${m}`).bearerToken(token).json({ Email: uniqueEmail('other') })
+    const other = await client
+      .post(`/v3/operadores/${m}`)
+      .bearerToken(token)
+      .json({ Email: uniqueEmail('other') })
     const refused = await client
       .patch(`/v3/operadores/${m}/desasociar`)
       .qs({ operador: other.body().Email, operadorDestino: colab })

@@ -11,25 +11,31 @@ test.group('Agencies / branches (sucursales)', (group) => {
     await seedCatalog()
   })
 
-  test('GET lists every field of spec §2.10, full and reference; the edit link resolves with PUT', async ({ client, assert }) => {
+  test('GET lists every field of docs/spec.md §2.10, full and reference; the edit link resolves with PUT', async ({
+    client,
+    assert,
+  }) => {
     const { app, token } = await createCaller()
     const fixture = await createAgency(app)
     const m = fixture.agency.adminMail
-    const created = await client.post(`/v3/sucursales/${m}`).bearerToken(token).json({
-      Descripcion: 'Taller Norte',
-      Email: 'Taller@Example.com',
-      Telefono: '0221 455-1111',
-      Region: 'AR-B',
-      Ciudad: 'Tigre',
-      Direccion: 'Av. Cazón 1500',
-      Comercial: false,
-      TallerMecanico: true,
-      Autopartes: true,
-      Laborable: { Desde: '08:30', Hasta: '18:00' },
-      PreFestivo: { Desde: '09:00:00', Hasta: '13:00:00' },
-      Festivo: null,
-      ResponsableLeadsPostVenta: 'postventa@example.com',
-    })
+    const created = await client
+      .post(`/v3/sucursales/${m}`)
+      .bearerToken(token)
+      .json({
+        Descripcion: 'Taller Norte',
+        Email: 'Taller@Example.com',
+        Telefono: '0221 455-1111',
+        Region: 'AR-B',
+        Ciudad: 'Tigre',
+        Direccion: 'Av. Cazón 1500',
+        Comercial: false,
+        TallerMecanico: true,
+        Autopartes: true,
+        Laborable: { Desde: '08:30', Hasta: '18:00' },
+        PreFestivo: { Desde: '09:00:00', Hasta: '13:00:00' },
+        Festivo: null,
+        ResponsableLeadsPostVenta: 'postventa@example.com',
+      })
     created.assertStatus(201)
     const list = await client.get(`/v3/sucursales/${m.toUpperCase()}`).bearerToken(token)
     list.assertStatus(200)
@@ -51,18 +57,28 @@ test.group('Agencies / branches (sucursales)', (group) => {
       PreFestivo: { Desde: '09:00:00', Hasta: '13:00:00' },
       Festivo: null,
       ResponsableLeadsPostVenta: 'postventa@example.com',
-      _links: { self: { href }, edit: { href, method: 'PUT' }, agencia: { href: `/v3/agencias/${m}` } },
+      _links: {
+        self: { href },
+        edit: { href, method: 'PUT' },
+        agencia: { href: `/v3/agencias/${m}` },
+      },
     })
     const refs = await client.get(`/v3/sucursales/${m}`).bearerToken(token).header('accept', REF)
     assert.deepEqual(refs.body()._entries[1], { href, title: 'Taller Norte' })
 
     ;(await client.get(href).bearerToken(token)).assertStatus(200)
-    const edited = await client.put(href).bearerToken(token).json({ Festivo: { Desde: '10:00', Hasta: '12:30' }, Comercial: true })
+    const edited = await client
+      .put(href)
+      .bearerToken(token)
+      .json({ Festivo: { Desde: '10:00', Hasta: '12:30' }, Comercial: true })
     edited.assertStatus(200)
     assert.deepEqual(edited.body().Festivo, { Desde: '10:00:00', Hasta: '12:30:00' })
     assert.isTrue(edited.body().Comercial)
     assert.equal(edited.body().Descripcion, 'Taller Norte', 'absent fields stay')
-    const cleared = await client.put(href).bearerToken(token).json({ Laborable: null, Region: null, Ciudad: null })
+    const cleared = await client
+      .put(href)
+      .bearerToken(token)
+      .json({ Laborable: null, Region: null, Ciudad: null })
     assert.isNull(cleared.body().Laborable)
     assert.equal(cleared.body().Region, '')
   })
@@ -94,7 +110,12 @@ test.group('Agencies / branches (sucursales)', (group) => {
     for (const [body, status, key] of cases) {
       const response = await client.post(url).bearerToken(token).json(body)
       assert.equal(response.status(), status, JSON.stringify(body).slice(0, 60))
-      if (key) assert.deepEqual(Object.keys(response.body().Errors), [key], JSON.stringify(body).slice(0, 60))
+      if (key)
+        assert.deepEqual(
+          Object.keys(response.body().Errors),
+          [key],
+          JSON.stringify(body).slice(0, 60)
+        )
     }
   })
 
@@ -111,18 +132,29 @@ test.group('Agencies / branches (sucursales)', (group) => {
     const href = list.body()._entries[0]._links.self.href
     const foreign = await client.get(`/v3/sucursales/${m}`).bearerToken(otherToken)
     foreign.assertStatus(404)
-    const missing = await client.get(`/v3/sucursales/${uniqueEmail('nobody')}`).bearerToken(otherToken)
+    const missing = await client
+      .get(`/v3/sucursales/${uniqueEmail('nobody')}`)
+      .bearerToken(otherToken)
     missing.assertStatus(404)
     assert.equal(foreign.body().Detail, missing.body().Detail)
     ;(await client.get(href).bearerToken(otherToken)).assertStatus(404)
     ;(await client.get(`/v3/sucursales/${m}/999999999`).bearerToken(token)).assertStatus(404)
     ;(await client.get(`/v3/sucursales/${m}/abc`).bearerToken(token)).assertStatus(400)
 
-    ;(await client.post(`/v3/sucursales/${m}`).bearerToken(otherToken).json({ Descripcion: 'x' })).assertStatus(403)
+    ;(
+      await client.post(`/v3/sucursales/${m}`).bearerToken(otherToken).json({ Descripcion: 'x' })
+    ).assertStatus(403)
     ;(await client.put(href).bearerToken(otherToken).json({ Descripcion: 'x' })).assertStatus(403)
     // A branch of another agency through this agency's path: not found.
-    const theirs = await client.get(`/v3/sucursales/${foreignFixture.agency.adminMail}`).bearerToken(otherToken)
+    const theirs = await client
+      .get(`/v3/sucursales/${foreignFixture.agency.adminMail}`)
+      .bearerToken(otherToken)
     const theirId = theirs.body()._entries[0]._links.self.href.split('/').pop()
-    ;(await client.put(`/v3/sucursales/${m}/${theirId}`).bearerToken(token).json({ Descripcion: 'x' })).assertStatus(404)
+    ;(
+      await client
+        .put(`/v3/sucursales/${m}/${theirId}`)
+        .bearerToken(token)
+        .json({ Descripcion: 'x' })
+    ).assertStatus(404)
   })
 })

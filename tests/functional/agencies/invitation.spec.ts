@@ -12,7 +12,14 @@ import { seedCatalog } from '#tests/helpers/catalog'
 import type { SmtpSink } from '#tests/helpers/smtp_sink'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import { raw } from '#tests/helpers/http'
-import { invitationBody, mailsTo, startMailSink, pathOf, registrationLink, startAgencyWorkers } from './support.js'
+import {
+  invitationBody,
+  mailsTo,
+  startMailSink,
+  pathOf,
+  registrationLink,
+  startAgencyWorkers,
+} from './support.js'
 
 const SECRET = 'invitations-secret-0123456789'
 
@@ -53,7 +60,10 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
 
     const body = invitationBody()
     const mixedCase = body.AdminMail.replace('invited', 'Invited')
-    const invited = await client.post('/v3/agencias').bearerToken(token).json({ ...body, AdminMail: mixedCase })
+    const invited = await client
+      .post('/v3/agencias')
+      .bearerToken(token)
+      .json({ ...body, AdminMail: mixedCase })
     invited.assertStatus(202)
     const location = invited.header('location')!
     assert.equal(location, `${settings.publicUrl}/v3/agencias/${body.AdminMail}`)
@@ -71,7 +81,11 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     for (const method of ['get', 'options'] as const) {
       const status = await client[method](pathOf(location)).bearerToken(token)
       status.assertStatus(202)
-      assert.containsSubset(status.body(), { AdminMail: body.AdminMail, NombreComercial: 'Autos del Plata', Estado: 'Pendiente' })
+      assert.containsSubset(status.body(), {
+        AdminMail: body.AdminMail,
+        NombreComercial: 'Autos del Plata',
+        Estado: 'Pendiente',
+      })
       const sent = DateTime.fromISO(status.body().Enviada)
       const expires = DateTime.fromISO(status.body().Vence)
       assert.isTrue(sent.isValid && expires.isValid)
@@ -97,24 +111,37 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     assert.include(html, 'value="Marta"')
 
     // A bad form comes back with the message next to the field.
-    const invalid = await raw(pathOf(link), form({ AdminNombre: 'Marta', AdminApellido: 'Suárez', Password: 'corta' }))
+    const invalid = await raw(
+      pathOf(link),
+      form({ AdminNombre: 'Marta', AdminApellido: 'Suárez', Password: 'corta' })
+    )
     assert.equal(invalid.status, 400)
     const invalidHtml = await invalid.text()
     assert.match(invalidHtml, /<p class="error" id="Password-error">[^<]*10 caracteres/)
     assert.include(invalidHtml, 'aria-invalid="true"')
     assert.include(invalidHtml, 'value="Suárez"')
 
-    const done = await raw(pathOf(link), form({ AdminNombre: 'Marta', AdminApellido: 'Suárez', Password: 'una-clave-larga' }))
+    const done = await raw(
+      pathOf(link),
+      form({ AdminNombre: 'Marta', AdminApellido: 'Suárez', Password: 'una-clave-larga' })
+    )
     assert.equal(done.status, 201)
     assert.include(await done.text(), 'Registro completo')
 
     // The app's signed webhook, on the real receiver.
     const [hook] = await receiver.waitFor(1)
     assert.equal(hook.path, '/hooks/invitaciones')
-    const payload = new Webhook(SECRET, { format: 'raw' }).verify(hook.rawBody.toString(), hook.headers as Record<string, string>) as any
+    const payload = new Webhook(SECRET, { format: 'raw' }).verify(
+      hook.rawBody.toString(),
+      hook.headers as Record<string, string>
+    ) as any
     assert.equal(payload.Tipo, 'InvitacionAceptada')
     assert.isTrue(DateTime.fromISO(payload.Momento).isValid)
-    assert.deepEqual(payload.Agencia, { AdminMail: body.AdminMail, href: `/v3/agencias/${body.AdminMail}`, title: 'Autos del Plata' })
+    assert.deepEqual(payload.Agencia, {
+      AdminMail: body.AdminMail,
+      href: `/v3/agencias/${body.AdminMail}`,
+      title: 'Autos del Plata',
+    })
 
     // Registered: Location now answers 200 with the Agencia.
     const agency = await client.get(pathOf(location)).bearerToken(token)
@@ -139,7 +166,13 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     const branches = await client.get(`/v3/sucursales/${body.AdminMail}`).bearerToken(token)
     branches.assertStatus(200)
     assert.containsSubset(branches.body()._entries, [
-      { Telefono: '+5492215550000', Region: 'Buenos Aires', Ciudad: 'La Plata', Direccion: 'Calle 7 1234', Comercial: true },
+      {
+        Telefono: '+5492215550000',
+        Region: 'Buenos Aires',
+        Ciudad: 'La Plata',
+        Direccion: 'Calle 7 1234',
+        Comercial: true,
+      },
     ])
 
     // The administrator: password hashed, created through the API, phone recorded as WhatsApp.
@@ -149,7 +182,10 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     assert.isNull(admin.workPhone)
     assert.notInclude(admin.passwordHash ?? '', 'una-clave-larga')
     assert.match(admin.passwordHash ?? '', /^\$/)
-    const branch = await Branch.query().where('address', 'Calle 7 1234').where('email', body.AdminMail).firstOrFail()
+    const branch = await Branch.query()
+      .where('address', 'Calle 7 1234')
+      .where('email', body.AdminMail)
+      .firstOrFail()
     assert.isTrue(branch.phoneIsWhatsapp)
 
     // The link is spent: page and JSON both say 410.
@@ -165,7 +201,10 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     assert.match(againJson.headers.get('content-type') ?? '', /application\/problem\+json/)
 
     // The e-mail is now known: a new invitation is a conflict.
-    const conflict = await client.post('/v3/agencias').bearerToken(token).json(invitationBody({ AdminMail: body.AdminMail.toUpperCase() }))
+    const conflict = await client
+      .post('/v3/agencias')
+      .bearerToken(token)
+      .json(invitationBody({ AdminMail: body.AdminMail.toUpperCase() }))
     conflict.assertStatus(409)
     assert.property(conflict.body().Errors, 'AdminMail')
   })
@@ -179,7 +218,10 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     assert.isFalse(invitation.phoneIsWhatsapp)
   })
 
-  test('registration through JSON answers 201 with the agency reference and Location', async ({ client, assert }) => {
+  test('registration through JSON answers 201 with the agency reference and Location', async ({
+    client,
+    assert,
+  }) => {
     const { token } = await createCaller()
     const body = invitationBody()
     ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
@@ -187,10 +229,17 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     const response = await raw(pathOf(link), {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'accept': 'application/json' },
-      body: JSON.stringify({ AdminNombre: 'Marta', AdminApellido: 'Suárez', Password: '0123456789' }),
+      body: JSON.stringify({
+        AdminNombre: 'Marta',
+        AdminApellido: 'Suárez',
+        Password: '0123456789',
+      }),
     })
     assert.equal(response.status, 201)
-    assert.equal(response.headers.get('location'), `${settings.publicUrl}/v3/agencias/${body.AdminMail}`)
+    assert.equal(
+      response.headers.get('location'),
+      `${settings.publicUrl}/v3/agencias/${body.AdminMail}`
+    )
     assert.deepEqual(await response.json(), {
       AdminMail: body.AdminMail,
       href: `/v3/agencias/${body.AdminMail}`,
@@ -198,7 +247,10 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     })
   })
 
-  test('registration form limits: names 1..50, password ≥ 10, on both sides', async ({ client, assert }) => {
+  test('registration form limits: names 1..50, password ≥ 10, on both sides', async ({
+    client,
+    assert,
+  }) => {
     const { token } = await createCaller()
     const body = invitationBody()
     ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
@@ -209,7 +261,11 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
         headers: { 'content-type': 'application/json', 'accept': 'application/json' },
         body: JSON.stringify(fields),
       })
-    const valid = { AdminNombre: 'N'.repeat(50), AdminApellido: 'A'.repeat(50), Password: 'p'.repeat(10) }
+    const valid = {
+      AdminNombre: 'N'.repeat(50),
+      AdminApellido: 'A'.repeat(50),
+      Password: 'p'.repeat(10),
+    }
     for (const [field, value] of [
       ['AdminNombre', 'N'.repeat(51)],
       ['AdminApellido', 'A'.repeat(51)],
@@ -228,11 +284,19 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     assert.equal(admin.firstName, 'N'.repeat(50))
   })
 
-  test('concurrent first POSTs store one invitation; concurrent registrations register once', async ({ client, assert }) => {
+  test('concurrent first POSTs store one invitation; concurrent registrations register once', async ({
+    client,
+    assert,
+  }) => {
     const { token } = await createCaller()
     const body = invitationBody()
-    const posts = await Promise.all([1, 2, 3].map(() => client.post('/v3/agencias').bearerToken(token).json(body)))
-    assert.deepEqual(posts.map((response) => response.status()), [202, 202, 202])
+    const posts = await Promise.all(
+      [1, 2, 3].map(() => client.post('/v3/agencias').bearerToken(token).json(body))
+    )
+    assert.deepEqual(
+      posts.map((response) => response.status()),
+      [202, 202, 202]
+    )
     assert.lengthOf(await Invitation.query().where('admin_email', body.AdminMail), 1)
 
     const path = pathOf(registrationLink((await mailsTo(sink, body.AdminMail))[0]))
@@ -240,9 +304,15 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
       raw(path, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'accept': 'application/json' },
-        body: JSON.stringify({ AdminNombre: 'Marta', AdminApellido: 'Suárez', Password: '0123456789' }),
+        body: JSON.stringify({
+          AdminNombre: 'Marta',
+          AdminApellido: 'Suárez',
+          Password: '0123456789',
+        }),
       })
-    const statuses = (await Promise.all([register(), register()])).map((response) => response.status).sort()
+    const statuses = (await Promise.all([register(), register()]))
+      .map((response) => response.status)
+      .sort()
     assert.deepEqual(statuses, [201, 410])
   })
 
@@ -260,26 +330,40 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     const body = invitationBody()
     ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
     const first = registrationLink((await mailsTo(sink, body.AdminMail, 1))[0])
-    const again = await client.post('/v3/agencias').bearerToken(token).json({ ...body, NombreComercial: 'Autos del Plata SA' })
+    const again = await client
+      .post('/v3/agencias')
+      .bearerToken(token)
+      .json({ ...body, NombreComercial: 'Autos del Plata SA' })
     again.assertStatus(202)
     // Once the window has passed (moved back in the database), the next POST mails the same link with the new data.
     await Invitation.query()
       .where('admin_email', body.AdminMail)
       .update({ lastMailedAt: DateTime.now().minus({ minutes: 10 }).toSQL() })
-    ;(await client.post('/v3/agencias').bearerToken(token).json({ ...body, NombreComercial: 'Autos del Plata SA' })).assertStatus(202)
+    ;(
+      await client
+        .post('/v3/agencias')
+        .bearerToken(token)
+        .json({ ...body, NombreComercial: 'Autos del Plata SA' })
+    ).assertStatus(202)
     const mails = await mailsTo(sink, body.AdminMail, 2)
     assert.lengthOf(mails, 2)
     assert.equal(registrationLink(mails[1]), first)
     assert.include(mails[1].parsed.subject ?? '', 'Autos del Plata SA')
-    assert.lengthOf(await Invitation.query().where("admin_email", body.AdminMail), 1)
+    assert.lengthOf(await Invitation.query().where('admin_email', body.AdminMail), 1)
   })
 
-  test('an e-mail of an existing operator or agency is a 409 problem with Errors', async ({ client, assert }) => {
+  test('an e-mail of an existing operator or agency is a 409 problem with Errors', async ({
+    client,
+    assert,
+  }) => {
     const { app, token } = await createCaller()
     const colab = uniqueEmail('colab')
     const fixture = await createAgency(app, { collaborators: [colab] })
     for (const email of [fixture.agency.adminMail, colab.toUpperCase()]) {
-      const response = await client.post('/v3/agencias').bearerToken(token).json(invitationBody({ AdminMail: email }))
+      const response = await client
+        .post('/v3/agencias')
+        .bearerToken(token)
+        .json(invitationBody({ AdminMail: email }))
       response.assertStatus(409)
       assert.match(response.header('content-type')!, /application\/problem\+json/)
       assert.equal(response.body().Status, 409)
@@ -287,10 +371,18 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     }
     // Another app is told the same: the e-mail is known to the service.
     const { token: other } = await createCaller()
-    ;(await client.post('/v3/agencias').bearerToken(other).json(invitationBody({ AdminMail: fixture.agency.adminMail }))).assertStatus(409)
+    ;(
+      await client
+        .post('/v3/agencias')
+        .bearerToken(other)
+        .json(invitationBody({ AdminMail: fixture.agency.adminMail }))
+    ).assertStatus(409)
   })
 
-  test('another app never sees an invitation or agency it did not bring', async ({ client, assert }) => {
+  test('another app never sees an invitation or agency it did not bring', async ({
+    client,
+    assert,
+  }) => {
     const { token } = await createCaller()
     const { token: other } = await createCaller()
     const body = invitationBody()
@@ -304,7 +396,7 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
   })
 })
 
-test.group('Agencies / AgenciaCreate validation (spec §2.6, §8)', (group) => {
+test.group('Agencies / AgenciaCreate validation (docs/spec.md §2.6, §8)', (group) => {
   group.setup(async () => {
     await seedCatalog()
     await startAgencyWorkers()
@@ -341,7 +433,11 @@ test.group('Agencies / AgenciaCreate validation (spec §2.6, §8)', (group) => {
     ]
     for (const [field, value] of accepted) {
       const response = await post(client, token, { AdminMail: uniqueEmail('edge'), [field]: value })
-      assert.equal(response.status(), 202, `${field} = ${JSON.stringify(value)?.slice(0, 30)} should pass`)
+      assert.equal(
+        response.status(),
+        202,
+        `${field} = ${JSON.stringify(value)?.slice(0, 30)} should pass`
+      )
     }
     const refused: Array<[string, unknown]> = [
       ['AdminMail', 'a@b.com'],
@@ -360,7 +456,11 @@ test.group('Agencies / AgenciaCreate validation (spec §2.6, §8)', (group) => {
     ]
     for (const [field, value] of refused) {
       const response = await post(client, token, { AdminMail: uniqueEmail('edge'), [field]: value })
-      assert.equal(response.status(), 400, `${field} = ${JSON.stringify(value)?.slice(0, 30)} should fail`)
+      assert.equal(
+        response.status(),
+        400,
+        `${field} = ${JSON.stringify(value)?.slice(0, 30)} should fail`
+      )
       assert.property(response.body().Errors, field)
     }
     const without = await client.post('/v3/agencias').bearerToken(token).json({})
@@ -368,12 +468,21 @@ test.group('Agencies / AgenciaCreate validation (spec §2.6, §8)', (group) => {
     assert.includeMembers(Object.keys(without.body().Errors), ['AdminMail', 'NombreComercial'])
   })
 
-  test('Region and Ciudad of 200 characters pass the length check and are then resolved', async ({ client, assert }) => {
+  test('Region and Ciudad of 200 characters pass the length check and are then resolved', async ({
+    client,
+    assert,
+  }) => {
     const { token } = await createCaller()
-    const region = await post(client, token, { AdminMail: uniqueEmail('edge'), Region: 'R'.repeat(200) })
+    const region = await post(client, token, {
+      AdminMail: uniqueEmail('edge'),
+      Region: 'R'.repeat(200),
+    })
     region.assertStatus(400)
     assert.deepEqual(region.body().Errors, { Region: ['La región no existe.'] })
-    const city = await post(client, token, { AdminMail: uniqueEmail('edge'), Ciudad: 'C'.repeat(200) })
+    const city = await post(client, token, {
+      AdminMail: uniqueEmail('edge'),
+      Ciudad: 'C'.repeat(200),
+    })
     city.assertStatus(400)
     assert.deepEqual(city.body().Errors, { Ciudad: ['La ciudad no existe en la región indicada.'] })
   })
@@ -385,7 +494,13 @@ test.group('Agencies / AgenciaCreate validation (spec §2.6, §8)', (group) => {
     const { token } = await createCaller()
     const seed = await seedCatalog()
     const regionId = seed.regions['AR-X']
-    for (const Region of ['AR-X', String(regionId), `/v3/regiones/${regionId}`, `${settings.publicUrl}/v3/regiones/${regionId}`, 'cordoba']) {
+    for (const Region of [
+      'AR-X',
+      String(regionId),
+      `/v3/regiones/${regionId}`,
+      `${settings.publicUrl}/v3/regiones/${regionId}`,
+      'cordoba',
+    ]) {
       const body = invitationBody({ Region, Ciudad: 'Río Cuarto' })
       ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
       const invitation = await Invitation.findByOrFail('admin_email', body.AdminMail)
@@ -395,18 +510,35 @@ test.group('Agencies / AgenciaCreate validation (spec §2.6, §8)', (group) => {
     // A city alone implies its region.
     const alone = invitationBody({ Region: null, Ciudad: 'Rafaela' })
     ;(await client.post('/v3/agencias').bearerToken(token).json(alone)).assertStatus(202)
-    assert.equal((await Invitation.findByOrFail('admin_email', alone.AdminMail)).regionId, seed.regions['AR-S'])
+    assert.equal(
+      (await Invitation.findByOrFail('admin_email', alone.AdminMail)).regionId,
+      seed.regions['AR-S']
+    )
 
     const unknown = await post(client, token, { AdminMail: uniqueEmail('x'), Region: 'Atlántida' })
     unknown.assertStatus(400)
     assert.deepEqual(Object.keys(unknown.body().Errors), ['Region'])
-    const ambiguous = await post(client, token, { AdminMail: uniqueEmail('x'), Region: null, Ciudad: 'San Miguel' })
+    const ambiguous = await post(client, token, {
+      AdminMail: uniqueEmail('x'),
+      Region: null,
+      Ciudad: 'San Miguel',
+    })
     ambiguous.assertStatus(400)
     assert.deepEqual(Object.keys(ambiguous.body().Errors), ['Ciudad'])
     assert.match(ambiguous.body().Errors.Ciudad[0], /ambigua/)
-    const elsewhere = await post(client, token, { AdminMail: uniqueEmail('x'), Region: 'AR-S', Ciudad: 'La Plata' })
+    const elsewhere = await post(client, token, {
+      AdminMail: uniqueEmail('x'),
+      Region: 'AR-S',
+      Ciudad: 'La Plata',
+    })
     elsewhere.assertStatus(400)
     assert.deepEqual(Object.keys(elsewhere.body().Errors), ['Ciudad'])
-    ;(await post(client, token, { AdminMail: uniqueEmail('x'), Region: 'AR-B', Ciudad: 'San Miguel' })).assertStatus(202)
+    ;(
+      await post(client, token, {
+        AdminMail: uniqueEmail('x'),
+        Region: 'AR-B',
+        Ciudad: 'San Miguel',
+      })
+    ).assertStatus(202)
   })
 })

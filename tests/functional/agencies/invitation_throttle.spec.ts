@@ -1,5 +1,5 @@
 /*
- * The invitation mail throttle (DESIGN.md §13): however many POSTs of one
+ * The invitation mail throttle (docs/design.md §13): however many POSTs of one
  * AdminMail arrive, at most one invitation mail per 10 minutes; every answer
  * stays 202. Mails are counted at a real SMTP sink once every queued mail of
  * the invitation went out.
@@ -7,13 +7,19 @@
 import { test } from '@japa/runner'
 import mail from '@adonisjs/mail/services/main'
 import db from '@adonisjs/lucid/services/db'
-import JobRunner from '#core/jobs/runner'
+import type JobRunner from '#core/jobs/runner'
 import Invitation from '#agencies/models/invitation'
 import { createCaller } from '#tests/helpers/apps'
 import { seedCatalog } from '#tests/helpers/catalog'
 import type { SmtpSink } from '#tests/helpers/smtp_sink'
 import { until } from '#tests/helpers/until'
-import { invitationBody, mailsTo, registrationLink, startAgencyWorkers, startMailSink } from './support.js'
+import {
+  invitationBody,
+  mailsTo,
+  registrationLink,
+  startAgencyWorkers,
+  startMailSink,
+} from './support.js'
 
 test.group('Agencies / invitation mail throttle: one mail per address per 10 minutes', (group) => {
   let sink: SmtpSink
@@ -49,16 +55,26 @@ test.group('Agencies / invitation mail throttle: one mail per address per 10 min
     const { token } = await createCaller()
     const body = invitationBody()
     for (let post = 0; post < 10; post++) {
-      ;(await client.post('/v3/agencias').bearerToken(token).json({ ...body, NombreComercial: `Autos ${post}` })).assertStatus(202)
+      ;(
+        await client
+          .post('/v3/agencias')
+          .bearerToken(token)
+          .json({ ...body, NombreComercial: `Autos ${post}` })
+      ).assertStatus(202)
     }
     await mailsTo(sink, body.AdminMail)
     assert.lengthOf(await mailed(body.AdminMail), 1)
   })
 
-  test('30 concurrent POSTs of one AdminMail: thirty 202s, one invitation, one mail', async ({ client, assert }) => {
+  test('30 concurrent POSTs of one AdminMail: thirty 202s, one invitation, one mail', async ({
+    client,
+    assert,
+  }) => {
     const { token } = await createCaller()
     const body = invitationBody()
-    const posts = await Promise.all(Array.from({ length: 30 }, () => client.post('/v3/agencias').bearerToken(token).json(body)))
+    const posts = await Promise.all(
+      Array.from({ length: 30 }, () => client.post('/v3/agencias').bearerToken(token).json(body))
+    )
     assert.deepEqual(
       posts.map((response) => response.status()),
       Array(30).fill(202)
@@ -68,25 +84,41 @@ test.group('Agencies / invitation mail throttle: one mail per address per 10 min
     assert.lengthOf(await mailed(body.AdminMail), 1)
   })
 
-  test('both sides of the window: 9:59 after the mail → none; 10:00 after → the same link again', async ({ client, assert }) => {
+  test('both sides of the window: 9:59 after the mail → none; 10:00 after → the same link again', async ({
+    client,
+    assert,
+  }) => {
     const { token } = await createCaller()
     const body = invitationBody()
     ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
     const link = registrationLink((await mailsTo(sink, body.AdminMail))[0])
 
     await lastMailedSecondsAgo(body.AdminMail, 599)
-    ;(await client.post('/v3/agencias').bearerToken(token).json({ ...body, NombreComercial: 'Dentro de la ventana' })).assertStatus(202)
+    ;(
+      await client
+        .post('/v3/agencias')
+        .bearerToken(token)
+        .json({ ...body, NombreComercial: 'Dentro de la ventana' })
+    ).assertStatus(202)
     assert.lengthOf(await mailed(body.AdminMail), 1)
 
     await lastMailedSecondsAgo(body.AdminMail, 600)
-    ;(await client.post('/v3/agencias').bearerToken(token).json({ ...body, NombreComercial: 'Autos del Plata SA' })).assertStatus(202)
+    ;(
+      await client
+        .post('/v3/agencias')
+        .bearerToken(token)
+        .json({ ...body, NombreComercial: 'Autos del Plata SA' })
+    ).assertStatus(202)
     const mails = await mailsTo(sink, body.AdminMail, 2)
     assert.lengthOf(await mailed(body.AdminMail), 2)
     assert.equal(registrationLink(mails[1]), link)
     assert.include(mails[1].parsed.subject ?? '', 'Autos del Plata SA')
   })
 
-  test('the half-life reminder is not throttled away, and starts a window of its own', async ({ client, assert }) => {
+  test('the half-life reminder is not throttled away, and starts a window of its own', async ({
+    client,
+    assert,
+  }) => {
     const { token } = await createCaller()
     const body = invitationBody()
     ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
@@ -95,13 +127,20 @@ test.group('Agencies / invitation mail throttle: one mail per address per 10 min
     await db
       .from('invitations')
       .where('admin_email', body.AdminMail)
-      .update({ sent_at: db.raw(`now() - interval '8 days'`), expires_at: db.raw(`now() + interval '6 days'`) })
+      .update({
+        sent_at: db.raw(`now() - interval '8 days'`),
+        expires_at: db.raw(`now() + interval '6 days'`),
+      })
     await lastMailedSecondsAgo(body.AdminMail, 60)
     await runner.runNow('invitations.poll')
     const mails = await mailsTo(sink, body.AdminMail, 2)
     assert.match(mails[1].parsed.subject ?? '', /^Recordatorio/)
 
     ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
-    assert.lengthOf(await mailed(body.AdminMail), 2, 'a POST right after the reminder mails nothing')
+    assert.lengthOf(
+      await mailed(body.AdminMail),
+      2,
+      'a POST right after the reminder mails nothing'
+    )
   })
 })

@@ -1,5 +1,5 @@
 /*
- * Unique-constraint races answer what the sequential loser gets (DESIGN.md
+ * Unique-constraint races answer what the sequential loser gets (docs/design.md
  * §13): many concurrent POSTs of one new collaborator create one person and
  * one membership; every other request is the 409 of a repeated POST.
  */
@@ -48,7 +48,11 @@ test.group('Agencies / operators: concurrent POST of one new e-mail', () => {
     const { app, token } = await createCaller()
     const { agency } = await createAgency(app)
     const email = uniqueEmail('race')
-    const results = await settle(await Promise.all(Array.from({ length: CONCURRENT }, () => post(token, agency.adminMail, email))))
+    const results = await settle(
+      await Promise.all(
+        Array.from({ length: CONCURRENT }, () => post(token, agency.adminMail, email))
+      )
+    )
     const statuses = results.map((result) => result.status)
     assert.equal(statuses.filter((status) => status === 201).length, 1, statuses.join(','))
     const losers = results.filter((result) => result.status !== 201)
@@ -56,7 +60,9 @@ test.group('Agencies / operators: concurrent POST of one new e-mail', () => {
     for (const loser of losers) {
       assert.equal(loser.status, 409, JSON.stringify(loser.body))
       assert.match(loser.type, /^application\/problem\+json/)
-      assert.deepEqual(loser.body.Errors, { Email: ['El operador ya es colaborador de la agencia.'] })
+      assert.deepEqual(loser.body.Errors, {
+        Email: ['El operador ya es colaborador de la agencia.'],
+      })
     }
     const people = await db.from('operators').where('email', email).select('id')
     assert.lengthOf(people, 1)
@@ -64,12 +70,19 @@ test.group('Agencies / operators: concurrent POST of one new e-mail', () => {
     assert.lengthOf(memberships, 1)
   })
 
-  test('two agencies at once: one 201, the other the sequential "member elsewhere" 409', async ({ assert }) => {
+  test('two agencies at once: one 201, the other the sequential "member elsewhere" 409', async ({
+    assert,
+  }) => {
     const { app, token } = await createCaller()
     const [first, second] = await Promise.all([createAgency(app), createAgency(app)])
     const email = uniqueEmail('elsewhere')
-    const pairs = Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? first : second).agency.adminMail)
-    const results = await settle(await Promise.all(pairs.map((adminMail) => post(token, adminMail, email))))
+    const pairs = Array.from(
+      { length: 10 },
+      (_, i) => (i % 2 === 0 ? first : second).agency.adminMail
+    )
+    const results = await settle(
+      await Promise.all(pairs.map((adminMail) => post(token, adminMail, email)))
+    )
     assert.equal(results.filter((result) => result.status === 201).length, 1)
     for (const loser of results.filter((result) => result.status !== 201)) {
       assert.equal(loser.status, 409, JSON.stringify(loser.body))

@@ -21,7 +21,14 @@ test.group('Agencies / operators: read', (group) => {
     const { app, token } = await createCaller()
     const colab = uniqueEmail('colab')
     const fixture = await createAgency(app, {
-      collaborators: [{ email: colab, firstName: 'Luis', lastName: 'Pérez', phones: ['011 4444-1111', '+5491144441111'] }],
+      collaborators: [
+        {
+          email: colab,
+          firstName: 'Luis',
+          lastName: 'Pérez',
+          phones: ['011 4444-1111', '+5491144441111'],
+        },
+      ],
     })
     const m = fixture.agency.adminMail
     const list = await client.get(`/v3/operadores/${m}`).bearerToken(token)
@@ -36,8 +43,12 @@ test.group('Agencies / operators: read', (group) => {
       Telefonos: ['011 4444-1111', '+5491144441111'],
       Direcciones: [],
       EsAdministradorAgencia: false,
-      Publicaciones: { _links: { self: { href: `/v3/publicaciones/${m}?operador=${encodeURIComponent(colab)}` } } },
-      Consultas: { _links: { self: { href: `/v3/consultas/${m}?operador=${encodeURIComponent(colab)}` } } },
+      Publicaciones: {
+        _links: { self: { href: `/v3/publicaciones/${m}?operador=${encodeURIComponent(colab)}` } },
+      },
+      Consultas: {
+        _links: { self: { href: `/v3/consultas/${m}?operador=${encodeURIComponent(colab)}` } },
+      },
       _links: {
         self: { href: `/v3/operadores/${m}?operador=${encodeURIComponent(colab)}` },
         edit: { href: `/v3/operadores/${m}?operador=${encodeURIComponent(colab)}`, method: 'PUT' },
@@ -50,7 +61,11 @@ test.group('Agencies / operators: read', (group) => {
       },
     })
     // Every plain link of the operator resolves.
-    for (const href of [member._links.self.href, member.Publicaciones._links.self.href, member.Consultas._links.self.href]) {
+    for (const href of [
+      member._links.self.href,
+      member.Publicaciones._links.self.href,
+      member.Consultas._links.self.href,
+    ]) {
       const followed = await client.get(href).bearerToken(token)
       assert.equal(followed.status(), 200, href)
     }
@@ -61,10 +76,19 @@ test.group('Agencies / operators: read', (group) => {
       title: `Luis Pérez (${colab})`,
     })
 
-    const filtered = await client.get(`/v3/operadores/${m}`).qs({ operador: colab.toUpperCase() }).bearerToken(token)
+    const filtered = await client
+      .get(`/v3/operadores/${m}`)
+      .qs({ operador: colab.toUpperCase() })
+      .bearerToken(token)
     filtered.assertStatus(200)
-    assert.deepEqual(filtered.body()._entries.map((entry: any) => entry.Email), [colab])
-    const none = await client.get(`/v3/operadores/${m}`).qs({ operador: uniqueEmail('nobody') }).bearerToken(token)
+    assert.deepEqual(
+      filtered.body()._entries.map((entry: any) => entry.Email),
+      [colab]
+    )
+    const none = await client
+      .get(`/v3/operadores/${m}`)
+      .qs({ operador: uniqueEmail('nobody') })
+      .bearerToken(token)
     assert.deepEqual(none.body()._entries, [])
   })
 
@@ -76,12 +100,17 @@ test.group('Agencies / operators: read', (group) => {
     const { token: otherToken } = await createCaller()
     const fixture = await createAgency(app)
     const m = fixture.agency.adminMail
-    const bad = await client.get(`/v3/operadores/${m}`).qs({ operador: 'no-es-correo' }).bearerToken(token)
+    const bad = await client
+      .get(`/v3/operadores/${m}`)
+      .qs({ operador: 'no-es-correo' })
+      .bearerToken(token)
     bad.assertStatus(400)
     assert.property(bad.body().Errors, 'operador')
     const foreign = await client.get(`/v3/operadores/${m}`).bearerToken(otherToken)
     foreign.assertStatus(404)
-    const missing = await client.get(`/v3/operadores/${uniqueEmail('nobody')}`).bearerToken(otherToken)
+    const missing = await client
+      .get(`/v3/operadores/${uniqueEmail('nobody')}`)
+      .bearerToken(otherToken)
     missing.assertStatus(404)
     assert.equal(foreign.body().Detail, missing.body().Detail)
   })
@@ -94,20 +123,34 @@ test.group('Agencies / operators: read', (group) => {
     const { token: otherToken } = await createCaller()
     const colab = uniqueEmail('colab')
     const fixture = await createAgency(app, { collaborators: [colab] })
-    const found = await client.get('/v3/operadores').qs({ operador: colab.toUpperCase() }).bearerToken(token)
+    const found = await client
+      .get('/v3/operadores')
+      .qs({ operador: colab.toUpperCase() })
+      .bearerToken(token)
     found.assertStatus(200)
     assert.equal(found.body().Email, colab)
     assert.isFalse(found.body().EsAdministradorAgencia)
     assert.equal(found.body()._links.agencia.href, `/v3/agencias/${fixture.agency.adminMail}`)
-    const ref = await client.get('/v3/operadores').qs({ operador: colab }).bearerToken(token).header('accept', REF)
+    const ref = await client
+      .get('/v3/operadores')
+      .qs({ operador: colab })
+      .bearerToken(token)
+      .header('accept', REF)
     assert.match(ref.body().title, new RegExp(`\\(${colab.replace(/[.]/g, '\\.')}\\)$`))
 
     const required = await client.get('/v3/operadores').bearerToken(token)
     required.assertStatus(400)
     assert.property(required.body().Errors, 'operador')
     ;(await client.get('/v3/operadores').qs({ operador: 'x' }).bearerToken(token)).assertStatus(400)
-    ;(await client.get('/v3/operadores').qs({ operador: colab }).bearerToken(otherToken)).assertStatus(404)
-    ;(await client.get('/v3/operadores').qs({ operador: uniqueEmail('nobody') }).bearerToken(token)).assertStatus(404)
+    ;(
+      await client.get('/v3/operadores').qs({ operador: colab }).bearerToken(otherToken)
+    ).assertStatus(404)
+    ;(
+      await client
+        .get('/v3/operadores')
+        .qs({ operador: uniqueEmail('nobody') })
+        .bearerToken(token)
+    ).assertStatus(404)
   })
 })
 
@@ -116,7 +159,10 @@ test.group('Agencies / operators: add a collaborator', (group) => {
     await seedCatalog()
   })
 
-  test('POST /v3/operadores/{adminmail}: 201 + Location that resolves; the phones are filed', async ({ client, assert }) => {
+  test('POST /v3/operadores/{adminmail}: 201 + Location that resolves; the phones are filed', async ({
+    client,
+    assert,
+  }) => {
     const { app, token } = await createCaller()
     const fixture = await createAgency(app)
     const m = fixture.agency.adminMail
@@ -124,11 +170,20 @@ test.group('Agencies / operators: add a collaborator', (group) => {
     const response = await client
       .post(`/v3/operadores/${m}`)
       .bearerToken(token)
-      .json({ Email: email.toUpperCase(), Nombre: 'Sofía', Apellido: 'Ruiz', Telefonos: ['+5493415550000', '0341 455-0000'] })
+      .json({
+        Email: email.toUpperCase(),
+        Nombre: 'Sofía',
+        Apellido: 'Ruiz',
+        Telefonos: ['+5493415550000', '0341 455-0000'],
+      })
     response.assertStatus(201)
     const path = `/v3/operadores/${m}?operador=${encodeURIComponent(email)}`
     assert.equal(response.header('location'), settings.publicUrl + path)
-    assert.containsSubset(response.body(), { Email: email, Nombre: 'Sofía', EsAdministradorAgencia: false })
+    assert.containsSubset(response.body(), {
+      Email: email,
+      Nombre: 'Sofía',
+      EsAdministradorAgencia: false,
+    })
     const followed = await client.get(path).bearerToken(token)
     followed.assertStatus(200)
     assert.equal(followed.body()._entries[0].Email, email)
@@ -148,11 +203,19 @@ test.group('Agencies / operators: add a collaborator', (group) => {
     const elsewhere = await createAgency(app)
     const m = fixture.agency.adminMail
     for (const email of [colab, elsewhere.agency.adminMail]) {
-      const response = await client.post(`/v3/operadores/${m}`).bearerToken(token).json({ Email: email })
+      const response = await client
+        .post(`/v3/operadores/${m}`)
+        .bearerToken(token)
+        .json({ Email: email })
       response.assertStatus(409)
       assert.property(response.body().Errors, 'Email')
     }
-    ;(await client.post(`/v3/operadores/${m}`).bearerToken(otherToken).json({ Email: uniqueEmail('x') })).assertStatus(403)
+    ;(
+      await client
+        .post(`/v3/operadores/${m}`)
+        .bearerToken(otherToken)
+        .json({ Email: uniqueEmail('x') })
+    ).assertStatus(403)
 
     const cases: Array<[string, unknown, number]> = [
       ['Nombre', 'N'.repeat(50), 201],
@@ -165,11 +228,18 @@ test.group('Agencies / operators: add a collaborator', (group) => {
       ['Telefonos', ['1'.repeat(21)], 400],
     ]
     for (const [field, value, status] of cases) {
-      const response = await client.post(`/v3/operadores/${m}`).bearerToken(token).json({ Email: uniqueEmail('v'), [field]: value })
+      const response = await client
+        .post(`/v3/operadores/${m}`)
+        .bearerToken(token)
+        .json({ Email: uniqueEmail('v'), [field]: value })
       assert.equal(response.status(), status, `${field} ${JSON.stringify(value)}`)
-      if (status === 400) assert.isTrue(Object.keys(response.body().Errors).some((key) => key.startsWith(field)))
+      if (status === 400)
+        assert.isTrue(Object.keys(response.body().Errors).some((key) => key.startsWith(field)))
     }
-    const noEmail = await client.post(`/v3/operadores/${m}`).bearerToken(token).json({ Nombre: 'Sin correo' })
+    const noEmail = await client
+      .post(`/v3/operadores/${m}`)
+      .bearerToken(token)
+      .json({ Nombre: 'Sin correo' })
     noEmail.assertStatus(400)
     assert.property(noEmail.body().Errors, 'Email')
   })
@@ -205,11 +275,17 @@ test.group('Agencies / operators: PUT (OperadorEdit)', (group) => {
       EsAdministradorAgencia: true,
     })
     // null clears.
-    const cleared = await client.put(`/v3/operadores/${m}`).bearerToken(token).json({ WhatsApp: null })
+    const cleared = await client
+      .put(`/v3/operadores/${m}`)
+      .bearerToken(token)
+      .json({ WhatsApp: null })
     assert.deepEqual(cleared.body().Telefonos, ['0351 422-0000'])
   })
 
-  test('a collaborator by ?operador; every OperadorEdit limit on both sides', async ({ client, assert }) => {
+  test('a collaborator by ?operador; every OperadorEdit limit on both sides', async ({
+    client,
+    assert,
+  }) => {
     const { app, token } = await createCaller()
     const colab = uniqueEmail('colab')
     const fixture = await createAgency(app, { collaborators: [colab] })
@@ -237,12 +313,23 @@ test.group('Agencies / operators: PUT (OperadorEdit)', (group) => {
       ['Ciudad', 'San Miguel', 400],
     ]
     for (const [field, value, status] of cases) {
-      const response = await client.put(url).bearerToken(token).json({ [field]: value })
+      const response = await client
+        .put(url)
+        .bearerToken(token)
+        .json({ [field]: value })
       assert.equal(response.status(), status, `${field} = ${JSON.stringify(value)}`)
-      if (status === 400) assert.deepEqual(Object.keys(response.body().Errors), [field], `${field} = ${JSON.stringify(value)}`)
+      if (status === 400)
+        assert.deepEqual(
+          Object.keys(response.body().Errors),
+          [field],
+          `${field} = ${JSON.stringify(value)}`
+        )
       else assert.equal(response.body().Email, colab)
     }
-    const named = await client.put(url).bearerToken(token).json({ Region: 'AR-B', Ciudad: 'San Miguel' })
+    const named = await client
+      .put(url)
+      .bearerToken(token)
+      .json({ Region: 'AR-B', Ciudad: 'San Miguel' })
     named.assertStatus(200)
     assert.deepEqual(named.body().Direcciones[0].Region, 'Buenos Aires')
   })
@@ -255,8 +342,15 @@ test.group('Agencies / operators: PUT (OperadorEdit)', (group) => {
     const { token: otherToken } = await createCaller()
     const fixture = await createAgency(app)
     const m = fixture.agency.adminMail
-    ;(await client.put(`/v3/operadores/${m}`).bearerToken(otherToken).json({ Nombre: 'X' })).assertStatus(403)
-    ;(await client.put(`/v3/operadores/${uniqueEmail('nobody')}`).bearerToken(otherToken).json({ Nombre: 'X' })).assertStatus(403)
+    ;(
+      await client.put(`/v3/operadores/${m}`).bearerToken(otherToken).json({ Nombre: 'X' })
+    ).assertStatus(403)
+    ;(
+      await client
+        .put(`/v3/operadores/${uniqueEmail('nobody')}`)
+        .bearerToken(otherToken)
+        .json({ Nombre: 'X' })
+    ).assertStatus(403)
 
     const stranger = await createAgency(app)
     const notMember = await client
@@ -265,10 +359,19 @@ test.group('Agencies / operators: PUT (OperadorEdit)', (group) => {
       .bearerToken(token)
       .json({ Nombre: 'X' })
     notMember.assertStatus(404)
-    ;(await client.put(`/v3/operadores/${m}`).qs({ operador: uniqueEmail('ghost') }).bearerToken(token).json({ Nombre: 'X' })).assertStatus(404)
+    ;(
+      await client
+        .put(`/v3/operadores/${m}`)
+        .qs({ operador: uniqueEmail('ghost') })
+        .bearerToken(token)
+        .json({ Nombre: 'X' })
+    ).assertStatus(404)
 
     await Operator.query().where('id', fixture.admin.id).update({ createdViaApi: false })
-    const portalAdmin = await client.put(`/v3/operadores/${m}`).bearerToken(token).json({ Nombre: 'X' })
+    const portalAdmin = await client
+      .put(`/v3/operadores/${m}`)
+      .bearerToken(token)
+      .json({ Nombre: 'X' })
     portalAdmin.assertStatus(403)
     assert.equal((await Operator.findOrFail(fixture.admin.id)).firstName, 'Ana')
   })
@@ -295,8 +398,16 @@ test.group('Agencies / operators: desasociar', (group) => {
     const m = fixture.agency.adminMail
     const listing = await createListing(app, fixture, { OperadorResponsable: leaving })
     assert.equal(listing.operatorId, fixture.collaborators[0].id)
-    ;(await client.post(`/v3/consultas/${m}`).bearerToken(token).json(inquiryBody(listing.externalId))).assertStatus(201)
-    const before = await client.get(`/v3/consultas/${m}`).qs({ operador: leaving }).bearerToken(token)
+    ;(
+      await client
+        .post(`/v3/consultas/${m}`)
+        .bearerToken(token)
+        .json(inquiryBody(listing.externalId))
+    ).assertStatus(201)
+    const before = await client
+      .get(`/v3/consultas/${m}`)
+      .qs({ operador: leaving })
+      .bearerToken(token)
     assert.equal(before.body().Total, 1)
 
     const detached = await client
@@ -305,22 +416,40 @@ test.group('Agencies / operators: desasociar', (group) => {
       .bearerToken(token)
     detached.assertStatus(204)
 
-    const moved = await client.get(`/v3/publicaciones/${m}/${listing.externalId}`).bearerToken(token)
+    const moved = await client
+      .get(`/v3/publicaciones/${m}/${listing.externalId}`)
+      .bearerToken(token)
     assert.equal(moved.body().OperadorResponsable, staying)
     assert.equal(moved.body().Telefono, '011 4000-0002')
-    const inquiries = await client.get(`/v3/consultas/${m}`).qs({ operador: staying }).bearerToken(token)
+    const inquiries = await client
+      .get(`/v3/consultas/${m}`)
+      .qs({ operador: staying })
+      .bearerToken(token)
     assert.equal(inquiries.body().Total, 1)
     assert.equal(inquiries.body()._entries[0].OperadorResponsable, staying)
 
     const members = await client.get(`/v3/operadores/${m}`).bearerToken(token)
-    assert.notInclude(members.body()._entries.map((entry: any) => entry.Email), leaving)
-    ;(await client.get('/v3/operadores').qs({ operador: leaving }).bearerToken(token)).assertStatus(404)
+    assert.notInclude(
+      members.body()._entries.map((entry: any) => entry.Email),
+      leaving
+    )
+    ;(await client.get('/v3/operadores').qs({ operador: leaving }).bearerToken(token)).assertStatus(
+      404
+    )
     assert.exists(await Operator.findBy('email', leaving), 'the person stays a user')
 
     // Still known to the service: cannot be invited as a new agency's admin, but can join another agency.
-    ;(await client.post('/v3/agencias').bearerToken(token).json({ AdminMail: leaving, NombreComercial: 'Nueva' })).assertStatus(409)
+    ;(
+      await client
+        .post('/v3/agencias')
+        .bearerToken(token)
+        .json({ AdminMail: leaving, NombreComercial: 'Nueva' })
+    ).assertStatus(409)
     const other = await createAgency(app)
-    const joined = await client.post(`/v3/operadores/${other.agency.adminMail}`).bearerToken(token).json({ Email: leaving })
+    const joined = await client
+      .post(`/v3/operadores/${other.agency.adminMail}`)
+      .bearerToken(token)
+      .json({ Email: leaving })
     joined.assertStatus(201)
     assert.equal(joined.body().Email, leaving)
   })
@@ -336,28 +465,53 @@ test.group('Agencies / operators: desasociar', (group) => {
     const fixture = await createAgency(app, { collaborators: [a, b] })
     const m = fixture.agency.adminMail
     const url = `/v3/operadores/${m}/desasociar`
-    const patch = (qs: Record<string, string>, bearer = token) => client.patch(url).qs(qs).bearerToken(bearer)
+    const patch = (qs: Record<string, string>, bearer = token) =>
+      client.patch(url).qs(qs).bearerToken(bearer)
 
     const none = await patch({})
     none.assertStatus(400)
     assert.includeMembers(Object.keys(none.body().Errors), ['operador', 'operadorDestino'])
     assert.deepEqual(Object.keys((await patch({ operador: a })).body().Errors), ['operadorDestino'])
     assert.deepEqual(Object.keys((await patch({ operadorDestino: b })).body().Errors), ['operador'])
-    assert.deepEqual(Object.keys((await patch({ operador: 'x', operadorDestino: b })).body().Errors), ['operador'])
+    assert.deepEqual(
+      Object.keys((await patch({ operador: 'x', operadorDestino: b })).body().Errors),
+      ['operador']
+    )
 
     const admin = await patch({ operador: m, operadorDestino: a })
     admin.assertStatus(400)
     assert.match(admin.body().Errors.operador[0], /administrador/)
-    assert.deepEqual(Object.keys((await patch({ operador: uniqueEmail('ghost'), operadorDestino: a })).body().Errors), ['operador'])
-    assert.deepEqual(Object.keys((await patch({ operador: a, operadorDestino: uniqueEmail('ghost') })).body().Errors), ['operadorDestino'])
-    assert.deepEqual(Object.keys((await patch({ operador: a, operadorDestino: a })).body().Errors), ['operadorDestino'])
+    assert.deepEqual(
+      Object.keys(
+        (await patch({ operador: uniqueEmail('ghost'), operadorDestino: a })).body().Errors
+      ),
+      ['operador']
+    )
+    assert.deepEqual(
+      Object.keys(
+        (await patch({ operador: a, operadorDestino: uniqueEmail('ghost') })).body().Errors
+      ),
+      ['operadorDestino']
+    )
+    assert.deepEqual(
+      Object.keys((await patch({ operador: a, operadorDestino: a })).body().Errors),
+      ['operadorDestino']
+    )
 
     ;(await patch({ operador: a, operadorDestino: b }, otherToken)).assertStatus(403)
-    ;(await client.patch(`/v3/operadores/${uniqueEmail('nobody')}/desasociar`).qs({ operador: a, operadorDestino: b }).bearerToken(otherToken)).assertStatus(403)
+    ;(
+      await client
+        .patch(`/v3/operadores/${uniqueEmail('nobody')}/desasociar`)
+        .qs({ operador: a, operadorDestino: b })
+        .bearerToken(otherToken)
+    ).assertStatus(403)
 
     // Nothing changed on refusals; the administrator may receive the work.
     ;(await patch({ operador: a, operadorDestino: m })).assertStatus(204)
     const members = await client.get(`/v3/operadores/${m}`).bearerToken(token)
-    assert.deepEqual(members.body()._entries.map((entry: any) => entry.Email), [m, b])
+    assert.deepEqual(
+      members.body()._entries.map((entry: any) => entry.Email),
+      [m, b]
+    )
   })
 })

@@ -6,14 +6,21 @@ import PostalMime from 'postal-mime'
 import app from '@adonisjs/core/services/app'
 import mail from '@adonisjs/mail/services/main'
 import { Webhook } from 'standardwebhooks'
-import JobRunner from '#core/jobs/runner'
+import type JobRunner from '#core/jobs/runner'
 import Invitation from '#agencies/models/invitation'
 import { createCaller } from '#tests/helpers/apps'
 import { seedCatalog } from '#tests/helpers/catalog'
 import type { SmtpSink } from '#tests/helpers/smtp_sink'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import { raw } from '#tests/helpers/http'
-import { invitationBody, mailsTo, startMailSink, pathOf, registrationLink, startAgencyWorkers } from './support.js'
+import {
+  invitationBody,
+  mailsTo,
+  startMailSink,
+  pathOf,
+  registrationLink,
+  startAgencyWorkers,
+} from './support.js'
 
 const SECRET = 'poll-secret-0123456789abcdef'
 
@@ -42,12 +49,18 @@ test.group('Agencies / invitations.poll (cron): expiry, reminder, owed app event
     return { body, link: registrationLink(message), invitation }
   }
 
-  test('an overdue invitation expires: 410 on its URI and its link; a new POST invites again', async ({ client, assert }) => {
+  test('an overdue invitation expires: 410 on its URI and its link; a new POST invites again', async ({
+    client,
+    assert,
+  }) => {
     const { token } = await createCaller()
     const { body, link, invitation } = await invite(client, token)
     await Invitation.query()
       .where('id', invitation.id)
-      .update({ sentAt: DateTime.now().minus({ days: 15 }).toSQL(), expiresAt: DateTime.now().minus({ minutes: 1 }).toSQL() })
+      .update({
+        sentAt: DateTime.now().minus({ days: 15 }).toSQL(),
+        expiresAt: DateTime.now().minus({ minutes: 1 }).toSQL(),
+      })
 
     await runner.runNow('invitations.poll')
     await invitation.refresh()
@@ -62,7 +75,11 @@ test.group('Agencies / invitations.poll (cron): expiry, reminder, owed app event
     const form = await raw(pathOf(link), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ AdminNombre: 'A', AdminApellido: 'B', Password: '0123456789' }).toString(),
+      body: new URLSearchParams({
+        AdminNombre: 'A',
+        AdminApellido: 'B',
+        Password: '0123456789',
+      }).toString(),
     })
     assert.equal(form.status, 410)
 
@@ -72,22 +89,34 @@ test.group('Agencies / invitations.poll (cron): expiry, reminder, owed app event
     ;(await client.get(`/v3/agencias/${body.AdminMail}`).bearerToken(token)).assertStatus(202)
   })
 
-  test('an invitation past its validity is refused at the link even before the job runs', async ({ client, assert }) => {
+  test('an invitation past its validity is refused at the link even before the job runs', async ({
+    client,
+    assert,
+  }) => {
     const { token } = await createCaller()
     const { body, link, invitation } = await invite(client, token)
-    await Invitation.query().where('id', invitation.id).update({ expiresAt: DateTime.now().minus({ seconds: 1 }).toSQL() })
+    await Invitation.query()
+      .where('id', invitation.id)
+      .update({ expiresAt: DateTime.now().minus({ seconds: 1 }).toSQL() })
     assert.equal((await raw(pathOf(link), { headers: { accept: 'text/html' } })).status, 410)
     ;(await client.get(`/v3/agencias/${body.AdminMail}`).bearerToken(token)).assertStatus(410)
   })
 
-  test('one reminder at half-life, with the same link; none before it, none twice', async ({ client, assert }) => {
+  test('one reminder at half-life, with the same link; none before it, none twice', async ({
+    client,
+    assert,
+  }) => {
     const { token } = await createCaller()
     const early = await invite(client, token)
     const due = await invite(client, token)
     const days = (n: number) => DateTime.now().plus({ days: n }).toSQL()
     // Early: 6 of 14 days gone. Due: 8 of 14 days gone.
-    await Invitation.query().where('id', early.invitation.id).update({ sentAt: days(-6), expiresAt: days(8) })
-    await Invitation.query().where('id', due.invitation.id).update({ sentAt: days(-8), expiresAt: days(6) })
+    await Invitation.query()
+      .where('id', early.invitation.id)
+      .update({ sentAt: days(-6), expiresAt: days(8) })
+    await Invitation.query()
+      .where('id', due.invitation.id)
+      .update({ sentAt: days(-8), expiresAt: days(6) })
 
     await runner.runNow('invitations.poll')
     const mails = await mailsTo(sink, due.body.AdminMail, 2)
@@ -108,7 +137,11 @@ test.group('Agencies / invitations.poll (cron): expiry, reminder, owed app event
     const done = await raw(pathOf(due.link), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ AdminNombre: 'Ana', AdminApellido: 'Paz', Password: '0123456789' }).toString(),
+      body: new URLSearchParams({
+        AdminNombre: 'Ana',
+        AdminApellido: 'Paz',
+        Password: '0123456789',
+      }).toString(),
     })
     assert.equal(done.status, 201)
   })
@@ -124,7 +157,11 @@ test.group('Agencies / invitations.poll (cron): expiry, reminder, owed app event
     const done = await raw(pathOf(link), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ AdminNombre: 'Ana', AdminApellido: 'Paz', Password: '0123456789' }).toString(),
+      body: new URLSearchParams({
+        AdminNombre: 'Ana',
+        AdminApellido: 'Paz',
+        Password: '0123456789',
+      }).toString(),
     })
     assert.equal(done.status, 201)
     await receiver.waitFor(1)
@@ -135,7 +172,10 @@ test.group('Agencies / invitations.poll (cron): expiry, reminder, owed app event
     await Invitation.query().where('id', invitation.id).update({ eventQueuedAt: null })
     await runner.runNow('invitations.poll')
     const [, owed] = await receiver.waitFor(2)
-    const payload = new Webhook(SECRET, { format: 'raw' }).verify(owed.rawBody.toString(), owed.headers as Record<string, string>) as any
+    const payload = new Webhook(SECRET, { format: 'raw' }).verify(
+      owed.rawBody.toString(),
+      owed.headers as Record<string, string>
+    ) as any
     assert.equal(payload.Tipo, 'InvitacionAceptada')
     assert.equal(payload.Agencia.AdminMail, body.AdminMail)
     await invitation.refresh()
@@ -149,7 +189,9 @@ test.group('Agencies / invitations.poll (cron): expiry, reminder, owed app event
   test('`ace jobs:run invitations.poll` runs the job now', async ({ client, assert }) => {
     const { token } = await createCaller()
     const { invitation } = await invite(client, token)
-    await Invitation.query().where('id', invitation.id).update({ expiresAt: DateTime.now().minus({ minutes: 1 }).toSQL() })
+    await Invitation.query()
+      .where('id', invitation.id)
+      .update({ expiresAt: DateTime.now().minus({ minutes: 1 }).toSQL() })
     const ace = await app.container.make('ace')
     const command = await ace.exec('jobs:run', ['invitations.poll'])
     assert.equal(command.exitCode, 0)
@@ -166,7 +208,9 @@ test.group('Agencies / mail without SMTP_HOST', () => {
     })
     const directory = join(app.makePath(process.env.DATA_DIR || 'tmp'), 'mail')
     const files = (await readdir(directory)).filter((file) => file.endsWith('.eml')).sort()
-    const parsed = await Promise.all(files.slice(-5).map(async (file) => PostalMime.parse(await readFile(join(directory, file)))))
+    const parsed = await Promise.all(
+      files.slice(-5).map(async (file) => PostalMime.parse(await readFile(join(directory, file))))
+    )
     const found = parsed.find((message) => message.subject === subject)
     assert.exists(found)
     assert.equal(found!.to?.[0].address, 'someone@example.com')

@@ -12,10 +12,22 @@ import Operator from '#agencies/models/operator'
 import { createCaller } from '#tests/helpers/apps'
 import { seedCatalog } from '#tests/helpers/catalog'
 import type { SmtpSink } from '#tests/helpers/smtp_sink'
-import { invitationBody, mailsTo, registrationLink, startAgencyWorkers, startMailSink } from './support.js'
+import {
+  invitationBody,
+  mailsTo,
+  registrationLink,
+  startAgencyWorkers,
+  startMailSink,
+} from './support.js'
 
 const CHROMIUM = '/usr/bin/chromium'
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run']
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--no-first-run',
+]
 
 test.group('Agencies / registration page in a browser without JavaScript', (group) => {
   let sink: SmtpSink
@@ -32,7 +44,11 @@ test.group('Agencies / registration page in a browser without JavaScript', (grou
   test('follow the mailed link, correct the form, register', async ({ client, assert }) => {
     const { chromium } = await import('playwright-core')
     const { token } = await createCaller('Browser dealer app')
-    const body = invitationBody({ NombreComercial: 'Automotores del Sur', AdminNombre: null, AdminApellido: null })
+    const body = invitationBody({
+      NombreComercial: 'Automotores del Sur',
+      AdminNombre: null,
+      AdminApellido: null,
+    })
     ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
     const link = registrationLink((await mailsTo(sink, body.AdminMail))[0])
 
@@ -50,18 +66,30 @@ test.group('Agencies / registration page in a browser without JavaScript', (grou
       await page.getByLabel('Contraseña').fill('corta')
       await page.getByRole('button', { name: 'Completar el registro' }).click()
       await page.waitForLoadState()
-      assert.equal(await page.textContent('#Password-error'), 'El campo Contraseña debe tener al menos 10 caracteres.')
+      assert.equal(
+        await page.textContent('#Password-error'),
+        'El campo Contraseña debe tener al menos 10 caracteres.'
+      )
       assert.equal(await page.getAttribute('#Password', 'aria-invalid'), 'true')
-      assert.equal(await page.getAttribute('#Password', 'aria-describedby'), 'Password-ayuda Password-error')
+      assert.equal(
+        await page.getAttribute('#Password', 'aria-describedby'),
+        'Password-ayuda Password-error'
+      )
       assert.equal(await page.inputValue('#AdminApellido'), 'Ríos', 'values survive the round trip')
       mkdirSync(app.makePath('tmp'), { recursive: true })
-      await page.screenshot({ path: app.makePath('tmp/agencies-registration-error.png'), fullPage: true })
+      await page.screenshot({
+        path: app.makePath('tmp/agencies-registration-error.png'),
+        fullPage: true,
+      })
 
       await page.getByLabel('Contraseña').fill('una-clave-bien-larga')
       await page.getByRole('button', { name: 'Completar el registro' }).click()
       await page.waitForLoadState()
       assert.equal(await page.textContent('h1'), 'Registro completo')
-      await page.screenshot({ path: app.makePath('tmp/agencies-registration-done.png'), fullPage: true })
+      await page.screenshot({
+        path: app.makePath('tmp/agencies-registration-done.png'),
+        fullPage: true,
+      })
     } finally {
       await browser.close()
     }

@@ -58,7 +58,9 @@ export function invitationBody(overrides: Record<string, unknown> = {}) {
 /** The mails sent to `email`, once at least `count` arrived. */
 export async function mailsTo(sink: SmtpSink, email: string, count = 1): Promise<SunkMail[]> {
   const address = email.toLowerCase()
-  await sink.waitFor((mail) => mail.envelope.to.includes(address) && countFor(sink, address) >= count)
+  await sink.waitFor(
+    (mail) => mail.envelope.to.includes(address) && countFor(sink, address) >= count
+  )
   return sink.messages.filter((mail) => mail.envelope.to.includes(address))
 }
 
@@ -71,7 +73,8 @@ export function registrationLink(mail: SunkMail): string {
   const pattern = new RegExp(`${escape(settings.publicUrl)}/registro/[A-Za-z0-9_-]+`)
   const inText = mail.parsed.text?.match(pattern)?.[0]
   const inHtml = mail.parsed.html?.match(pattern)?.[0]
-  if (!inText || inText !== inHtml) throw new Error('registration link missing or different in text and HTML')
+  if (!inText || inText !== inHtml)
+    throw new Error('registration link missing or different in text and HTML')
   return inText
 }
 

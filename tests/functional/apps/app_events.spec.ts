@@ -28,7 +28,11 @@ function event() {
   return {
     Tipo: 'InvitacionAceptada',
     Momento: new Date().toISOString(),
-    Agencia: { href: '/v3/agencias/admin@example.com', title: 'Agencia', AdminMail: 'admin@example.com' },
+    Agencia: {
+      href: '/v3/agencias/admin@example.com',
+      title: 'Agencia',
+      AdminMail: 'admin@example.com',
+    },
   }
 }
 
@@ -52,7 +56,10 @@ test.group('App events: apps.webhook deliveries through a real worker', (group) 
     }
   })
 
-  test('a subscribed app receives the event signed, with its custom headers', async ({ client, assert }) => {
+  test('a subscribed app receives the event signed, with its custom headers', async ({
+    client,
+    assert,
+  }) => {
     const { app: caller, token } = await createCaller('Events app')
     await client
       .put(URL_TOPIC)
@@ -66,7 +73,9 @@ test.group('App events: apps.webhook deliveries through a real worker', (group) 
       .then((r) => r.assertStatus(200))
 
     const payload = event()
-    const delivery = await db.transaction((trx) => new AppEvents().emit(caller.id, 'invitaciones', payload, trx))
+    const delivery = await db.transaction((trx) =>
+      new AppEvents().emit(caller.id, 'invitaciones', payload, trx)
+    )
     assert.isNotNull(delivery)
     const [received] = await receiver.waitFor(1)
 
@@ -76,7 +85,10 @@ test.group('App events: apps.webhook deliveries through a real worker', (group) 
     assert.equal(received.headers.authorization, 'Bearer receiver-token')
     assert.equal(received.headers['x-tenant'], 'acme')
     assert.equal(received.headers['webhook-id'], delivery!.messageId)
-    const verified = new Webhook(SECRET, { format: 'raw' }).verify(received.rawBody.toString(), received.headers as Record<string, string>)
+    const verified = new Webhook(SECRET, { format: 'raw' }).verify(
+      received.rawBody.toString(),
+      received.headers as Record<string, string>
+    )
     assert.deepEqual(verified, payload)
 
     const done = await settled(delivery!.id)
@@ -88,28 +100,40 @@ test.group('App events: apps.webhook deliveries through a real worker', (group) 
 
   test('no subscription, or an inactive one: emit queues nothing', async ({ client, assert }) => {
     const { app: caller, token } = await createCaller('Quiet app')
-    const none = await db.transaction((trx) => new AppEvents().emit(caller.id, 'invitaciones', event(), trx))
+    const none = await db.transaction((trx) =>
+      new AppEvents().emit(caller.id, 'invitaciones', event(), trx)
+    )
     assert.isNull(none)
     await client
       .put(URL_TOPIC)
       .bearerToken(token)
       .json({ Callback: receiver.url('/off'), Activo: false })
       .then((r) => r.assertStatus(200))
-    const inactive = await db.transaction((trx) => new AppEvents().emit(caller.id, 'invitaciones', event(), trx))
+    const inactive = await db.transaction((trx) =>
+      new AppEvents().emit(caller.id, 'invitaciones', event(), trx)
+    )
     assert.isNull(inactive)
     const count = await db.from('deliveries').where('app_id', caller.id).count('* as n')
     assert.equal(Number(count[0].n), 0)
   })
 
-  test('an event emitted in a rolled-back transaction is never delivered', async ({ client, assert }) => {
+  test('an event emitted in a rolled-back transaction is never delivered', async ({
+    client,
+    assert,
+  }) => {
     const { app: caller, token } = await createCaller('Rollback app')
-    await client.put(URL_TOPIC).bearerToken(token).json({ Callback: receiver.url('/rolled') })
+    await client
+      .put(URL_TOPIC)
+      .bearerToken(token)
+      .json({ Callback: receiver.url('/rolled') })
     const trx = await db.transaction()
     const delivery = await new AppEvents().emit(caller.id, 'invitaciones', event(), trx)
     await trx.rollback()
     assert.isNull(await Delivery.find(delivery!.id))
     // A committed event sent afterwards arrives; the rolled-back one never did.
-    const later = await db.transaction((t) => new AppEvents().emit(caller.id, 'invitaciones', { Tipo: 'after' }, t))
+    const later = await db.transaction((t) =>
+      new AppEvents().emit(caller.id, 'invitaciones', { Tipo: 'after' }, t)
+    )
     await settled(later!.id)
     assert.deepEqual(
       receiver.requests.map((request) => request.json().Tipo),
@@ -119,9 +143,14 @@ test.group('App events: apps.webhook deliveries through a real worker', (group) 
 
   test('a 410 answer switches the subscription off', async ({ client, assert }) => {
     const { app: caller, token } = await createCaller('Gone app')
-    await client.put(URL_TOPIC).bearerToken(token).json({ Callback: receiver.url('/gone') })
+    await client
+      .put(URL_TOPIC)
+      .bearerToken(token)
+      .json({ Callback: receiver.url('/gone') })
     receiver.setDefault({ status: 410 })
-    const delivery = await db.transaction((trx) => new AppEvents().emit(caller.id, 'invitaciones', event(), trx))
+    const delivery = await db.transaction((trx) =>
+      new AppEvents().emit(caller.id, 'invitaciones', event(), trx)
+    )
     const done = await settled(delivery!.id)
     assert.equal(done.status, 'disabled')
     const subscription = await AppWebhook.query().where('app_id', caller.id).firstOrFail()
@@ -130,12 +159,20 @@ test.group('App events: apps.webhook deliveries through a real worker', (group) 
     assert.isFalse(read.body().Activo)
   })
 
-  test('switching the subscription off stops the retries of a queued event', async ({ client, assert }) => {
+  test('switching the subscription off stops the retries of a queued event', async ({
+    client,
+    assert,
+  }) => {
     settings.deliveryRetrySchedule = [0.5, 0.5]
     const { app: caller, token } = await createCaller('Switch-off app')
-    await client.put(URL_TOPIC).bearerToken(token).json({ Callback: receiver.url('/flaky') })
+    await client
+      .put(URL_TOPIC)
+      .bearerToken(token)
+      .json({ Callback: receiver.url('/flaky') })
     receiver.setDefault({ status: 503 })
-    const delivery = await db.transaction((trx) => new AppEvents().emit(caller.id, 'invitaciones', event(), trx))
+    const delivery = await db.transaction((trx) =>
+      new AppEvents().emit(caller.id, 'invitaciones', event(), trx)
+    )
     await receiver.waitFor(1)
     await client
       .put(URL_TOPIC)
@@ -150,9 +187,14 @@ test.group('App events: apps.webhook deliveries through a real worker', (group) 
 
   test('redirects are not followed: a 3xx counts as a failed try', async ({ client, assert }) => {
     const { app: caller, token } = await createCaller('Redirect app')
-    await client.put(URL_TOPIC).bearerToken(token).json({ Callback: receiver.url('/moved') })
+    await client
+      .put(URL_TOPIC)
+      .bearerToken(token)
+      .json({ Callback: receiver.url('/moved') })
     receiver.route('/moved', { status: 302, headers: { location: receiver.url('/elsewhere') } })
-    const delivery = await db.transaction((trx) => new AppEvents().emit(caller.id, 'invitaciones', event(), trx))
+    const delivery = await db.transaction((trx) =>
+      new AppEvents().emit(caller.id, 'invitaciones', event(), trx)
+    )
     const done = await settled(delivery!.id)
     assert.equal(done.status, 'dead')
     assert.deepEqual(
@@ -166,10 +208,18 @@ test.group('App events: apps.webhook deliveries through a real worker', (group) 
     )
   })
 
-  test('a subscription without Secret still carries webhook-id and webhook-timestamp, unsigned', async ({ client, assert }) => {
+  test('a subscription without Secret still carries webhook-id and webhook-timestamp, unsigned', async ({
+    client,
+    assert,
+  }) => {
     const { app: caller, token } = await createCaller('Unsigned app')
-    await client.put(URL_TOPIC).bearerToken(token).json({ Callback: receiver.url('/unsigned') })
-    const delivery = await db.transaction((trx) => new AppEvents().emit(caller.id, 'invitaciones', event(), trx))
+    await client
+      .put(URL_TOPIC)
+      .bearerToken(token)
+      .json({ Callback: receiver.url('/unsigned') })
+    const delivery = await db.transaction((trx) =>
+      new AppEvents().emit(caller.id, 'invitaciones', event(), trx)
+    )
     const [received] = await receiver.waitFor(1)
     assert.equal(received.headers['webhook-id'], delivery!.messageId)
     assert.match(String(received.headers['webhook-timestamp']), /^\d+$/)

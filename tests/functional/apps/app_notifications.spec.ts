@@ -23,7 +23,10 @@ test.group('App notifications: subscriptions', (group) => {
     settings.outboundAllowPrivate = initial
   })
 
-  test('the entry point link resolves and lists the topics, an unset one linked for PUT', async ({ client, assert }) => {
+  test('the entry point link resolves and lists the topics, an unset one linked for PUT', async ({
+    client,
+    assert,
+  }) => {
     const { token } = await createCaller()
     const entry = await client.get('/v3').bearerToken(token)
     const href = entry.body().AppNotificaciones._links.self.href
@@ -31,23 +34,43 @@ test.group('App notifications: subscriptions', (group) => {
     const list = await client.get(href).bearerToken(token)
     list.assertStatus(200)
     assert.deepEqual(list.body(), {
-      _links: { self: { href: '/v3/appnotificaciones' }, invitaciones: { href: URL_TOPIC, method: 'PUT' } },
+      _links: {
+        self: { href: '/v3/appnotificaciones' },
+        invitaciones: { href: URL_TOPIC, method: 'PUT' },
+      },
       _entries: [],
     })
   })
 
-  test('GET of an unset topic is 404; unknown topics are 404 for every method', async ({ client, assert }) => {
+  test('GET of an unset topic is 404; unknown topics are 404 for every method', async ({
+    client,
+    assert,
+  }) => {
     const { token } = await createCaller()
     const unset = await client.get(URL_TOPIC).bearerToken(token)
     unset.assertStatus(404)
     assert.equal(unset.header('content-type'), 'application/problem+json; charset=utf-8')
     const unknown = '/v3/appnotificaciones/publicaciones'
-    await client.get(unknown).bearerToken(token).then((r) => r.assertStatus(404))
-    await client.post(unknown).bearerToken(token).json(valid()).then((r) => r.assertStatus(404))
-    await client.put(unknown).bearerToken(token).json(valid()).then((r) => r.assertStatus(404))
+    await client
+      .get(unknown)
+      .bearerToken(token)
+      .then((r) => r.assertStatus(404))
+    await client
+      .post(unknown)
+      .bearerToken(token)
+      .json(valid())
+      .then((r) => r.assertStatus(404))
+    await client
+      .put(unknown)
+      .bearerToken(token)
+      .json(valid())
+      .then((r) => r.assertStatus(404))
   })
 
-  test('POST creates: 201, Location, both representations; the Secret is never echoed', async ({ client, assert }) => {
+  test('POST creates: 201, Location, both representations; the Secret is never echoed', async ({
+    client,
+    assert,
+  }) => {
     const { token } = await createCaller()
     const created = await client.post(URL_TOPIC).bearerToken(token).json(valid())
     created.assertStatus(201)
@@ -82,17 +105,27 @@ test.group('App notifications: subscriptions', (group) => {
     const list = await client.get('/v3/appnotificaciones').bearerToken(token)
     assert.deepEqual(list.body()._links.invitaciones, { href: URL_TOPIC })
     assert.deepEqual(list.body()._entries, [created.body()])
-    const refList = await client.get('/v3/appnotificaciones').bearerToken(token).header('Accept', REF)
+    const refList = await client
+      .get('/v3/appnotificaciones')
+      .bearerToken(token)
+      .header('Accept', REF)
     assert.deepEqual(refList.body()._entries, [reference.body()])
 
-    const stored = await db.from('app_webhooks').where('callback', 'https://hooks.example.com/app-events').first()
+    const stored = await db
+      .from('app_webhooks')
+      .where('callback', 'https://hooks.example.com/app-events')
+      .first()
     assert.notEqual(stored.secret, 'a-secret-of-sixteen-plus')
     assert.notInclude(stored.secret, 'a-secret-of-sixteen-plus')
   })
 
   test('POST on an existing subscription is 409; PUT replaces it', async ({ client, assert }) => {
     const { token } = await createCaller()
-    await client.post(URL_TOPIC).bearerToken(token).json(valid()).then((r) => r.assertStatus(201))
+    await client
+      .post(URL_TOPIC)
+      .bearerToken(token)
+      .json(valid())
+      .then((r) => r.assertStatus(201))
     const again = await client.post(URL_TOPIC).bearerToken(token).json(valid())
     again.assertStatus(409)
     assert.isArray(again.body().Errors?._)
@@ -115,23 +148,45 @@ test.group('App notifications: subscriptions', (group) => {
 
   test('PUT creates when unset (200); Activo defaults to true', async ({ client, assert }) => {
     const { token } = await createCaller()
-    const response = await client.put(URL_TOPIC).bearerToken(token).json({ Callback: 'https://a.example.com/' })
+    const response = await client
+      .put(URL_TOPIC)
+      .bearerToken(token)
+      .json({ Callback: 'https://a.example.com/' })
     response.assertStatus(200)
     assert.isTrue(response.body().Activo)
-    await client.get(URL_TOPIC).bearerToken(token).then((r) => r.assertStatus(200))
+    await client
+      .get(URL_TOPIC)
+      .bearerToken(token)
+      .then((r) => r.assertStatus(200))
   })
 
   test('Secret: null or absent keeps the stored one, "" removes it', async ({ client, assert }) => {
     const { app, token } = await createCaller()
-    await client.put(URL_TOPIC).bearerToken(token).json(valid({ Secret: 'first-secret-0123456789' }))
-    const secretOf = async () => (await db.from('app_webhooks').where('app_id', app.id).first()).secret
+    await client
+      .put(URL_TOPIC)
+      .bearerToken(token)
+      .json(valid({ Secret: 'first-secret-0123456789' }))
+    const secretOf = async () =>
+      (await db.from('app_webhooks').where('app_id', app.id).first()).secret
     const sealed = await secretOf()
     assert.isString(sealed)
-    await client.put(URL_TOPIC).bearerToken(token).json(valid({ Secret: null })).then((r) => r.assertStatus(200))
+    await client
+      .put(URL_TOPIC)
+      .bearerToken(token)
+      .json(valid({ Secret: null }))
+      .then((r) => r.assertStatus(200))
     assert.equal(await secretOf(), sealed)
-    await client.put(URL_TOPIC).bearerToken(token).json(valid({ Secret: undefined })).then((r) => r.assertStatus(200))
+    await client
+      .put(URL_TOPIC)
+      .bearerToken(token)
+      .json(valid({ Secret: undefined }))
+      .then((r) => r.assertStatus(200))
     assert.equal(await secretOf(), sealed)
-    await client.put(URL_TOPIC).bearerToken(token).json(valid({ Secret: '' })).then((r) => r.assertStatus(200))
+    await client
+      .put(URL_TOPIC)
+      .bearerToken(token)
+      .json(valid({ Secret: '' }))
+      .then((r) => r.assertStatus(200))
     assert.isNull(await secretOf())
   })
 
@@ -151,7 +206,10 @@ test.group('App notifications: subscriptions', (group) => {
       [{ HeaderCustom02: { Name: 'N'.repeat(65), Value: 'v' } }, 'HeaderCustom02.Name'],
       [{ HeaderCustom02: { Name: 'X-A', Value: 'v'.repeat(1025) } }, 'HeaderCustom02.Value'],
       [{ HeaderCustom03: { Name: 'X-A', Value: 'a\r\nInjected: yes' } }, 'HeaderCustom03.Value'],
-      [{ HeaderCustom01: { Name: 'webhook-signature', Value: 'v1,forged' } }, 'HeaderCustom01.Name'],
+      [
+        { HeaderCustom01: { Name: 'webhook-signature', Value: 'v1,forged' } },
+        'HeaderCustom01.Name',
+      ],
       [{ HeaderCustom01: { Name: 'Host', Value: 'internal' } }, 'HeaderCustom01.Name'],
       [{ HeaderCustom01: { Name: 'Content-Length', Value: '1' } }, 'HeaderCustom01.Name'],
     ]
@@ -166,7 +224,10 @@ test.group('App notifications: subscriptions', (group) => {
     }
   })
 
-  test('400 for a missing or malformed Callback and a non-boolean Activo', async ({ client, assert }) => {
+  test('400 for a missing or malformed Callback and a non-boolean Activo', async ({
+    client,
+    assert,
+  }) => {
     const { token } = await createCaller()
     for (const [body, field] of [
       [{ Activo: true }, 'Callback'],
@@ -181,30 +242,56 @@ test.group('App notifications: subscriptions', (group) => {
       response.assertStatus(400)
       assert.isArray(response.body().Errors?.[field], field)
     }
-    await client.get(URL_TOPIC).bearerToken(token).then((r) => r.assertStatus(404))
+    await client
+      .get(URL_TOPIC)
+      .bearerToken(token)
+      .then((r) => r.assertStatus(404))
   })
 
-  test('an http Callback is accepted only while private targets are allowed', async ({ client, assert }) => {
+  test('an http Callback is accepted only while private targets are allowed', async ({
+    client,
+    assert,
+  }) => {
     const { token } = await createCaller()
     settings.outboundAllowPrivate = false
-    const refused = await client.put(URL_TOPIC).bearerToken(token).json(valid({ Callback: 'http://hooks.example.com/' }))
+    const refused = await client
+      .put(URL_TOPIC)
+      .bearerToken(token)
+      .json(valid({ Callback: 'http://hooks.example.com/' }))
     refused.assertStatus(400)
-    assert.deepEqual(refused.body().Errors, { Callback: ['El campo Callback debe ser una URL https.'] })
+    assert.deepEqual(refused.body().Errors, {
+      Callback: ['El campo Callback debe ser una URL https.'],
+    })
     settings.outboundAllowPrivate = true
-    const accepted = await client.put(URL_TOPIC).bearerToken(token).json(valid({ Callback: 'http://hooks.example.com/' }))
+    const accepted = await client
+      .put(URL_TOPIC)
+      .bearerToken(token)
+      .json(valid({ Callback: 'http://hooks.example.com/' }))
     accepted.assertStatus(200)
   })
 
-  test('isolation: another app neither sees nor changes the subscription', async ({ client, assert }) => {
+  test('isolation: another app neither sees nor changes the subscription', async ({
+    client,
+    assert,
+  }) => {
     const first = await createCaller('App A')
     const second = await createCaller('App B')
-    await client.put(URL_TOPIC).bearerToken(first.token).json(valid({ Callback: 'https://a.example.com/' }))
+    await client
+      .put(URL_TOPIC)
+      .bearerToken(first.token)
+      .json(valid({ Callback: 'https://a.example.com/' }))
 
-    await client.get(URL_TOPIC).bearerToken(second.token).then((r) => r.assertStatus(404))
+    await client
+      .get(URL_TOPIC)
+      .bearerToken(second.token)
+      .then((r) => r.assertStatus(404))
     const list = await client.get('/v3/appnotificaciones').bearerToken(second.token)
     assert.deepEqual(list.body()._entries, [])
     // POST by the second app creates its own rather than conflicting with the first app's.
-    const own = await client.post(URL_TOPIC).bearerToken(second.token).json(valid({ Callback: 'https://b.example.com/' }))
+    const own = await client
+      .post(URL_TOPIC)
+      .bearerToken(second.token)
+      .json(valid({ Callback: 'https://b.example.com/' }))
     own.assertStatus(201)
 
     const firstView = await client.get(URL_TOPIC).bearerToken(first.token)

@@ -39,13 +39,20 @@ test.group('Buyer in a browser', (group) => {
     return () => receiver.close()
   })
 
-  test('opens a listing, sees its photos, sends an inquiry; the agency gets the signed webhook', async ({ client, assert }) => {
+  test('opens a listing, sees its photos, sends an inquiry; the agency gets the signed webhook', async ({
+    client,
+    assert,
+  }) => {
     const { chromium } = await import('playwright-core')
     const { app: caller, token } = await createCaller('Portal e2e')
     const fixture = await createAgency(caller, { tradeName: 'Automotores San Martín' })
     const colours = ['#b3202a', '#8c1820', '#c8323c']
     for (const [index, colour] of colours.entries()) {
-      receiver.route(`/fotos/${index}.jpg`, { status: 200, headers: { 'content-type': 'image/jpeg' }, body: await carPhoto(colour, index) })
+      receiver.route(`/fotos/${index}.jpg`, {
+        status: 200,
+        headers: { 'content-type': 'image/jpeg' },
+        body: await carPhoto(colour, index),
+      })
     }
     const listing = await createListing(caller, fixture, {
       Marca: 'Toyota',
@@ -68,7 +75,9 @@ test.group('Buyer in a browser', (group) => {
       30_000
     )
     if (ready?.photos.length !== colours.length) {
-      const states = await client.get(`/v3/publicaciones/${fixture.agency.adminMail}/${listing.externalId}/fotos`).bearerToken(token)
+      const states = await client
+        .get(`/v3/publicaciones/${fixture.agency.adminMail}/${listing.externalId}/fotos`)
+        .bearerToken(token)
       assert.fail(`photos not processed: ${states.text()}`)
     }
 
@@ -76,13 +85,22 @@ test.group('Buyer in a browser', (group) => {
     const configured = await client
       .put(`/v3/notificaciones/${fixture.agency.adminMail}`)
       .bearerToken(token)
-      .json({ PublicacionConsultadaWebHook: { Callback: receiver.url('/hook'), Secret: SECRET, Activo: true } })
+      .json({
+        PublicacionConsultadaWebHook: {
+          Callback: receiver.url('/hook'),
+          Secret: SECRET,
+          Activo: true,
+        },
+      })
     configured.assertStatus(200)
     await startLeadWorkers()
 
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
     try {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'es-AR' })
+      const page = await browser.newPage({
+        viewport: { width: 1280, height: 900 },
+        locale: 'es-AR',
+      })
       const response = await page.goto(`${baseUrl()}/autos/${listing.slug}`)
       assert.equal(response?.status(), 200)
       assert.match(await page.title(), /^Toyota Corolla 1\.8 XEI CVT 2021 — US\$\s?21\.900/)
@@ -90,10 +108,16 @@ test.group('Buyer in a browser', (group) => {
       // Every photo (main and lazy thumbnails) loads.
       // (Browser-side code as strings: the project's TypeScript has no DOM types.)
       await page.evaluate('window.scrollTo(0, document.body.scrollHeight)')
-      await page.waitForFunction('[...document.images].every((image) => image.complete && image.naturalWidth > 0)')
-      const images = await page.$$eval('img', (all) => all.map((image) => ({ alt: image.alt, width: image.naturalWidth })))
+      await page.waitForFunction(
+        '[...document.images].every((image) => image.complete && image.naturalWidth > 0)'
+      )
+      const images = await page.$$eval('img', (all) =>
+        all.map((image) => ({ alt: image.alt, width: image.naturalWidth }))
+      )
       assert.lengthOf(images, 1 + colours.length)
-      assert.isTrue(images.every((image) => image.width > 0 && image.alt.startsWith('Toyota Corolla')))
+      assert.isTrue(
+        images.every((image) => image.width > 0 && image.alt.startsWith('Toyota Corolla'))
+      )
       await page.evaluate('window.scrollTo(0, 0)')
       mkdirSync(app.makePath('tmp'), { recursive: true })
       await page.screenshot({ path: app.makePath('tmp/buyers-listing.png'), fullPage: true })
@@ -110,10 +134,12 @@ test.group('Buyer in a browser', (group) => {
       await page.getByLabel('¿Qué te interesa?').selectOption('Financiacion')
       await page.getByLabel(/^Mensaje para la agencia/).fill('Hola, ¿lo puedo ver el sábado?')
       await page.getByRole('button', { name: 'Enviar consulta' }).click()
-      await page.waitForURL(/\/consulta-enviada(#\w+)?$/, { timeout: 15_000 }).catch(async (error) => {
-        await page.screenshot({ path: app.makePath('tmp/buyers-failure.png'), fullPage: true })
-        throw error
-      })
+      await page
+        .waitForURL(/\/consulta-enviada(#\w+)?$/, { timeout: 15_000 })
+        .catch(async (error) => {
+          await page.screenshot({ path: app.makePath('tmp/buyers-failure.png'), fullPage: true })
+          throw error
+        })
       assert.include(await page.textContent('h1'), '¡Listo, Martina! Tu consulta fue enviada')
       await page.screenshot({ path: app.makePath('tmp/buyers-confirmation.png'), fullPage: true })
     } finally {
@@ -128,11 +154,14 @@ test.group('Buyer in a browser', (group) => {
     )
     assert.exists(delivery, 'webhook received')
     if (!delivery) return
-    const payload = new Webhook(SECRET, { format: 'raw' }).verify(delivery.rawBody.toString('utf8'), {
-      'webhook-id': String(delivery.headers['webhook-id']),
-      'webhook-timestamp': String(delivery.headers['webhook-timestamp']),
-      'webhook-signature': String(delivery.headers['webhook-signature']),
-    }) as any
+    const payload = new Webhook(SECRET, { format: 'raw' }).verify(
+      delivery.rawBody.toString('utf8'),
+      {
+        'webhook-id': String(delivery.headers['webhook-id']),
+        'webhook-timestamp': String(delivery.headers['webhook-timestamp']),
+        'webhook-signature': String(delivery.headers['webhook-signature']),
+      }
+    ) as any
     assert.equal(payload.Tipo, 'PublicacionConsultada')
     assert.equal(payload.Consulta.OrigenLead, 'Portal')
     assert.equal(payload.Consulta.TipoAnuncio, 'Publicacion')
@@ -144,10 +173,15 @@ test.group('Buyer in a browser', (group) => {
       Interes: 'Financiacion',
     })
   })
-    .skip(!existsSync(CHROMIUM), `Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium`)
+    .skip(
+      !existsSync(CHROMIUM),
+      `Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium`
+    )
     .timeout(90_000)
 
-  test('pages fit a phone screen without sideways scrolling; error and model pages render', async ({ assert }) => {
+  test('pages fit a phone screen without sideways scrolling; error and model pages render', async ({
+    assert,
+  }) => {
     const { chromium } = await import('playwright-core')
     const { app: caller } = await createCaller('Portal e2e móvil')
     const fixture = await createAgency(caller)
@@ -165,7 +199,9 @@ test.group('Buyer in a browser', (group) => {
       for (const [path, status, shot] of pages) {
         const response = await page.goto(`${baseUrl()}${path}`)
         assert.equal(response?.status(), status, path)
-        const overflow = await page.evaluate('document.scrollingElement.scrollWidth - window.innerWidth')
+        const overflow = await page.evaluate(
+          'document.scrollingElement.scrollWidth - window.innerWidth'
+        )
         assert.equal(overflow, 0, `${path} scrolls sideways`)
         await page.screenshot({ path: app.makePath(`tmp/${shot}`), fullPage: true })
       }
@@ -173,6 +209,9 @@ test.group('Buyer in a browser', (group) => {
       await browser.close()
     }
   })
-    .skip(!existsSync(CHROMIUM), `Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium`)
+    .skip(
+      !existsSync(CHROMIUM),
+      `Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium`
+    )
     .timeout(60_000)
 })

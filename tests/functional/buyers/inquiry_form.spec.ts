@@ -8,7 +8,15 @@ import type { ApiClient } from '@japa/api-client'
 import { createCaller } from '#tests/helpers/apps'
 import { createAgency } from '#tests/helpers/agencies'
 import { createListing } from '#tests/helpers/listings'
-import { cookiesOf, formFields, get, openForm, postForm, visitor, type Visitor } from '#tests/helpers/buyers'
+import {
+  cookiesOf,
+  formFields,
+  get,
+  openForm,
+  postForm,
+  visitor,
+  type Visitor,
+} from '#tests/helpers/buyers'
 import { FORM_LIMIT } from '#buyers/limits'
 
 async function world(listing: Record<string, unknown> = {}) {
@@ -20,14 +28,27 @@ async function world(listing: Record<string, unknown> = {}) {
 }
 
 /** Opens the page as a new visitor and posts `fields` with its token. */
-async function submit(client: ApiClient, path: string, fields: Record<string, string>, who: Visitor = visitor()) {
+async function submit(
+  client: ApiClient,
+  path: string,
+  fields: Record<string, string>,
+  who: Visitor = visitor()
+) {
   const { csrf } = await openForm(client, path, who)
   return postForm(client, `${path}/consultas`, who, { _csrf: csrf, ...fields })
 }
 
 /** The inquiries the listing received, as its app reads them through the API. */
-async function inquiriesOf(client: ApiClient, adminMail: string, token: string, externalId: string) {
-  const response = await client.get(`/v3/consultas/${adminMail}`).qs({ externalid: externalId }).bearerToken(token)
+async function inquiriesOf(
+  client: ApiClient,
+  adminMail: string,
+  token: string,
+  externalId: string
+) {
+  const response = await client
+    .get(`/v3/consultas/${adminMail}`)
+    .qs({ externalid: externalId })
+    .bearerToken(token)
   response.assertStatus(200)
   return (response.body()._entries as any[]).filter((entry) => entry.Auto.ExternalId === externalId)
 }
@@ -44,7 +65,10 @@ function fieldError(html: string, field: string): string | null {
 }
 
 test.group('Listing inquiry form', () => {
-  test('a valid inquiry goes through the intake and the buyer sees the confirmation', async ({ client, assert }) => {
+  test('a valid inquiry goes through the intake and the buyer sees the confirmation', async ({
+    client,
+    assert,
+  }) => {
     const { path, adminMail, token, listing } = await world()
     const who = visitor()
     const fields = formFields({ Nombre: 'Martina', Interes: 'PruebaDeManejo' })
@@ -71,7 +95,12 @@ test.group('Listing inquiry form', () => {
       Telefono: fields.Telefono,
       Interes: 'PruebaDeManejo',
     })
-    assert.match(html, new RegExp(`Número de consulta: <strong>${inquiry._links.self.href.split('/').pop()}</strong>`))
+    assert.match(
+      html,
+      new RegExp(
+        `Número de consulta: <strong>${inquiry._links.self.href.split('/').pop()}</strong>`
+      )
+    )
 
     // The confirmation is shown once (flash); reloading it goes back to the listing.
     who.cookie = cookiesOf(confirmation.headers()['set-cookie'], who.cookie)
@@ -80,16 +109,26 @@ test.group('Listing inquiry form', () => {
     assert.equal(reload.header('location'), path)
   })
 
-  test('optional fields may be left empty; e-mail or phone is enough', async ({ client, assert }) => {
+  test('optional fields may be left empty; e-mail or phone is enough', async ({
+    client,
+    assert,
+  }) => {
     const { path, adminMail, token, listing } = await world()
-    const onlyPhone = await submit(client, path, formFields({ Apellido: '', Email: '', Comentario: '' }))
+    const onlyPhone = await submit(
+      client,
+      path,
+      formFields({ Apellido: '', Email: '', Comentario: '' })
+    )
     onlyPhone.assertStatus(303)
     const onlyEmail = await submit(client, path, formFields({ Telefono: '' }))
     onlyEmail.assertStatus(303)
     assert.lengthOf(await inquiriesOf(client, adminMail, token, listing.externalId), 2)
   })
 
-  test('each limit is accepted at the edge and refused past it, with the message by the field', async ({ client, assert }) => {
+  test('each limit is accepted at the edge and refused past it, with the message by the field', async ({
+    client,
+    assert,
+  }) => {
     const { path, adminMail, token, listing } = await world()
     const cases: Array<[string, string, string]> = [
       // field, value at the edge (accepted), value past it (refused)
@@ -129,13 +168,19 @@ test.group('Listing inquiry form', () => {
     for (const [overrides, field] of cases) {
       const response = await submit(client, path, formFields(overrides))
       assert.equal(response.status(), 400, JSON.stringify(overrides))
-      assert.isNotNull(fieldError(response.text(), field), `${JSON.stringify(overrides)} → error by ${field}`)
+      assert.isNotNull(
+        fieldError(response.text(), field),
+        `${JSON.stringify(overrides)} → error by ${field}`
+      )
       assert.include(response.text(), 'Revisá estos datos')
     }
     assert.lengthOf(await inquiriesOf(client, adminMail, token, listing.externalId), 0)
   })
 
-  test('without a CSRF token, with a bad one, or without the session cookie: 403 page, nothing stored', async ({ client, assert }) => {
+  test('without a CSRF token, with a bad one, or without the session cookie: 403 page, nothing stored', async ({
+    client,
+    assert,
+  }) => {
     const { path, adminMail, token, listing } = await world()
     const who = visitor()
     const { csrf } = await openForm(client, path, who)
@@ -145,16 +190,27 @@ test.group('Listing inquiry form', () => {
     assert.match(missing.header('content-type') ?? '', /^text\/html/)
     assert.include(missing.text(), 'El formulario venció')
 
-    const bad = await postForm(client, `${path}/consultas`, who, { _csrf: `${csrf.slice(0, -2)}xx`, ...formFields() })
+    const bad = await postForm(client, `${path}/consultas`, who, {
+      _csrf: `${csrf.slice(0, -2)}xx`,
+      ...formFields(),
+    })
     bad.assertStatus(403)
 
-    const noCookie = await postForm(client, `${path}/consultas`, { ...who, cookie: undefined }, { _csrf: csrf, ...formFields() })
+    const noCookie = await postForm(
+      client,
+      `${path}/consultas`,
+      { ...who, cookie: undefined },
+      { _csrf: csrf, ...formFields() }
+    )
     noCookie.assertStatus(403)
 
     // Another visitor's token does not fit this session.
     const other = visitor()
     const { csrf: othersToken } = await openForm(client, path, other)
-    const foreign = await postForm(client, `${path}/consultas`, who, { _csrf: othersToken, ...formFields() })
+    const foreign = await postForm(client, `${path}/consultas`, who, {
+      _csrf: othersToken,
+      ...formFields(),
+    })
     foreign.assertStatus(403)
 
     assert.lengthOf(await inquiriesOf(client, adminMail, token, listing.externalId), 0)
@@ -171,7 +227,10 @@ test.group('Listing inquiry form', () => {
     assert.isUndefined(response.headers()['content-security-policy'])
   })
 
-  test('a filled honeypot is answered like a success but stores nothing', async ({ client, assert }) => {
+  test('a filled honeypot is answered like a success but stores nothing', async ({
+    client,
+    assert,
+  }) => {
     const { path, adminMail, token, listing } = await world()
     const response = await submit(client, path, formFields({ Sitio: 'http://spam.example' }))
     response.assertStatus(303)
@@ -179,16 +238,25 @@ test.group('Listing inquiry form', () => {
     assert.lengthOf(await inquiriesOf(client, adminMail, token, listing.externalId), 0)
   })
 
-  test(`one IP may post ${FORM_LIMIT.requests} times per window; the next post is 429`, async ({ client, assert }) => {
+  test(`one IP may post ${FORM_LIMIT.requests} times per window; the next post is 429`, async ({
+    client,
+    assert,
+  }) => {
     const { path } = await world()
     const who = visitor()
     const { csrf } = await openForm(client, path, who)
     for (let n = 1; n <= FORM_LIMIT.requests; n++) {
       // Invalid posts count too: the limit is on attempts.
-      const response = await postForm(client, `${path}/consultas`, who, { _csrf: csrf, ...formFields({ Email: 'x' }) })
+      const response = await postForm(client, `${path}/consultas`, who, {
+        _csrf: csrf,
+        ...formFields({ Email: 'x' }),
+      })
       assert.equal(response.status(), 400, `post ${n}`)
     }
-    const limited = await postForm(client, `${path}/consultas`, who, { _csrf: csrf, ...formFields() })
+    const limited = await postForm(client, `${path}/consultas`, who, {
+      _csrf: csrf,
+      ...formFields(),
+    })
     limited.assertStatus(429)
     assert.match(limited.header('content-type') ?? '', /^text\/html/)
     assert.match(limited.header('retry-after') ?? '', /^\d+$/)
@@ -198,13 +266,21 @@ test.group('Listing inquiry form', () => {
     other.assertStatus(303)
   })
 
-  test('a suspended listing takes no inquiries (410); an unknown one is 404', async ({ client }) => {
+  test('a suspended listing takes no inquiries (410); an unknown one is 404', async ({
+    client,
+  }) => {
     const { path } = await world({ Activa: false })
     const who = visitor()
     const { csrf } = await openForm(client, (await world()).path, who)
-    const suspended = await postForm(client, `${path}/consultas`, who, { _csrf: csrf, ...formFields() })
+    const suspended = await postForm(client, `${path}/consultas`, who, {
+      _csrf: csrf,
+      ...formFields(),
+    })
     suspended.assertStatus(410)
-    const unknown = await postForm(client, '/autos/no-existe-123/consultas', who, { _csrf: csrf, ...formFields() })
+    const unknown = await postForm(client, '/autos/no-existe-123/consultas', who, {
+      _csrf: csrf,
+      ...formFields(),
+    })
     unknown.assertStatus(404)
   })
 })

@@ -17,7 +17,10 @@ async function world(listing: Record<string, unknown> = {}) {
 }
 
 test.group('Listing page', () => {
-  test('an active listing renders its page in Spanish with the inquiry form', async ({ client, assert }) => {
+  test('an active listing renders its page in Spanish with the inquiry form', async ({
+    client,
+    assert,
+  }) => {
     const { listing, path } = await world({
       Precio: { Moneda: 'USD', Importe: 32500 },
       Color: 'Gris plata',
@@ -28,11 +31,26 @@ test.group('Listing page', () => {
     assert.match(response.header('content-type') ?? '', /^text\/html; charset=utf-8/)
     const html = response.text()
     assert.include(html, '<html lang="es">')
-    assert.match(html, /<title>Toyota Corolla 2\.0 XEI CVT \d{4} — US\$\s?32\.500 \| [^<]+<\/title>/)
+    assert.match(
+      html,
+      /<title>Toyota Corolla 2\.0 XEI CVT \d{4} — US\$\s?32\.500 \| [^<]+<\/title>/
+    )
     assert.include(html, '<meta property="og:title" content="Toyota Corolla 2.0 XEI CVT')
-    assert.include(html, `<meta property="og:url" content="http://127.0.0.1:${process.env.PORT}/autos/${listing.slug}">`)
+    assert.include(
+      html,
+      `<meta property="og:url" content="http://127.0.0.1:${process.env.PORT}/autos/${listing.slug}">`
+    )
     assert.include(html, '<meta name="description"')
-    for (const text of ['Automotores del Sur', 'Gris plata', 'Transmisión', 'CVT', 'Combustible', 'Nafta', '0 km', 'Unidad 0 km.']) {
+    for (const text of [
+      'Automotores del Sur',
+      'Gris plata',
+      'Transmisión',
+      'CVT',
+      'Combustible',
+      'Nafta',
+      '0 km',
+      'Unidad 0 km.',
+    ]) {
       assert.include(html, text)
     }
     // The form: every field labelled, CSRF token, honeypot kept away from people.
@@ -48,7 +66,10 @@ test.group('Listing page', () => {
     assert.notMatch(html, /(src|href)="https?:\/\/(?!127\.0\.0\.1)/)
   })
 
-  test('security and cache headers; the stylesheet is served by the module', async ({ client, assert }) => {
+  test('security and cache headers; the stylesheet is served by the module', async ({
+    client,
+    assert,
+  }) => {
     const { path } = await world()
     const response = await get(client, path, visitor())
     response.assertStatus(200)
@@ -79,13 +100,23 @@ test.group('Listing page', () => {
     stranger.assertStatus(200)
   })
 
-  test('a change of the listing changes the ETag; suspending it makes the page 410 at once', async ({ client, assert }) => {
-    const { token, fixture, listing, path } = await world({ Precio: { Moneda: 'USD', Importe: 30000 } })
+  test('a change of the listing changes the ETag; suspending it makes the page 410 at once', async ({
+    client,
+    assert,
+  }) => {
+    const { token, fixture, listing, path } = await world({
+      Precio: { Moneda: 'USD', Importe: 30000 },
+    })
     const who = visitor()
     const { page } = await openForm(client, path, who)
     const etag = page.header('etag')!
     const api = `/v3/publicaciones/${fixture.agency.adminMail}/${listing.externalId}`
-    ;(await client.patch(api).bearerToken(token).json({ Precio: { Moneda: 'USD', Importe: 28500 } })).assertStatus(200)
+    ;(
+      await client
+        .patch(api)
+        .bearerToken(token)
+        .json({ Precio: { Moneda: 'USD', Importe: 28500 } })
+    ).assertStatus(200)
     const changed = await get(client, path, who).header('If-None-Match', etag)
     changed.assertStatus(200)
     assert.notEqual(changed.header('etag'), etag)
@@ -98,7 +129,9 @@ test.group('Listing page', () => {
 
   test("the Publicacion's `publica` link is this page", async ({ client, assert }) => {
     const { token, fixture, listing, path } = await world()
-    const api = await client.get(`/v3/publicaciones/${fixture.agency.adminMail}/${listing.externalId}`).bearerToken(token)
+    const api = await client
+      .get(`/v3/publicaciones/${fixture.agency.adminMail}/${listing.externalId}`)
+      .bearerToken(token)
     api.assertStatus(200)
     assert.equal(api.body()._links.publica.href, path)
     ;(await get(client, api.body()._links.publica.href, visitor())).assertStatus(200)
@@ -130,7 +163,10 @@ test.group('Listing page', () => {
 })
 
 test.group('Listing page visits', () => {
-  test('views count once per visitor and day; robots are not counted', async ({ client, assert }) => {
+  test('views count once per visitor and day; robots are not counted', async ({
+    client,
+    assert,
+  }) => {
     const { token, fixture, listing, path } = await world()
     const ana = visitor()
     const beto = visitor()
@@ -138,9 +174,16 @@ test.group('Listing page visits', () => {
     await get(client, path, ana) // the same person again today
     await get(client, path, { ...ana, cookie: undefined }) // even without the session cookie
     await get(client, path, beto)
-    await get(client, path, visitor('Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'))
+    await get(
+      client,
+      path,
+      visitor('Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)')
+    )
     await get(client, path, visitor('curl/8.5.0'))
-    await client.head(path).header('User-Agent', BROWSER_UA).header('X-Forwarded-For', '198.51.100.77')
+    await client
+      .head(path)
+      .header('User-Agent', BROWSER_UA)
+      .header('X-Forwarded-For', '198.51.100.77')
 
     const report = await client
       .get(`/v3/visitas/${fixture.agency.adminMail}`)

@@ -15,7 +15,10 @@ async function corolla() {
 }
 
 test.group('Model page', () => {
-  test('shows the model with its versions and a form with region and version', async ({ client, assert }) => {
+  test('shows the model with its versions and a form with region and version', async ({
+    client,
+    assert,
+  }) => {
     const { path } = await corolla()
     const response = await get(client, path, visitor())
     response.assertStatus(200)
@@ -23,7 +26,8 @@ test.group('Model page', () => {
     assert.include(html, '<h1>Toyota Corolla</h1>')
     assert.include(html, '<title>Toyota Corolla 0 km — versiones y consultas |')
     // New-market versions of the fixture, in a table with headers.
-    for (const version of ['2.0 XEI CVT', '2.0 SEG CVT', '1.8 HEV SEG']) assert.include(html, `<th scope="row">${version}</th>`)
+    for (const version of ['2.0 XEI CVT', '2.0 SEG CVT', '1.8 HEV SEG'])
+      assert.include(html, `<th scope="row">${version}</th>`)
     assert.notInclude(html, '<th scope="row">1.8 XLI MT</th>')
     assert.match(html, /<select id="campo-Region" name="Region" required aria-required="true">/)
     assert.include(html, '>Córdoba</option>')
@@ -42,20 +46,28 @@ test.group('Model page', () => {
     const { path, seed } = await corolla()
     const who = visitor()
     const { csrf } = await openForm(client, path, who)
-    const hilux = Object.entries(seed.versions ?? {}).find(([key]) => key.startsWith('hilux'))?.[1] ?? 999999
+    const hilux =
+      Object.entries(seed.versions ?? {}).find(([key]) => key.startsWith('hilux'))?.[1] ?? 999999
     const cases: Array<[Record<string, string>, string]> = [
       [{ Region: '', VersionId: '' }, 'Region'],
       [{ Region: String(seed.regions['AR-X']), VersionId: String(hilux) }, 'VersionId'],
       [{ Region: '999999', VersionId: '' }, 'Region'],
     ]
     for (const [choice, field] of cases) {
-      const response = await postForm(client, `${path}/consultas`, who, { _csrf: csrf, ...formFields(), ...choice })
+      const response = await postForm(client, `${path}/consultas`, who, {
+        _csrf: csrf,
+        ...formFields(),
+        ...choice,
+      })
       assert.equal(response.status(), 400, JSON.stringify(choice))
       assert.match(response.text(), new RegExp(`<p class="error" id="error-${field}">`))
     }
   })
 
-  test('a region without an agency receiving other leads is refused with a message by the region (409)', async ({ client, assert }) => {
+  test('a region without an agency receiving other leads is refused with a message by the region (409)', async ({
+    client,
+    assert,
+  }) => {
     const { path, seed } = await corolla()
     const page = await get(client, path, visitor())
     const version = /<option value="(\d+)"[^>]*>2\.0 XEI CVT/.exec(page.text())![1]
@@ -68,16 +80,30 @@ test.group('Model page', () => {
       VersionId: version,
     })
     response.assertStatus(409)
-    assert.match(response.text(), /<p class="error" id="error-Region">Todavía ninguna agencia de Ciudad Autónoma de Buenos Aires/)
+    assert.match(
+      response.text(),
+      /<p class="error" id="error-Region">Todavía ninguna agencia de Ciudad Autónoma de Buenos Aires/
+    )
   })
 
-  test('a catalogue inquiry reaches an agency of the region that receives other leads', async ({ client, assert }) => {
+  test('a catalogue inquiry reaches an agency of the region that receives other leads', async ({
+    client,
+    assert,
+  }) => {
     const { path, seed } = await corolla()
     const { app: caller, token } = await createCaller('Catalogo')
-    const fixture = await createAgency(caller, { receivesOtherLeads: true, tradeName: 'Santa Fe Autos' })
-    const branches = await client.get(`/v3/sucursales/${fixture.agency.adminMail}`).bearerToken(token)
+    const fixture = await createAgency(caller, {
+      receivesOtherLeads: true,
+      tradeName: 'Santa Fe Autos',
+    })
+    const branches = await client
+      .get(`/v3/sucursales/${fixture.agency.adminMail}`)
+      .bearerToken(token)
     const main = branches.body()._entries[0]
-    const placed = await client.put(main._links.self.href).bearerToken(token).json({ Region: 'AR-S', Ciudad: 'Rosario' })
+    const placed = await client
+      .put(main._links.self.href)
+      .bearerToken(token)
+      .json({ Region: 'AR-S', Ciudad: 'Rosario' })
     placed.assertStatus(200)
 
     const page = await get(client, path, visitor())
@@ -97,7 +123,9 @@ test.group('Model page', () => {
     assert.include(confirmation.text(), 'Santa Fe Autos')
 
     const list = await client.get(`/v3/consultas/${fixture.agency.adminMail}`).bearerToken(token)
-    const [inquiry] = (list.body()._entries as any[]).filter((entry) => entry.Interesado.Nombre === 'Julián')
+    const [inquiry] = (list.body()._entries as any[]).filter(
+      (entry) => entry.Interesado.Nombre === 'Julián'
+    )
     assert.equal(inquiry.TipoAnuncio, 'Catalogo')
     assert.equal(inquiry.OrigenLead, 'Portal')
     assert.equal(inquiry.Auto.ExternalId, '')

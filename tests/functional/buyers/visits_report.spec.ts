@@ -16,12 +16,20 @@ import { MAX_SPAN_DAYS } from '#buyers/validators/visits_query'
 
 let nextListingId = 900_000_000 + Math.floor(Math.random() * 1_000_000)
 
-function listing(appId: number, agencyId: number, externalId: string, operatorId: number | null = null): VisitedListing {
+function listing(
+  appId: number,
+  agencyId: number,
+  externalId: string,
+  operatorId: number | null = null
+): VisitedListing {
   nextListingId += 1
   return { listingId: nextListingId, appId, agencyId, externalId, operatorId }
 }
 
-const person = (n: number) => ({ ip: `10.1.0.${n}`, userAgent: `Mozilla/5.0 (X11; Linux x86_64) Firefox/13${n}.0` })
+const person = (n: number) => ({
+  ip: `10.1.0.${n}`,
+  userAgent: `Mozilla/5.0 (X11; Linux x86_64) Firefox/13${n}.0`,
+})
 
 async function visits(target: VisitedListing, count: number, day: string) {
   const record = new RecordVisit()
@@ -35,7 +43,10 @@ async function setup() {
 }
 
 test.group('Visits report', () => {
-  test('lists daily counts per listing of the app, oldest day first', async ({ client, assert }) => {
+  test('lists daily counts per listing of the app, oldest day first', async ({
+    client,
+    assert,
+  }) => {
     const { app, token, fixture, adminMail } = await setup()
     const one = listing(app.id, fixture.agency.id, 'AUTO-1')
     const two = listing(app.id, fixture.agency.id, 'AUTO-2')
@@ -61,13 +72,19 @@ test.group('Visits report', () => {
       `/v3/visitas/${adminMail}?externalid=AUTO-1&desde=${entry.Fecha}&hasta=${entry.Fecha}`
     )
     assert.equal(entry._links.publicacion.href, `/v3/publicaciones/${adminMail}/AUTO-1`)
-    assert.equal(body._links.self.href, `/v3/visitas/${adminMail}?desde=${shiftDay(today(), -29)}&hasta=${today()}`)
+    assert.equal(
+      body._links.self.href,
+      `/v3/visitas/${adminMail}?desde=${shiftDay(today(), -29)}&hasta=${today()}`
+    )
     assert.isTrue(body._links.filtrar.templated)
 
     // Every non-templated href resolves.
     const self = await client.get(entry._links.self.href).bearerToken(token)
     self.assertStatus(200)
-    assert.deepEqual(self.body()._entries.map((e: any) => e.Visitas), [3])
+    assert.deepEqual(
+      self.body()._entries.map((e: any) => e.Visitas),
+      [3]
+    )
   })
 
   test('reference representation', async ({ client, assert }) => {
@@ -98,22 +115,34 @@ test.group('Visits report', () => {
     await visits(mine, 2, shiftDay(today(), -10))
     await visits(admins, 4, shiftDay(today(), -10))
 
-    const byListing = await client.get(`/v3/visitas/${adminMail}`).qs({ externalid: 'op-car' }).bearerToken(token)
+    const byListing = await client
+      .get(`/v3/visitas/${adminMail}`)
+      .qs({ externalid: 'op-car' })
+      .bearerToken(token)
     byListing.assertStatus(200)
-    assert.deepEqual(byListing.body()._entries.map((e: any) => [e.ExternalId, e.Visitas]), [['Op-Car', 2]])
+    assert.deepEqual(
+      byListing.body()._entries.map((e: any) => [e.ExternalId, e.Visitas]),
+      [['Op-Car', 2]]
+    )
 
     const period = await client
       .get(`/v3/visitas/${adminMail}`)
       .qs({ desde: shiftDay(today(), -45), hasta: shiftDay(today(), -40) })
       .bearerToken(token)
-    assert.deepEqual(period.body()._entries.map((e: any) => [e.ExternalId, e.Fecha]), [['Op-Car', shiftDay(today(), -40)]])
+    assert.deepEqual(
+      period.body()._entries.map((e: any) => [e.ExternalId, e.Fecha]),
+      [['Op-Car', shiftDay(today(), -40)]]
+    )
 
     const byOperator = await client
       .get(`/v3/visitas/${adminMail}`)
       .qs({ operador: seller.email.toUpperCase() })
       .bearerToken(token)
     byOperator.assertStatus(200)
-    assert.deepEqual(byOperator.body()._entries.map((e: any) => [e.ExternalId, e.Visitas]), [['Op-Car', 2]])
+    assert.deepEqual(
+      byOperator.body()._entries.map((e: any) => [e.ExternalId, e.Visitas]),
+      [['Op-Car', 2]]
+    )
   })
 
   test('default period is the 30 days up to today', async ({ client, assert }) => {
@@ -122,7 +151,10 @@ test.group('Visits report', () => {
     await visits(car, 1, shiftDay(today(), -29))
     await visits(car, 1, shiftDay(today(), -30))
     const response = await client.get(`/v3/visitas/${adminMail}`).bearerToken(token)
-    assert.deepEqual(response.body()._entries.map((e: any) => e.Fecha), [shiftDay(today(), -29)])
+    assert.deepEqual(
+      response.body()._entries.map((e: any) => e.Fecha),
+      [shiftDay(today(), -29)]
+    )
   })
 
   test(`the period may span ${MAX_SPAN_DAYS} days, not one more`, async ({ client, assert }) => {
@@ -148,9 +180,15 @@ test.group('Visits report', () => {
     openEnded.assertStatus(400)
   })
 
-  test('hasta equal to desde is one day; hasta before desde is refused', async ({ client, assert }) => {
+  test('hasta equal to desde is one day; hasta before desde is refused', async ({
+    client,
+    assert,
+  }) => {
     const { token, adminMail } = await setup()
-    const same = await client.get(`/v3/visitas/${adminMail}`).qs({ desde: today(), hasta: today() }).bearerToken(token)
+    const same = await client
+      .get(`/v3/visitas/${adminMail}`)
+      .qs({ desde: today(), hasta: today() })
+      .bearerToken(token)
     same.assertStatus(200)
     const before = await client
       .get(`/v3/visitas/${adminMail}`)
@@ -178,7 +216,10 @@ test.group('Visits report', () => {
     }
   })
 
-  test('an app sees only its own listings; an agency not linked to the app is 404', async ({ client, assert }) => {
+  test('an app sees only its own listings; an agency not linked to the app is 404', async ({
+    client,
+    assert,
+  }) => {
     const { app, token, fixture, adminMail } = await setup()
     const other = await createCaller('Visitas B')
     await visits(listing(app.id, fixture.agency.id, 'SOLO-A'), 2, today())
@@ -196,9 +237,15 @@ test.group('Visits report', () => {
     await visits(listing(other.app.id, fixture.agency.id, 'SOLO-B'), 1, today())
     const forB = await client.get(`/v3/visitas/${adminMail}`).bearerToken(other.token)
     forB.assertStatus(200)
-    assert.deepEqual(forB.body()._entries.map((e: any) => e.ExternalId), ['SOLO-B'])
+    assert.deepEqual(
+      forB.body()._entries.map((e: any) => e.ExternalId),
+      ['SOLO-B']
+    )
     const forA = await client.get(`/v3/visitas/${adminMail}`).bearerToken(token)
-    assert.deepEqual(forA.body()._entries.map((e: any) => e.ExternalId), ['SOLO-A'])
+    assert.deepEqual(
+      forA.body()._entries.map((e: any) => e.ExternalId),
+      ['SOLO-A']
+    )
   })
 
   test('needs a bearer token', async ({ client }) => {
@@ -209,7 +256,9 @@ test.group('Visits report', () => {
 })
 
 test.group('Visit counting', () => {
-  test('a visitor counts once per listing and day; another visitor and another day count again', async ({ assert }) => {
+  test('a visitor counts once per listing and day; another visitor and another day count again', async ({
+    assert,
+  }) => {
     const { app } = await createCaller('Conteo')
     const fixture = await createAgency(app)
     const car = listing(app.id, fixture.agency.id, 'CNT-1')
@@ -218,10 +267,16 @@ test.group('Visit counting', () => {
     assert.equal(await record.execute(car, person(1), day), 'counted')
     assert.equal(await record.execute(car, person(1), day), 'repeat')
     assert.equal(await record.execute(car, person(2), day), 'counted')
-    assert.equal(await record.execute(car, { ...person(1), userAgent: 'Mozilla/5.0 Chrome/130' }, day), 'counted')
+    assert.equal(
+      await record.execute(car, { ...person(1), userAgent: 'Mozilla/5.0 Chrome/130' }, day),
+      'counted'
+    )
     assert.equal(await record.execute(car, person(1), shiftDay(day, 1)), 'counted')
     // The same visitor on another listing is a visit of that listing.
-    assert.equal(await record.execute(listing(app.id, fixture.agency.id, 'CNT-2'), person(1), day), 'counted')
+    assert.equal(
+      await record.execute(listing(app.id, fixture.agency.id, 'CNT-2'), person(1), day),
+      'counted'
+    )
   })
 
   test('robots and requests without a User-Agent are not counted', async ({ assert }) => {
@@ -237,19 +292,33 @@ test.group('Visit counting', () => {
       '',
       undefined,
     ]) {
-      assert.equal(await record.execute(car, { ip: '10.9.9.9', userAgent }, today()), 'bot', String(userAgent))
+      assert.equal(
+        await record.execute(car, { ip: '10.9.9.9', userAgent }, today()),
+        'bot',
+        String(userAgent)
+      )
     }
   })
 
-  test('visitor hashes older than yesterday are pruned; the daily counts stay', async ({ assert }) => {
+  test('visitor hashes older than yesterday are pruned; the daily counts stay', async ({
+    assert,
+  }) => {
     const { app } = await createCaller('Poda')
     const fixture = await createAgency(app)
     const car = listing(app.id, fixture.agency.id, 'PODA-1')
     for (const days of [0, 1, 2, 3]) await visits(car, 2, shiftDay(today(), -days))
     await new PruneVisitors().execute()
-    const left = await db.from('listing_visitors').where('listing_id', car.listingId).orderBy('day').select(db.raw(`to_char(day, 'YYYY-MM-DD') as day`))
+    const left = await db
+      .from('listing_visitors')
+      .where('listing_id', car.listingId)
+      .orderBy('day')
+      .select(db.raw(`to_char(day, 'YYYY-MM-DD') as day`))
     assert.deepEqual([...new Set(left.map((row) => row.day))], [shiftDay(today(), -1), today()])
-    const counts = await db.from('listing_visits').where('listing_id', car.listingId).count('* as days').first()
+    const counts = await db
+      .from('listing_visits')
+      .where('listing_id', car.listingId)
+      .count('* as days')
+      .first()
     assert.equal(Number(counts!.days), 4)
     // Pruning again is harmless (the job is idempotent).
     await new PruneVisitors().execute()

@@ -1,5 +1,5 @@
 /*
- * Catalogue ETags under a concurrent import (DESIGN.md §13): an import commits
+ * Catalogue ETags under a concurrent import (docs/design.md §13): an import commits
  * its data, then bumps `catalog_state.revision`. A response must never carry
  * the new revision's ETag over data read before the import committed, or
  * clients would keep that stale body (304) until the next import.
@@ -12,7 +12,10 @@ import { seedCatalog } from '#tests/helpers/catalog'
 import { until } from '#tests/helpers/until'
 
 test.group('Catalogue: ETags while an import commits', () => {
-  test('a GET overlapping the revision bump never pairs the new ETag with the old body', async ({ client, assert }) => {
+  test('a GET overlapping the revision bump never pairs the new ETag with the old body', async ({
+    client,
+    assert,
+  }) => {
     await seedCatalog()
     const { token } = await createCaller('catalog etag race')
     const name = `Carrera ${Date.now()}`
@@ -30,14 +33,25 @@ test.group('Catalogue: ETags while an import commits', () => {
       await until(
         async () =>
           Number(
-            (await db.from('pg_stat_activity').where('wait_event_type', 'Lock').where('wait_event', 'relation').count('* as total').first())
-              .total
+            (
+              await db
+                .from('pg_stat_activity')
+                .where('wait_event_type', 'Lock')
+                .where('wait_event', 'relation')
+                .count('* as total')
+                .first()
+            ).total
           ),
         (total) => total >= 1
       )
       // The import's data commits, then its revision bump.
-      await db.from('brands').where('id', id).update({ name: `${name} II` })
-      await bump.rawQuery('update catalog_state set revision = revision + 1, changed_at = now() where id = 1')
+      await db
+        .from('brands')
+        .where('id', id)
+        .update({ name: `${name} II` })
+      await bump.rawQuery(
+        'update catalog_state set revision = revision + 1, changed_at = now() where id = 1'
+      )
       await bump.commit()
 
       const overlapped = await during

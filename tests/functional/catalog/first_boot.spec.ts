@@ -11,7 +11,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SOURCES, argentinaPlaces, carJsonBrands, iso4217Currencies } from '#catalog/data/sources'
-import ImportCatalog, { type CatalogData, type VersionInput } from '#catalog/services/import_catalog'
+import ImportCatalog, {
+  type CatalogData,
+  type VersionInput,
+} from '#catalog/services/import_catalog'
 import { slug } from '#catalog/services/normalize'
 import { freshDatabase } from '#tests/helpers/fresh_database'
 import { until } from '#tests/helpers/until'
@@ -64,11 +67,14 @@ async function stop(started: Started) {
   clearTimeout(timer)
 }
 
-
 /** What the bundled sources hold, counted by natural key (docs/catalog_import.md), independently of the importer. */
 async function bundledCounts() {
   const regions = await argentinaPlaces()
-  const cities = new Set(regions.flatMap((region) => (region.cities ?? []).map((city) => `${region.code}|${city.trim()}`)))
+  const cities = new Set(
+    regions.flatMap((region) =>
+      (region.cities ?? []).map((city) => `${region.code}|${city.trim()}`)
+    )
+  )
   const brands = new Set<string>()
   const models = new Set<string>()
   const versions = new Set<string>()
@@ -81,7 +87,9 @@ async function bundledCounts() {
       const modelKey = `${brandKey}|${slug(model.codename ?? model.name.trim().slice(0, 100)).slice(0, 100)}`
       models.add(modelKey)
       for (const version of model.versions ?? []) {
-        versions.add(`${modelKey}|${slug(version.codename ?? version.name.trim().slice(0, 150)).slice(0, 150)}|${version.year ?? null}`)
+        versions.add(
+          `${modelKey}|${slug(version.codename ?? version.name.trim().slice(0, 150)).slice(0, 150)}|${version.year ?? null}`
+        )
       }
     }
   }
@@ -99,7 +107,9 @@ async function bundledCounts() {
 }
 
 test.group('First boot: npm start on an empty database', () => {
-  test('/health/ready answers 200 only with the whole bundled catalogue in; a second start loads nothing', async ({ assert }) => {
+  test('/health/ready answers 200 only with the whole bundled catalogue in; a second start loads nothing', async ({
+    assert,
+  }) => {
     const fresh = await freshDatabase('first_boot')
     const dataDir = await mkdtemp(join(tmpdir(), 'first-boot-'))
     const port = await freePort()
@@ -116,16 +126,33 @@ test.group('First boot: npm start on an empty database', () => {
       started = await start(fresh.url, port, dataDir)
       await ready(started, port)
       assert.deepEqual(await counts(), expected.counts, 'complete as soon as the service is ready')
-      assert.include(started.output(), 'Reference data catalog: loaded places, vehicles, currencies')
+      assert.include(
+        started.output(),
+        'Reference data catalog: loaded places, vehicles, currencies'
+      )
 
       // Same ids as row-by-row inserts: 1..n in input order, every model entry using one up.
-      const versions = await fresh.client.from('versions').min('id as first').max('id as last').first()
+      const versions = await fresh.client
+        .from('versions')
+        .min('id as first')
+        .max('id as last')
+        .first()
       assert.deepEqual([versions.first, versions.last], [1, expected.counts.versions])
       const models = await fresh.client.from('vehicle_models').max('id as last').first()
       assert.equal(models.last, expected.modelEntries)
-      const unfolded = await fresh.client.from('versions').whereRaw(`search <> catalog_fold(name || ' ' || codename)`).count('* as n')
-      assert.equal(Number(unfolded[0].n), 0, 'every version searchable by its folded name and codename')
-      const sources = await fresh.client.from('catalog_sources').orderBy('name').select('name', 'version')
+      const unfolded = await fresh.client
+        .from('versions')
+        .whereRaw(`search <> catalog_fold(name || ' ' || codename)`)
+        .count('* as n')
+      assert.equal(
+        Number(unfolded[0].n),
+        0,
+        'every version searchable by its folded name and codename'
+      )
+      const sources = await fresh.client
+        .from('catalog_sources')
+        .orderBy('name')
+        .select('name', 'version')
       assert.sameDeepMembers(
         sources,
         Object.values(SOURCES).map(({ name, version }) => ({ name, version }))
@@ -138,7 +165,11 @@ test.group('First boot: npm start on an empty database', () => {
       await ready(started, port)
       assert.include(started.output(), 'Reference data catalog: already loaded')
       assert.deepEqual(await counts(), expected.counts)
-      assert.deepEqual(await fresh.client.from('catalog_state').select('revision').first(), revision, 'nothing was imported')
+      assert.deepEqual(
+        await fresh.client.from('catalog_state').select('revision').first(),
+        revision,
+        'nothing was imported'
+      )
     } finally {
       if (started) await stop(started)
       await fresh.drop()
@@ -147,7 +178,11 @@ test.group('First boot: npm start on an empty database', () => {
   }).timeout(600_000)
 })
 
-const version = (name: string, year: number | null, extra: Partial<VersionInput> = {}): VersionInput => ({ name, year, ...extra })
+const version = (
+  name: string,
+  year: number | null,
+  extra: Partial<VersionInput> = {}
+): VersionInput => ({ name, year, ...extra })
 
 test.group('Catalogue import: bulk writes, row-by-row results', (group) => {
   let fresh: Awaited<ReturnType<typeof freshDatabase>>
@@ -157,7 +192,9 @@ test.group('Catalogue import: bulk writes, row-by-row results', (group) => {
     return () => fresh.drop()
   })
 
-  test('a repeated key keeps its first id and takes the last values; every proposal uses an id up', async ({ assert }) => {
+  test('a repeated key keeps its first id and takes the last values; every proposal uses an id up', async ({
+    assert,
+  }) => {
     const data: CatalogData = {
       regions: [
         { code: 'zz-a', name: ' Zona A ', cities: ['Uno', 'Dos', 'Uno', ' Dos '] },
@@ -194,7 +231,9 @@ test.group('Catalogue import: bulk writes, row-by-row results', (group) => {
             {
               name: 'Beta',
               versions: [
-                ...[2015, 2016, 2017, 2018].map((year) => version('1.6 Full', year, { power: 110, propulsion: 'gasoline' })),
+                ...[2015, 2016, 2017, 2018].map((year) =>
+                  version('1.6 Full', year, { power: 110, propulsion: 'gasoline' })
+                ),
                 version('1.6 Full', 2019, { power: 110, propulsion: 'gasoline', newMarket: true }),
               ],
             },
@@ -203,10 +242,21 @@ test.group('Catalogue import: bulk writes, row-by-row results', (group) => {
       ],
     }
     const summary = await new ImportCatalog(fresh.client).execute(data)
-    assert.deepEqual(summary, { regions: 3, cities: 5, currencies: 1, brands: 2, models: 3, versions: 11 })
+    assert.deepEqual(summary, {
+      regions: 3,
+      cities: 5,
+      currencies: 1,
+      brands: 2,
+      models: 3,
+      versions: 11,
+    })
 
-    const rows = (table: string, columns: string[]) => fresh.client.from(table).orderBy(columns[0]).select(columns)
-    const sequence = async (table: string) => Number((await fresh.client.rawQuery(`select last_value from ${table}_id_seq`)).rows[0].last_value)
+    const rows = (table: string, columns: string[]) =>
+      fresh.client.from(table).orderBy(columns[0]).select(columns)
+    const sequence = async (table: string) =>
+      Number(
+        (await fresh.client.rawQuery(`select last_value from ${table}_id_seq`)).rows[0].last_value
+      )
     assert.deepEqual(await rows('regions', ['id', 'code', 'country_code', 'name', 'search']), [
       { id: 1, code: 'ZZ-A', country_code: 'ZZ', name: 'Zona A bis', search: 'zona a bis zz-a' },
       { id: 2, code: 'ZZ-B', country_code: 'ZZ', name: 'Zona B', search: 'zona b zz-b' },
@@ -218,44 +268,107 @@ test.group('Catalogue import: bulk writes, row-by-row results', (group) => {
       { id: 5, region_id: 1, name: 'Cuatro' },
     ])
     assert.deepEqual(await rows('currencies', ['code', 'name']), [{ code: 'ZZZ', name: 'Zeta' }])
-    assert.deepEqual(await rows('brands', ['id', 'codename', 'name', 'codenames', 'new_market', 'search']), [
-      { id: 1, codename: 'equipo-uno', name: 'Equipo Uno', codenames: ['equipo-uno'], new_market: true, search: 'equipo uno equipo-uno' },
-      { id: 2, codename: 'otra-marca', name: 'Otra Marca', codenames: ['otra-marca'], new_market: true, search: 'otra marca otra-marca' },
-    ])
-    assert.deepEqual(await rows('vehicle_models', ['id', 'brand_id', 'codename', 'name', 'new_market']), [
-      { id: 1, brand_id: 1, codename: 'alfa', name: 'ALFA', new_market: true },
-      { id: 3, brand_id: 2, codename: 'beta', name: 'Beta', new_market: true },
-    ])
-    const versionColumns = ['id', 'model_id', 'codename', 'year', 'power', 'propulsion', 'new_market', 'search']
+    assert.deepEqual(
+      await rows('brands', ['id', 'codename', 'name', 'codenames', 'new_market', 'search']),
+      [
+        {
+          id: 1,
+          codename: 'equipo-uno',
+          name: 'Equipo Uno',
+          codenames: ['equipo-uno'],
+          new_market: true,
+          search: 'equipo uno equipo-uno',
+        },
+        {
+          id: 2,
+          codename: 'otra-marca',
+          name: 'Otra Marca',
+          codenames: ['otra-marca'],
+          new_market: true,
+          search: 'otra marca otra-marca',
+        },
+      ]
+    )
+    assert.deepEqual(
+      await rows('vehicle_models', ['id', 'brand_id', 'codename', 'name', 'new_market']),
+      [
+        { id: 1, brand_id: 1, codename: 'alfa', name: 'ALFA', new_market: true },
+        { id: 3, brand_id: 2, codename: 'beta', name: 'Beta', new_market: true },
+      ]
+    )
+    const versionColumns = [
+      'id',
+      'model_id',
+      'codename',
+      'year',
+      'power',
+      'propulsion',
+      'new_market',
+      'search',
+    ]
     const base = { codename: '1-0-base', propulsion: null, search: '1.0 base 1-0-base' }
-    const full = { model_id: 3, codename: '1-6-full', power: 110, propulsion: 'Nafta', search: '1.6 full 1-6-full' }
+    const full = {
+      model_id: 3,
+      codename: '1-6-full',
+      power: 110,
+      propulsion: 'Nafta',
+      search: '1.6 full 1-6-full',
+    }
     assert.deepEqual(await rows('versions', versionColumns), [
       { id: 1, model_id: 1, ...base, year: 2019, power: 70, new_market: false },
       { id: 2, model_id: 1, ...base, year: 2020, power: 75, new_market: false },
       { id: 3, model_id: 1, ...base, year: 2021, power: 80, new_market: false },
       { id: 4, model_id: 1, ...base, year: null, power: null, new_market: false },
       { id: 6, model_id: 1, ...base, year: 2022, power: 70, new_market: true },
-      ...[2015, 2016, 2017, 2018].map((year, index) => ({ id: 7 + index, ...full, year, new_market: false })),
+      ...[2015, 2016, 2017, 2018].map((year, index) => ({
+        id: 7 + index,
+        ...full,
+        year,
+        new_market: false,
+      })),
       { id: 11, ...full, year: 2019, new_market: true },
     ])
     assert.deepEqual(
-      [await sequence('regions'), await sequence('cities'), await sequence('brands'), await sequence('vehicle_models'), await sequence('versions')],
+      [
+        await sequence('regions'),
+        await sequence('cities'),
+        await sequence('brands'),
+        await sequence('vehicle_models'),
+        await sequence('versions'),
+      ],
       [3, 5, 2, 3, 11]
     )
 
     // Again into filled tables (upserts): existing rows keep their ids, new ones follow the used-up ones.
     await new ImportCatalog(fresh.client).execute({
-      brands: [{ name: 'EQUIPO UNO', models: [{ name: 'Alfa', versions: [version('1.0 Base', 2019, { power: 90 }), version('1.0 Base', 2023)] }] }],
+      brands: [
+        {
+          name: 'EQUIPO UNO',
+          models: [
+            {
+              name: 'Alfa',
+              versions: [version('1.0 Base', 2019, { power: 90 }), version('1.0 Base', 2023)],
+            },
+          ],
+        },
+      ],
     })
     assert.deepEqual(await rows('brands', ['id', 'name', 'new_market']), [
       { id: 1, name: 'EQUIPO UNO', new_market: false },
       { id: 2, name: 'Otra Marca', new_market: true },
     ])
-    assert.deepEqual((await rows('vehicle_models', ['id', 'name'])).map((row) => [row.id, row.name]), [
-      [1, 'Alfa'],
-      [3, 'Beta'],
-    ])
-    const alfa = await fresh.client.from('versions').where('model_id', 1).orderBy('id').select('id', 'year', 'power')
+    assert.deepEqual(
+      (await rows('vehicle_models', ['id', 'name'])).map((row) => [row.id, row.name]),
+      [
+        [1, 'Alfa'],
+        [3, 'Beta'],
+      ]
+    )
+    const alfa = await fresh.client
+      .from('versions')
+      .where('model_id', 1)
+      .orderBy('id')
+      .select('id', 'year', 'power')
     assert.deepEqual(alfa, [
       { id: 1, year: 2019, power: 90 },
       { id: 2, year: 2020, power: 75 },

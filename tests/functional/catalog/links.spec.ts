@@ -3,21 +3,25 @@ import { parseTemplate } from 'url-template'
 import { createCaller } from '#tests/helpers/apps'
 import { seedCatalog } from '#tests/helpers/catalog'
 
-/** Entry points other modules serve (spec §2.15: agencies, app notifications). */
+/** Entry points other modules serve (docs/spec.md §2.15: agencies, app notifications). */
 const OTHERS = ['/v3/agencias', '/v3/appnotificaciones']
 
 function hrefs(value: unknown, found: { href: string; templated: boolean }[] = []) {
   if (Array.isArray(value)) value.forEach((item) => hrefs(item, found))
   else if (value && typeof value === 'object') {
     const object = value as Record<string, unknown>
-    if (typeof object.href === 'string') found.push({ href: object.href, templated: object.templated === true })
+    if (typeof object.href === 'string')
+      found.push({ href: object.href, templated: object.templated === true })
     Object.values(object).forEach((item) => hrefs(item, found))
   }
   return found
 }
 
 test.group('Catalogue links', () => {
-  test('every catalogue link reachable from GET /v3 resolves, in both representations', async ({ client, assert }) => {
+  test('every catalogue link reachable from GET /v3 resolves, in both representations', async ({
+    client,
+    assert,
+  }) => {
     const seed = await seedCatalog()
     const { token } = await createCaller('catalog crawler')
     const entry = (await client.get('/v3').bearerToken(token)).body()
@@ -32,13 +36,29 @@ test.group('Catalogue links', () => {
     }
     const queue: string[] = []
     for (const { href, templated } of hrefs(entry)) {
-      if (OTHERS.some((other) => href.startsWith(other)) || href.startsWith('/v3/openapi.json') || href === '/v3') continue
+      if (
+        OTHERS.some((other) => href.startsWith(other)) ||
+        href.startsWith('/v3/openapi.json') ||
+        href === '/v3'
+      )
+        continue
       queue.push(templated ? parseTemplate(href).expand(values as any) : href)
-      if (templated) queue.push(parseTemplate(href).expand({ ...values, q: undefined, year: undefined } as any))
+      if (templated)
+        queue.push(parseTemplate(href).expand({ ...values, q: undefined, year: undefined } as any))
     }
     assert.includeMembers(
       queue.map((url) => url.split('?')[0]),
-      ['/v3/regiones', '/v3/ciudades', '/v3/monedas', '/v3/propulsiones', '/v3/transmisiones', '/v3/carrocerias', '/v3/marcas', '/v3/modelos', '/v3/versiones']
+      [
+        '/v3/regiones',
+        '/v3/ciudades',
+        '/v3/monedas',
+        '/v3/propulsiones',
+        '/v3/transmisiones',
+        '/v3/carrocerias',
+        '/v3/marcas',
+        '/v3/modelos',
+        '/v3/versiones',
+      ]
     )
 
     const seen = new Set<string>()

@@ -20,7 +20,10 @@ test.group('GET /v3/regiones', (group) => {
     token = (await createCaller('catalog regions')).token
   })
 
-  test('lists regions with ISO 3166-2 code and a Ciudades link group, in both forms', async ({ client, assert }) => {
+  test('lists regions with ISO 3166-2 code and a Ciudades link group, in both forms', async ({
+    client,
+    assert,
+  }) => {
     const full = await get(client, '/v3/regiones')
     full.assertStatus(200)
     assert.deepEqual(full.body()._links, { self: { href: '/v3/regiones' } })
@@ -33,8 +36,13 @@ test.group('GET /v3/regiones', (group) => {
     })
     assert.include(names(full.body()), 'Ciudad Autónoma de Buenos Aires')
     const ref = await get(client, '/v3/regiones', REF)
-    assert.deepInclude(ref.body()._entries, { href: `/v3/regiones/${seed.regions['AR-X']}`, title: 'Córdoba' })
-    ;(await get(client, '/v3/regiones').header('If-None-Match', full.header('etag')!)).assertStatus(304)
+    assert.deepInclude(ref.body()._entries, {
+      href: `/v3/regiones/${seed.regions['AR-X']}`,
+      title: 'Córdoba',
+    })
+    ;(await get(client, '/v3/regiones').header('If-None-Match', full.header('etag')!)).assertStatus(
+      304
+    )
   })
 
   test('GET /v3/regiones/{id}: full, reference, 404, 400', async ({ client, assert }) => {
@@ -42,7 +50,10 @@ test.group('GET /v3/regiones', (group) => {
     const full = await get(client, `/v3/regiones/${id}`)
     full.assertStatus(200)
     assert.include(full.body(), { Nombre: 'Santa Fe', Codigo: 'AR-S' })
-    assert.deepEqual((await get(client, `/v3/regiones/${id}`, REF)).body(), { href: `/v3/regiones/${id}`, title: 'Santa Fe' })
+    assert.deepEqual((await get(client, `/v3/regiones/${id}`, REF)).body(), {
+      href: `/v3/regiones/${id}`,
+      title: 'Santa Fe',
+    })
     ;(await get(client, '/v3/regiones/2147483647')).assertStatus(404)
     const bad = await get(client, '/v3/regiones/AR-S')
     bad.assertStatus(400)
@@ -61,7 +72,11 @@ test.group('GET /v3/ciudades', (group) => {
     for (const region of [String(id), `/v3/regiones/${id}`, 'Córdoba', 'cordoba', 'AR-X', 'ar-x']) {
       const response = await get(client, `/v3/ciudades?region=${encodeURIComponent(region)}`)
       response.assertStatus(200)
-      assert.sameMembers(names(response.body()), ['Córdoba', 'Río Cuarto', 'San Miguel', 'Villa Carlos Paz'], region)
+      assert.sameMembers(
+        names(response.body()),
+        ['Córdoba', 'Río Cuarto', 'San Miguel', 'Villa Carlos Paz'],
+        region
+      )
     }
     const city = (await get(client, `/v3/ciudades?region=AR-X&q=rio`)).body()._entries[0]
     assert.deepEqual(city, {
@@ -74,7 +89,10 @@ test.group('GET /v3/ciudades', (group) => {
     })
   })
 
-  test('q without region searches every region, accent- and case-insensitively; reference form', async ({ client, assert }) => {
+  test('q without region searches every region, accent- and case-insensitively; reference form', async ({
+    client,
+    assert,
+  }) => {
     const response = await get(client, '/v3/ciudades?q=SAN%20MIGUEL', REF)
     response.assertStatus(200)
     assert.sameDeepMembers(response.body()._entries, [
@@ -98,7 +116,11 @@ test.group('GET /v3/ciudades', (group) => {
     ;(await get(client, `/v3/ciudades?q=${'x'.repeat(100)}`)).assertStatus(200)
     const empty = await get(client, '/v3/ciudades?region=&q=')
     empty.assertStatus(200)
-    assert.includeMembers(names(empty.body()), ['La Plata', 'Rosario'], 'empty region and q are no filter')
+    assert.includeMembers(
+      names(empty.body()),
+      ['La Plata', 'Rosario'],
+      'empty region and q are no filter'
+    )
   })
 
   test('GET /v3/ciudades/{id}: full, reference, 304, 404, 400', async ({ client, assert }) => {
@@ -106,8 +128,13 @@ test.group('GET /v3/ciudades', (group) => {
     const full = await get(client, `/v3/ciudades/${id}`)
     full.assertStatus(200)
     assert.include(full.body(), { Nombre: 'La Plata', Region: 'Buenos Aires' })
-    assert.deepEqual((await get(client, `/v3/ciudades/${id}`, REF)).body(), { href: `/v3/ciudades/${id}`, title: 'La Plata, Buenos Aires' })
-    ;(await get(client, `/v3/ciudades/${id}`).header('If-None-Match', full.header('etag')!)).assertStatus(304)
+    assert.deepEqual((await get(client, `/v3/ciudades/${id}`, REF)).body(), {
+      href: `/v3/ciudades/${id}`,
+      title: 'La Plata, Buenos Aires',
+    })
+    ;(
+      await get(client, `/v3/ciudades/${id}`).header('If-None-Match', full.header('etag')!)
+    ).assertStatus(304)
     ;(await get(client, '/v3/ciudades/2147483647')).assertStatus(404)
     ;(await get(client, '/v3/ciudades/laplata')).assertStatus(400)
   })
@@ -119,21 +146,37 @@ test.group('GET /v3/monedas, /v3/carrocerias, /v3/propulsiones, /v3/transmisione
     token = (await createCaller('catalog value sets')).token
   })
 
-  test('monedas lists the currencies accepted in Valor with Spanish names', async ({ client, assert }) => {
+  test('monedas lists the currencies accepted in Valor with Spanish names', async ({
+    client,
+    assert,
+  }) => {
     const response = await get(client, '/v3/monedas')
     response.assertStatus(200)
     assert.deepEqual(response.body(), {
       _links: { self: { href: '/v3/monedas' } },
       _entries: [
-        { Codigo: 'ARS', Nombre: 'Peso argentino', Aceptada: true, _links: { self: { href: '/v3/monedas/ARS' } } },
-        { Codigo: 'USD', Nombre: 'Dólar estadounidense', Aceptada: true, _links: { self: { href: '/v3/monedas/USD' } } },
+        {
+          Codigo: 'ARS',
+          Nombre: 'Peso argentino',
+          Aceptada: true,
+          _links: { self: { href: '/v3/monedas/ARS' } },
+        },
+        {
+          Codigo: 'USD',
+          Nombre: 'Dólar estadounidense',
+          Aceptada: true,
+          _links: { self: { href: '/v3/monedas/USD' } },
+        },
       ],
     })
     const ref = await get(client, '/v3/monedas', REF)
     assert.deepEqual(ref.body()._entries[0], { href: '/v3/monedas/ARS', title: 'Peso argentino' })
   })
 
-  test('GET /v3/monedas/{codigo}: any case; unknown is 404, not three letters is 400', async ({ client, assert }) => {
+  test('GET /v3/monedas/{codigo}: any case; unknown is 404, not three letters is 400', async ({
+    client,
+    assert,
+  }) => {
     const usd = await get(client, '/v3/monedas/usd')
     usd.assertStatus(200)
     assert.include(usd.body(), { Codigo: 'USD', Aceptada: true })
@@ -143,33 +186,67 @@ test.group('GET /v3/monedas, /v3/carrocerias, /v3/propulsiones, /v3/transmisione
     assert.properties(bad.body().Errors, ['codigo'])
   })
 
-  test('carrocerias: the normalised body types, each addressable by id, codename or name', async ({ client, assert }) => {
+  test('carrocerias: the normalised body types, each addressable by id, codename or name', async ({
+    client,
+    assert,
+  }) => {
     const response = await get(client, '/v3/carrocerias')
     response.assertStatus(200)
     assert.deepEqual(names(response.body()), [
-      'Sedán', 'Hatchback', 'Rural', 'SUV', 'Pick-up', 'Coupé', 'Convertible', 'Monovolumen', 'Utilitario', 'Furgón', 'Minibús', 'Chasis',
+      'Sedán',
+      'Hatchback',
+      'Rural',
+      'SUV',
+      'Pick-up',
+      'Coupé',
+      'Convertible',
+      'Monovolumen',
+      'Utilitario',
+      'Furgón',
+      'Minibús',
+      'Chasis',
     ])
-    assert.deepEqual(response.body()._entries[0], { Nombre: 'Sedán', Codename: 'sedan', _links: { self: { href: '/v3/carrocerias/1' } } })
+    assert.deepEqual(response.body()._entries[0], {
+      Nombre: 'Sedán',
+      Codename: 'sedan',
+      _links: { self: { href: '/v3/carrocerias/1' } },
+    })
     for (const key of ['4', 'suv', 'SUV']) {
       const one = await get(client, `/v3/carrocerias/${key}`)
       one.assertStatus(200)
       assert.equal(one.body().Nombre, 'SUV')
     }
-    assert.deepEqual((await get(client, '/v3/carrocerias/1', REF)).body(), { href: '/v3/carrocerias/1', title: 'Sedán' })
+    assert.deepEqual((await get(client, '/v3/carrocerias/1', REF)).body(), {
+      href: '/v3/carrocerias/1',
+      title: 'Sedán',
+    })
     ;(await get(client, '/v3/carrocerias/99')).assertStatus(404)
     ;(await get(client, '/v3/carrocerias/bote')).assertStatus(404)
   })
 
-  test('propulsiones and transmisiones: the closed value sets, by codename or name', async ({ client, assert }) => {
+  test('propulsiones and transmisiones: the closed value sets, by codename or name', async ({
+    client,
+    assert,
+  }) => {
     const propulsions = await get(client, '/v3/propulsiones')
-    assert.deepEqual(names(propulsions.body()), ['Nafta', 'Diésel', 'GNC', 'Híbrido', 'Híbrido enchufable', 'Eléctrico'])
+    assert.deepEqual(names(propulsions.body()), [
+      'Nafta',
+      'Diésel',
+      'GNC',
+      'Híbrido',
+      'Híbrido enchufable',
+      'Eléctrico',
+    ])
     assert.deepEqual(propulsions.body()._entries[3], {
       Nombre: 'Híbrido',
       Codename: 'hibrido',
       _links: { self: { href: '/v3/propulsiones/hibrido' } },
     })
     const transmissions = await get(client, '/v3/transmisiones', REF)
-    assert.deepEqual(transmissions.body()._entries.map((entry: any) => entry.title), ['Manual', 'Automática', 'Automatizada', 'CVT'])
+    assert.deepEqual(
+      transmissions.body()._entries.map((entry: any) => entry.title),
+      ['Manual', 'Automática', 'Automatizada', 'CVT']
+    )
     for (const key of ['diesel', 'DI%C3%89SEL']) {
       const one = await get(client, `/v3/propulsiones/${key}`)
       one.assertStatus(200)

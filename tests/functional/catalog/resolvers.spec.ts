@@ -11,7 +11,9 @@ test.group('PlaceResolver', (group) => {
     await seedCatalog()
   })
 
-  test('a region by id, href, absolute URL, ISO code, name and part of it, any case or accent', async ({ assert }) => {
+  test('a region by id, href, absolute URL, ISO code, name and part of it, any case or accent', async ({
+    assert,
+  }) => {
     const { regions } = await seedCatalog()
     const cordoba = regions['AR-X']
     for (const input of [
@@ -28,11 +30,14 @@ test.group('PlaceResolver', (group) => {
     ]) {
       const result = await places.region(input)
       assert.isTrue(result.ok, input)
-      if (result.ok) assert.deepEqual(result.value, { id: cordoba, code: 'AR-X', name: 'Córdoba' }, input)
+      if (result.ok)
+        assert.deepEqual(result.value, { id: cordoba, code: 'AR-X', name: 'Córdoba' }, input)
     }
   })
 
-  test('a part shared by two regions is ambiguous; nonsense, a wrong href and an unknown id are not found', async ({ assert }) => {
+  test('a part shared by two regions is ambiguous; nonsense, a wrong href and an unknown id are not found', async ({
+    assert,
+  }) => {
     assert.deepInclude(await places.region('Buenos Aires'), { ok: true })
     assert.deepInclude(await places.region('Santa'), { ok: true })
     assert.deepInclude(await places.region('a'), { ok: false, reason: 'ambiguous' })
@@ -43,7 +48,9 @@ test.group('PlaceResolver', (group) => {
     assert.deepInclude(await places.region('99999999999999'), { ok: false, reason: 'not_found' })
   })
 
-  test('"Buenos Aires" is the province, not the autonomous city, which has its own name', async ({ assert }) => {
+  test('"Buenos Aires" is the province, not the autonomous city, which has its own name', async ({
+    assert,
+  }) => {
     const { regions } = await seedCatalog()
     const province = await places.region('buenos aires')
     assert.isTrue(province.ok && province.value.id === regions['AR-B'])
@@ -51,28 +58,52 @@ test.group('PlaceResolver', (group) => {
     assert.isTrue(city.ok && city.value.id === regions['AR-C'])
   })
 
-  test('a city by id, href, full or partial name, within the region when given', async ({ assert }) => {
+  test('a city by id, href, full or partial name, within the region when given', async ({
+    assert,
+  }) => {
     const { regions, cities } = await seedCatalog()
     const laPlata = cities['AR-B/La Plata']
-    for (const input of [String(laPlata), `/v3/ciudades/${laPlata}`, 'La Plata', 'LA PLATA', 'plata']) {
+    for (const input of [
+      String(laPlata),
+      `/v3/ciudades/${laPlata}`,
+      'La Plata',
+      'LA PLATA',
+      'plata',
+    ]) {
       const result = await places.city(input, regions['AR-B'])
       assert.isTrue(result.ok, input)
       if (result.ok) {
-        assert.deepEqual(result.value, { id: laPlata, regionId: regions['AR-B'], name: 'La Plata', regionName: 'Buenos Aires' })
+        assert.deepEqual(result.value, {
+          id: laPlata,
+          regionId: regions['AR-B'],
+          name: 'La Plata',
+          regionName: 'Buenos Aires',
+        })
       }
     }
-    assert.deepInclude(await places.city('La Plata', regions['AR-X']), { ok: false, reason: 'not_found' })
-    assert.deepInclude(await places.city(String(laPlata), regions['AR-X']), { ok: false, reason: 'not_found' })
+    assert.deepInclude(await places.city('La Plata', regions['AR-X']), {
+      ok: false,
+      reason: 'not_found',
+    })
+    assert.deepInclude(await places.city(String(laPlata), regions['AR-X']), {
+      ok: false,
+      reason: 'not_found',
+    })
     const rio = await places.city('rio cuarto')
     assert.isTrue(rio.ok && rio.value.id === cities['AR-X/Río Cuarto'])
   })
 
-  test('the same city name in two regions is ambiguous until the region is given', async ({ assert }) => {
+  test('the same city name in two regions is ambiguous until the region is given', async ({
+    assert,
+  }) => {
     const { regions, cities } = await seedCatalog()
     assert.deepInclude(await places.city('San Miguel'), { ok: false, reason: 'ambiguous' })
     const inCordoba = await places.city('San Miguel', regions['AR-X'])
     assert.isTrue(inCordoba.ok && inCordoba.value.id === cities['AR-X/San Miguel'])
-    assert.deepInclude(await places.city('San', regions['AR-B']), { ok: false, reason: 'ambiguous' })
+    assert.deepInclude(await places.city('San', regions['AR-B']), {
+      ok: false,
+      reason: 'ambiguous',
+    })
   })
 
   test('names() resolves many ids at once', async ({ assert }) => {
@@ -93,7 +124,9 @@ test.group('VehicleResolver', (group) => {
     await seedCatalog()
   })
 
-  test('a brand by id, href, name, codename and part of a name, accent- and case-insensitive', async ({ assert }) => {
+  test('a brand by id, href, name, codename and part of a name, accent- and case-insensitive', async ({
+    assert,
+  }) => {
     const { brands } = await seedCatalog()
     const cases: [string, number][] = [
       [String(brands.toyota), brands.toyota],
@@ -129,7 +162,10 @@ test.group('VehicleResolver', (group) => {
     assert.isTrue(p208.ok && p208.value.id === models['peugeot/208'])
     const byHref = await vehicles.model(`/v3/modelos/${models['peugeot/2008']}`, brands.peugeot)
     assert.isTrue(byHref.ok && byHref.value.id === models['peugeot/2008'])
-    assert.deepInclude(await vehicles.model('corolla', brands.peugeot), { ok: false, reason: 'not_found' })
+    assert.deepInclude(await vehicles.model('corolla', brands.peugeot), {
+      ok: false,
+      reason: 'not_found',
+    })
     // Another brand's model id never resolves (it may still be "part of" a Peugeot name such as 208).
     const foreign = await vehicles.model(`/v3/modelos/${models['toyota/hilux']}`, brands.peugeot)
     assert.deepInclude(foreign, { ok: false, reason: 'not_found' })
@@ -139,16 +175,27 @@ test.group('VehicleResolver', (group) => {
     const { brands, models } = await seedCatalog()
     const suv = await vehicles.model('corolla', brands.toyota, 'SUV')
     assert.isTrue(suv.ok && suv.value.id === models['toyota/corolla-cross'])
-    assert.deepInclude(await vehicles.model('hilux', brands.toyota, 'Sedán'), { ok: false, reason: 'not_found' })
+    assert.deepInclude(await vehicles.model('hilux', brands.toyota, 'Sedán'), {
+      ok: false,
+      reason: 'not_found',
+    })
   })
 
-  test('a version: the closest model year within ±2, or the new-market one without a year', async ({ assert }) => {
+  test('a version: the closest model year within ±2, or the new-market one without a year', async ({
+    assert,
+  }) => {
     const { models, versions } = await seedCatalog()
     const corolla = models['toyota/corolla']
     const in2020 = await vehicles.version('xei', corolla, 2020)
     assert.isTrue(in2020.ok && in2020.value.id === versions['corolla/1-8-xei-cvt/2020'])
     if (in2020.ok) {
-      assert.include(in2020.value, { year: 2020, propulsion: 'Nafta', transmission: 'CVT', power: 140, displacement: 1798 })
+      assert.include(in2020.value, {
+        year: 2020,
+        propulsion: 'Nafta',
+        transmission: 'CVT',
+        power: 140,
+        displacement: 1798,
+      })
       assert.include(in2020.value, { bodyType: 'Sedán', brandName: 'Toyota', modelName: 'Corolla' })
     }
     const in2026 = await vehicles.version('1.8 xei', corolla, 2026)
@@ -158,17 +205,28 @@ test.group('VehicleResolver', (group) => {
     const now = await vehicles.version('2.0 xei cvt', corolla)
     assert.isTrue(now.ok && now.value.id === versions['corolla/2-0-xei-cvt/2024'])
     assert.deepInclude(await vehicles.version('2.0', corolla), { ok: false, reason: 'ambiguous' })
-    assert.deepInclude(await vehicles.version('hev', corolla, 2024, { propulsion: 'Nafta' }), { ok: false, reason: 'not_found' })
+    assert.deepInclude(await vehicles.version('hev', corolla, 2024, { propulsion: 'Nafta' }), {
+      ok: false,
+      reason: 'not_found',
+    })
     const hybrid = await vehicles.version('', corolla, 2024, { propulsion: 'Híbrido' })
     assert.isTrue(hybrid.ok && hybrid.value.id === versions['corolla/1-8-hev-seg/2024'])
-    assert.deepInclude(await vehicles.version('', corolla, 2024, { transmission: 'CVT' }), { ok: false, reason: 'ambiguous' })
+    assert.deepInclude(await vehicles.version('', corolla, 2024, { transmission: 'CVT' }), {
+      ok: false,
+      reason: 'ambiguous',
+    })
   })
 
   test('versionById and unknown ids', async ({ assert }) => {
     const { versions } = await seedCatalog()
     const found = await vehicles.versionById(versions['hilux/2-8-srx-4x4-at/2023'])
-    assert.isTrue(found.ok && found.value.propulsion === 'Diésel' && found.value.transmission === 'Automática')
-    assert.deepInclude(await vehicles.versionById(2_000_000_000), { ok: false, reason: 'not_found' })
+    assert.isTrue(
+      found.ok && found.value.propulsion === 'Diésel' && found.value.transmission === 'Automática'
+    )
+    assert.deepInclude(await vehicles.versionById(2_000_000_000), {
+      ok: false,
+      reason: 'not_found',
+    })
   })
 
   test('body types by id, href, name and codename', ({ assert }) => {

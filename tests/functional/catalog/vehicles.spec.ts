@@ -20,7 +20,10 @@ test.group('GET /v3/marcas', (group) => {
     token = (await createCaller('catalog brands')).token
   })
 
-  test('lists brands in full form with Codenames, a Modelos link group and self links', async ({ client, assert }) => {
+  test('lists brands in full form with Codenames, a Modelos link group and self links', async ({
+    client,
+    assert,
+  }) => {
     const response = await get(client, '/v3/marcas')
     response.assertStatus(200)
     assert.equal(response.header('content-type'), 'application/json; charset=utf-8')
@@ -47,13 +50,20 @@ test.group('GET /v3/marcas', (group) => {
     })
   })
 
-  test('q matches part of a name or a codename, case- and accent-insensitively', async ({ client, assert }) => {
+  test('q matches part of a name or a codename, case- and accent-insensitively', async ({
+    client,
+    assert,
+  }) => {
     assert.deepEqual(names((await get(client, '/v3/marcas?q=TOYO')).body()), ['Toyota'])
     assert.deepEqual(names((await get(client, '/v3/marcas?q=citroen')).body()), ['Citroën'])
     assert.deepEqual(names((await get(client, '/v3/marcas?q=CITRO%C3%8BN')).body()), ['Citroën'])
     assert.deepEqual(names((await get(client, '/v3/marcas?q=vw')).body()), ['Volkswagen'])
     assert.deepEqual(names((await get(client, '/v3/marcas?q=benz')).body()), ['Mercedes-Benz'])
-    assert.deepEqual(names((await get(client, '/v3/marcas?q=%25')).body()), [], 'LIKE wildcards match literally')
+    assert.deepEqual(
+      names((await get(client, '/v3/marcas?q=%25')).body()),
+      [],
+      'LIKE wildcards match literally'
+    )
     assert.deepEqual(names((await get(client, '/v3/marcas?q=zzzz')).body()), [])
     const empty = (await get(client, '/v3/marcas?q=')).body()
     assert.includeMembers(names(empty), ['Toyota', 'Peugeot'], 'an empty q is no filter')
@@ -68,7 +78,10 @@ test.group('GET /v3/marcas', (group) => {
     assert.properties(tooLong.body().Errors, ['q'])
   })
 
-  test('soloMercadoNuevos keeps brands with something on the new-vehicle market; bad booleans are 400', async ({ client, assert }) => {
+  test('soloMercadoNuevos keeps brands with something on the new-vehicle market; bad booleans are 400', async ({
+    client,
+    assert,
+  }) => {
     const all = names((await get(client, '/v3/marcas?soloMercadoNuevos=false')).body())
     assert.includeMembers(all, ['Toyota', 'Mercedes-Benz'])
     for (const value of ['true', '1']) {
@@ -81,15 +94,24 @@ test.group('GET /v3/marcas', (group) => {
     assert.properties(bad.body().Errors, ['soloMercadoNuevos'])
   })
 
-  test('answers 304 to its ETag, per representation; 406 for an unacceptable type', async ({ client, assert }) => {
+  test('answers 304 to its ETag, per representation; 406 for an unacceptable type', async ({
+    client,
+    assert,
+  }) => {
     const full = await get(client, '/v3/marcas?q=toyota')
     const ref = await get(client, '/v3/marcas?q=toyota', REF)
     assert.match(full.header('etag')!, /^"[^"]+"$/)
     assert.notEqual(full.header('etag'), ref.header('etag'))
-    const again = await get(client, '/v3/marcas?q=toyota').header('If-None-Match', full.header('etag')!)
+    const again = await get(client, '/v3/marcas?q=toyota').header(
+      'If-None-Match',
+      full.header('etag')!
+    )
     again.assertStatus(304)
     assert.equal(again.text(), '')
-    const refAgain = await get(client, '/v3/marcas?q=toyota', REF).header('If-None-Match', full.header('etag')!)
+    const refAgain = await get(client, '/v3/marcas?q=toyota', REF).header(
+      'If-None-Match',
+      full.header('etag')!
+    )
     refAgain.assertStatus(200)
     ;(await get(client, '/v3/marcas', 'text/html')).assertStatus(406)
   })
@@ -117,10 +139,15 @@ test.group('GET /v3/marcas/{id} and /v3/marcas/bestmatch', (group) => {
     })
     const ref = await get(client, `/v3/marcas/${id}`, REF)
     assert.deepEqual(ref.body(), { href: `/v3/marcas/${id}`, title: 'Mercedes-Benz' })
-    ;(await get(client, `/v3/marcas/${id}`).header('If-None-Match', full.header('etag')!)).assertStatus(304)
+    ;(
+      await get(client, `/v3/marcas/${id}`).header('If-None-Match', full.header('etag')!)
+    ).assertStatus(304)
   })
 
-  test('unknown ids are 404 (also beyond int32, DESIGN.md §13); ids that are not integers ≥ 1 are 400', async ({ client, assert }) => {
+  test('unknown ids are 404 (also beyond int32, docs/design.md §13); ids that are not integers ≥ 1 are 400', async ({
+    client,
+    assert,
+  }) => {
     ;(await get(client, '/v3/marcas/2147483647')).assertStatus(404)
     ;(await get(client, '/v3/marcas/2147483648')).assertStatus(404)
     for (const bad of ['abc', '0', '-1', '1.5']) {
@@ -130,21 +157,45 @@ test.group('GET /v3/marcas/{id} and /v3/marcas/bestmatch', (group) => {
     }
   })
 
-  test('bestmatch accepts id, href, absolute URL, name, codename and part of a name', async ({ client, assert }) => {
+  test('bestmatch accepts id, href, absolute URL, name, codename and part of a name', async ({
+    client,
+    assert,
+  }) => {
     const id = seed.brands.toyota
-    for (const make of [String(id), `/v3/marcas/${id}`, `https://api.example.com/v3/marcas/${id}`, 'Toyota', 'TOYOTA', 'toyo', 'Toyta']) {
+    for (const make of [
+      String(id),
+      `/v3/marcas/${id}`,
+      `https://api.example.com/v3/marcas/${id}`,
+      'Toyota',
+      'TOYOTA',
+      'toyo',
+      'Toyta',
+    ]) {
       const response = await get(client, `/v3/marcas/bestmatch?make=${encodeURIComponent(make)}`)
       response.assertStatus(200)
       assert.equal(response.body().Nombre, 'Toyota', make)
     }
     const vw = await get(client, '/v3/marcas/bestmatch?make=vw', REF)
-    assert.deepEqual(vw.body(), { href: `/v3/marcas/${seed.brands.volkswagen}`, title: 'Volkswagen' })
+    assert.deepEqual(vw.body(), {
+      href: `/v3/marcas/${seed.brands.volkswagen}`,
+      title: 'Volkswagen',
+    })
     const accent = await get(client, '/v3/marcas/bestmatch?make=citroen')
     assert.equal(accent.body().Nombre, 'Citroën')
   })
 
-  test('bestmatch: missing, empty, overlong, unknown and ambiguous make are 400 naming make', async ({ client, assert }) => {
-    for (const query of ['', '?make=', `?make=${'x'.repeat(201)}`, '?make=zzzzzz', '?make=e', '?make=/v3/modelos/1']) {
+  test('bestmatch: missing, empty, overlong, unknown and ambiguous make are 400 naming make', async ({
+    client,
+    assert,
+  }) => {
+    for (const query of [
+      '',
+      '?make=',
+      `?make=${'x'.repeat(201)}`,
+      '?make=zzzzzz',
+      '?make=e',
+      '?make=/v3/modelos/1',
+    ]) {
       const response = await get(client, `/v3/marcas/bestmatch${query}`)
       response.assertStatus(400)
       assert.properties(response.body().Errors, ['make'], query)
@@ -179,7 +230,9 @@ test.group('GET /v3/modelos', (group) => {
       Nombre: 'Corolla Cross',
       Codename: 'corolla-cross',
       Carrocerias: ['SUV'],
-      Versiones: { _links: { self: { href: `/v3/versiones?modelo=${seed.models['toyota/corolla-cross']}` } } },
+      Versiones: {
+        _links: { self: { href: `/v3/versiones?modelo=${seed.models['toyota/corolla-cross']}` } },
+      },
       _links: {
         self: { href: `/v3/modelos/${seed.models['toyota/corolla-cross']}` },
         marca: { href: `/v3/marcas/${seed.brands.toyota}` },
@@ -193,13 +246,32 @@ test.group('GET /v3/modelos', (group) => {
       { href: `/v3/modelos/${seed.models['toyota/corolla-cross']}`, title: 'Toyota Corolla Cross' },
     ])
     const vw = seed.brands.volkswagen
-    assert.deepEqual(names((await get(client, `/v3/modelos?marca=${vw}`)).body()), ['Amarok', 'Gol Trend'])
-    assert.deepEqual(names((await get(client, `/v3/modelos?marca=${vw}&soloMercadoNuevos=true`)).body()), ['Amarok'])
-    assert.deepEqual(names((await get(client, `/v3/modelos?marca=${vw}&q=gol%20tr%C3%A9nd`)).body()), ['Gol Trend'])
+    assert.deepEqual(names((await get(client, `/v3/modelos?marca=${vw}`)).body()), [
+      'Amarok',
+      'Gol Trend',
+    ])
+    assert.deepEqual(
+      names((await get(client, `/v3/modelos?marca=${vw}&soloMercadoNuevos=true`)).body()),
+      ['Amarok']
+    )
+    assert.deepEqual(
+      names((await get(client, `/v3/modelos?marca=${vw}&q=gol%20tr%C3%A9nd`)).body()),
+      ['Gol Trend']
+    )
   })
 
-  test('marca is required, an int32 and an existing brand; q and soloMercadoNuevos are checked', async ({ client, assert }) => {
-    for (const query of ['', '?marca=', '?marca=toyota', '?marca=0', '?marca=2147483648', '?marca=2147483647']) {
+  test('marca is required, an int32 and an existing brand; q and soloMercadoNuevos are checked', async ({
+    client,
+    assert,
+  }) => {
+    for (const query of [
+      '',
+      '?marca=',
+      '?marca=toyota',
+      '?marca=0',
+      '?marca=2147483648',
+      '?marca=2147483647',
+    ]) {
       const response = await get(client, `/v3/modelos${query}`)
       response.assertStatus(400)
       assert.properties(response.body().Errors, ['marca'], query)
@@ -217,8 +289,13 @@ test.group('GET /v3/modelos', (group) => {
     const full = await get(client, `/v3/modelos/${id}`)
     full.assertStatus(200)
     assert.include(full.body(), { Marca: 'Peugeot', Nombre: '208', Codename: '208' })
-    assert.deepEqual((await get(client, `/v3/modelos/${id}`, REF)).body(), { href: `/v3/modelos/${id}`, title: 'Peugeot 208' })
-    ;(await get(client, `/v3/modelos/${id}`).header('If-None-Match', full.header('etag')!)).assertStatus(304)
+    assert.deepEqual((await get(client, `/v3/modelos/${id}`, REF)).body(), {
+      href: `/v3/modelos/${id}`,
+      title: 'Peugeot 208',
+    })
+    ;(
+      await get(client, `/v3/modelos/${id}`).header('If-None-Match', full.header('etag')!)
+    ).assertStatus(304)
     ;(await get(client, '/v3/modelos/2147483647')).assertStatus(404)
     ;(await get(client, '/v3/modelos/x')).assertStatus(400)
   })
@@ -230,12 +307,22 @@ test.group('GET /v3/modelos/bestmatch', (group) => {
     token = (await createCaller('catalog model match')).token
   })
 
-  test('make and model as names, codenames, ids or hrefs; a numeric model name', async ({ client, assert }) => {
+  test('make and model as names, codenames, ids or hrefs; a numeric model name', async ({
+    client,
+    assert,
+  }) => {
     const corolla = await get(client, '/v3/modelos/bestmatch?make=toyota&model=COROLLA')
     corolla.assertStatus(200)
     assert.equal(corolla.body()._links.self.href, `/v3/modelos/${seed.models['toyota/corolla']}`)
-    const byIds = await get(client, `/v3/modelos/bestmatch?make=${seed.brands.toyota}&model=/v3/modelos/${seed.models['toyota/hilux']}`, REF)
-    assert.deepEqual(byIds.body(), { href: `/v3/modelos/${seed.models['toyota/hilux']}`, title: 'Toyota Hilux' })
+    const byIds = await get(
+      client,
+      `/v3/modelos/bestmatch?make=${seed.brands.toyota}&model=/v3/modelos/${seed.models['toyota/hilux']}`,
+      REF
+    )
+    assert.deepEqual(byIds.body(), {
+      href: `/v3/modelos/${seed.models['toyota/hilux']}`,
+      title: 'Toyota Hilux',
+    })
     const codename = await get(client, '/v3/modelos/bestmatch?make=Toyota&model=corolla-cross')
     assert.equal(codename.body().Nombre, 'Corolla Cross')
     const p208 = await get(client, '/v3/modelos/bestmatch?make=peugeot&model=208')
@@ -244,13 +331,22 @@ test.group('GET /v3/modelos/bestmatch', (group) => {
     assert.equal(part.body().Nombre, 'Gol Trend')
   })
 
-  test('bodystyle narrows by Carroceria (id, href, name or codename)', async ({ client, assert }) => {
+  test('bodystyle narrows by Carroceria (id, href, name or codename)', async ({
+    client,
+    assert,
+  }) => {
     for (const bodystyle of ['SUV', 'suv', '4', '/v3/carrocerias/4']) {
-      const response = await get(client, `/v3/modelos/bestmatch?make=toyota&model=corolla&bodystyle=${encodeURIComponent(bodystyle)}`)
+      const response = await get(
+        client,
+        `/v3/modelos/bestmatch?make=toyota&model=corolla&bodystyle=${encodeURIComponent(bodystyle)}`
+      )
       response.assertStatus(200)
       assert.equal(response.body().Nombre, 'Corolla Cross', bodystyle)
     }
-    const sedan = await get(client, '/v3/modelos/bestmatch?make=toyota&model=corolla&bodystyle=sed%C3%A1n')
+    const sedan = await get(
+      client,
+      '/v3/modelos/bestmatch?make=toyota&model=corolla&bodystyle=sed%C3%A1n'
+    )
     assert.equal(sedan.body().Nombre, 'Corolla')
   })
 
@@ -279,7 +375,10 @@ test.group('GET /v3/versiones', (group) => {
     token = (await createCaller('catalog versions')).token
   })
 
-  test('without year: only versions on the new-vehicle market, full form', async ({ client, assert }) => {
+  test('without year: only versions on the new-vehicle market, full form', async ({
+    client,
+    assert,
+  }) => {
     const corolla = seed.models['toyota/corolla']
     const response = await get(client, `/v3/versiones?modelo=${corolla}`)
     response.assertStatus(200)
@@ -307,7 +406,10 @@ test.group('GET /v3/versiones', (group) => {
     })
   })
 
-  test('with year: every version within two model years, closest first, filtered by q', async ({ client, assert }) => {
+  test('with year: every version within two model years, closest first, filtered by q', async ({
+    client,
+    assert,
+  }) => {
     const corolla = seed.models['toyota/corolla']
     const years = (body: any) => body._entries.map((entry: any) => entry.VersionYear)
     const in2020 = (await get(client, `/v3/versiones?modelo=${corolla}&year=2020`)).body()
@@ -320,7 +422,10 @@ test.group('GET /v3/versiones', (group) => {
     assert.deepEqual(old._entries, [])
   })
 
-  test('reference form carries Marca, Modelo, Version and VersionYear', async ({ client, assert }) => {
+  test('reference form carries Marca, Modelo, Version and VersionYear', async ({
+    client,
+    assert,
+  }) => {
     const hilux = seed.models['toyota/hilux']
     const response = await get(client, `/v3/versiones?modelo=${hilux}&q=srx`, REF)
     assert.deepEqual(response.body()._entries, [
@@ -335,7 +440,10 @@ test.group('GET /v3/versiones', (group) => {
     ])
   })
 
-  test('modelo is required and must exist; year is an integer 1908..2050; q is capped', async ({ client, assert }) => {
+  test('modelo is required and must exist; year is an integer 1908..2050; q is capped', async ({
+    client,
+    assert,
+  }) => {
     const corolla = seed.models['toyota/corolla']
     for (const [query, field] of [
       ['', 'modelo'],
@@ -360,10 +468,22 @@ test.group('GET /v3/versiones', (group) => {
     const id = seed.versions['amarok/v6-extreme/2024']
     const full = await get(client, `/v3/versiones/${id}`)
     full.assertStatus(200)
-    assert.include(full.body(), { Nombre: 'V6 Extreme', Propulsion: 'Diésel', Transmision: 'Automática', Carroceria: 'Pick-up' })
+    assert.include(full.body(), {
+      Nombre: 'V6 Extreme',
+      Propulsion: 'Diésel',
+      Transmision: 'Automática',
+      Carroceria: 'Pick-up',
+    })
     const ref = await get(client, `/v3/versiones/${id}`, REF)
-    assert.include(ref.body(), { Marca: 'Volkswagen', Modelo: 'Amarok', Version: 'V6 Extreme', VersionYear: 2024 })
-    ;(await get(client, `/v3/versiones/${id}`).header('If-None-Match', full.header('etag')!)).assertStatus(304)
+    assert.include(ref.body(), {
+      Marca: 'Volkswagen',
+      Modelo: 'Amarok',
+      Version: 'V6 Extreme',
+      VersionYear: 2024,
+    })
+    ;(
+      await get(client, `/v3/versiones/${id}`).header('If-None-Match', full.header('etag')!)
+    ).assertStatus(304)
     ;(await get(client, '/v3/versiones/2147483647')).assertStatus(404)
     ;(await get(client, '/v3/versiones/12abc')).assertStatus(400)
   })
@@ -376,24 +496,43 @@ test.group('GET /v3/versiones/bestmatch', (group) => {
   })
 
   test('picks the closest model year of the named version', async ({ client, assert }) => {
-    const response = await get(client, '/v3/versiones/bestmatch?make=toyota&model=corolla&version=xei&year=2020')
+    const response = await get(
+      client,
+      '/v3/versiones/bestmatch?make=toyota&model=corolla&version=xei&year=2020'
+    )
     response.assertStatus(200)
     assert.include(response.body(), { Nombre: '1.8 XEI CVT', VersionYear: 2020 })
-    const ref = await get(client, '/v3/versiones/bestmatch?make=toyota&model=corolla&version=1.8%20xei%20cvt&year=2025', REF)
+    const ref = await get(
+      client,
+      '/v3/versiones/bestmatch?make=toyota&model=corolla&version=1.8%20xei%20cvt&year=2025',
+      REF
+    )
     assert.include(ref.body(), { Version: '1.8 XEI CVT', VersionYear: 2023 })
   })
 
-  test('propulsion and transmission narrow it, in Spanish or English, any case or accent', async ({ client, assert }) => {
+  test('propulsion and transmission narrow it, in Spanish or English, any case or accent', async ({
+    client,
+    assert,
+  }) => {
     for (const propulsion of ['Híbrido', 'HIBRIDO', 'hybrid']) {
-      const response = await get(client, `/v3/versiones/bestmatch?make=toyota&model=corolla&year=2024&propulsion=${encodeURIComponent(propulsion)}`)
+      const response = await get(
+        client,
+        `/v3/versiones/bestmatch?make=toyota&model=corolla&year=2024&propulsion=${encodeURIComponent(propulsion)}`
+      )
       response.assertStatus(200)
       assert.equal(response.body().Nombre, '1.8 HEV SEG', propulsion)
     }
-    const manual = await get(client, '/v3/versiones/bestmatch?make=toyota&model=hilux&year=2023&transmission=manual&propulsion=diesel')
+    const manual = await get(
+      client,
+      '/v3/versiones/bestmatch?make=toyota&model=hilux&year=2023&transmission=manual&propulsion=diesel'
+    )
     assert.equal(manual.body().Nombre, '2.4 DX 4x2 MT')
   })
 
-  test('errors name their parameter: ambiguous and unknown versions, bad value sets, bad year', async ({ client, assert }) => {
+  test('errors name their parameter: ambiguous and unknown versions, bad value sets, bad year', async ({
+    client,
+    assert,
+  }) => {
     const cases: [string, string][] = [
       ['?model=corolla', 'make'],
       ['?make=toyota', 'model'],

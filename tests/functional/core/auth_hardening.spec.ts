@@ -1,6 +1,6 @@
 /*
  * Authentication without side effects and under a per-address limit
- * (DESIGN.md §13): strict `Authorization: Bearer <token>` parsing, no write
+ * (docs/design.md §13): strict `Authorization: Bearer <token>` parsing, no write
  * for a failed verification, 401s counted per client address → 429.
  */
 import { test } from '@japa/runner'
@@ -58,27 +58,42 @@ test.group('Authentication: strict Authorization header', () => {
       `Bearer oat_${token.slice(4)}`,
     ]
     // Each case from its own address: this test is about parsing, not the failure limit.
-    for (const header of cases) await assertUnauthorized(assert, await get(header, freshAddress()), header)
+    for (const header of cases)
+      await assertUnauthorized(assert, await get(header, freshAddress()), header)
   })
 
-  test('the well-formed variants pass: scheme in any case, one or more spaces', async ({ assert }) => {
+  test('the well-formed variants pass: scheme in any case, one or more spaces', async ({
+    assert,
+  }) => {
     const { token } = await createCaller()
     const address = freshAddress()
-    for (const header of [`Bearer ${token}`, `bearer ${token}`, `BEARER ${token}`, `Bearer   ${token}`]) {
+    for (const header of [
+      `Bearer ${token}`,
+      `bearer ${token}`,
+      `BEARER ${token}`,
+      `Bearer   ${token}`,
+    ]) {
       assert.equal((await get(header, address)).status, 200, header)
     }
   })
 })
 
 test.group('Authentication: no side effects on failure', () => {
-  test('a wrong secret for an existing token id writes nothing; the right one records its use', async ({ assert }) => {
+  test('a wrong secret for an existing token id writes nothing; the right one records its use', async ({
+    assert,
+  }) => {
     const { app, token } = await createCaller()
     const address = freshAddress()
     const row = () => db.from('app_tokens').where('tokenable_id', app.id).firstOrFail()
     const before = await row()
     const [idPart, secret] = token.slice('dla_'.length).split('.')
-    const wrong = `dla_${idPart}.${b64(Buffer.from(secret, 'base64url').toString().replace(/.$/, (c) => (c === 'a' ? 'b' : 'a')))}`
-    for (let i = 0; i < 3; i++) await assertUnauthorized(assert, await get(`Bearer ${wrong}`, address), wrong)
+    const wrong = `dla_${idPart}.${b64(
+      Buffer.from(secret, 'base64url')
+        .toString()
+        .replace(/.$/, (c) => (c === 'a' ? 'b' : 'a'))
+    )}`
+    for (let i = 0; i < 3; i++)
+      await assertUnauthorized(assert, await get(`Bearer ${wrong}`, address), wrong)
     const after = await row()
     assert.deepEqual(after, before, 'a failed verification must not write the token row')
     assert.isNull(after.last_used_at)
@@ -93,7 +108,9 @@ test.group('Authentication: failures per client address', (group) => {
     settings.authFailuresPerMinute = configuredLimit
   })
 
-  test('the limit-th failure → 401, the next → 429 with Retry-After; another address is unaffected', async ({ assert }) => {
+  test('the limit-th failure → 401, the next → 429 with Retry-After; another address is unaffected', async ({
+    assert,
+  }) => {
     settings.authFailuresPerMinute = 5
     const { token } = await createCaller()
     const attacker = freshAddress()
@@ -118,13 +135,16 @@ test.group('Authentication: failures per client address', (group) => {
     settings.authFailuresPerMinute = 5
     const { token } = await createCaller()
     const address = freshAddress()
-    for (let i = 1; i <= 4; i++) await assertUnauthorized(assert, await get('Bearer dla_MQ.bm9wZQ', address), `failure ${i}`)
+    for (let i = 1; i <= 4; i++)
+      await assertUnauthorized(assert, await get('Bearer dla_MQ.bm9wZQ', address), `failure ${i}`)
     for (let i = 0; i < 10; i++) assert.equal((await get(`Bearer ${token}`, address)).status, 200)
     await assertUnauthorized(assert, await get('Bearer dla_MQ.bm9wZQ', address), 'failure 5')
     assert.equal((await get('Bearer dla_MQ.bm9wZQ', address)).status, 429)
   })
 
-  test('an address spent through another web process → 429 at its first failure here', async ({ assert }) => {
+  test('an address spent through another web process → 429 at its first failure here', async ({
+    assert,
+  }) => {
     settings.authFailuresPerMinute = 5
     const { default: limiter } = await import('@adonisjs/limiter/services/main')
     const address = freshAddress()

@@ -11,7 +11,10 @@ function ace(...args: string[]) {
 }
 
 test.group('Admin commands', () => {
-  test('app:create --json prints exactly {Id, Nombre, Token}; the token works', async ({ client, assert }) => {
+  test('app:create --json prints exactly {Id, Nombre, Token}; the token works', async ({
+    client,
+    assert,
+  }) => {
     const { stdout } = await ace('app:create', 'CLI app', '--ability', 'consultas:crear', '--json')
     const created = JSON.parse(stdout)
     assert.deepEqual(Object.keys(created), ['Id', 'Nombre', 'Token'])

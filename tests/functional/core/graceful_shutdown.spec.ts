@@ -1,5 +1,5 @@
 /*
- * Deploys (DESIGN.md §13): the real web process (`bin/server.ts`, on the
+ * Deploys (docs/design.md §13): the real web process (`bin/server.ts`, on the
  * suite's database) gets SIGTERM while 50 requests it was just sent are in
  * flight — reads, writes and a slow upload — and must answer every one, refuse
  * new connections, close the idle keep-alive ones and exit 0. `npm run …`
@@ -18,7 +18,6 @@ import { freePort } from '#tests/helpers/free_port'
 
 type Answer = { status: number; bytes: number } | { error: string }
 
-
 function exitOf(child: ChildProcess) {
   return new Promise<{ code: number | null; signal: string | null; at: number }>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) {
@@ -32,7 +31,12 @@ async function startWebProcess() {
   const port = await freePort()
   const child = spawn(process.execPath, ['--import=@poppinss/ts-exec', 'bin/server.ts'], {
     cwd: app.makePath(),
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   let stderr = ''
@@ -43,7 +47,8 @@ async function startWebProcess() {
     (answer) => ('status' in answer && answer.status === 200) || child.exitCode !== null,
     20_000
   )
-  if (!('status' in live) || live.status !== 200) throw new Error(`web process did not start: ${stderr}`)
+  if (!('status' in live) || live.status !== 200)
+    throw new Error(`web process did not start: ${stderr}`)
   return { child, port, exited, stderr: () => stderr }
 }
 
@@ -51,7 +56,13 @@ function request(
   port: number,
   method: string,
   path: string,
-  options: { agent?: http.Agent | false; token?: string; body?: object; slowBodyMs?: number; onSent?: () => void } = {}
+  options: {
+    agent?: http.Agent | false
+    token?: string
+    body?: object
+    slowBodyMs?: number
+    onSent?: () => void
+  } = {}
 ): Promise<Answer> {
   return new Promise((resolve) => {
     const payload = options.body ? Buffer.from(JSON.stringify(options.body)) : null
@@ -64,17 +75,23 @@ function request(
         agent: options.agent,
         headers: {
           ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-          ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
+          ...(payload
+            ? { 'content-type': 'application/json', 'content-length': payload.length }
+            : {}),
         },
       },
       (res) => {
         let bytes = 0
         res.on('data', (chunk) => (bytes += chunk.length))
         res.on('end', () => resolve({ status: res.statusCode!, bytes }))
-        res.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }))
+        res.on('error', (error: NodeJS.ErrnoException) =>
+          resolve({ error: error.code ?? error.message })
+        )
       }
     )
-    req.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }))
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      resolve({ error: error.code ?? error.message })
+    )
     const sent = options.onSent ?? (() => {})
     if (!payload) return req.end(sent)
     if (!options.slowBodyMs) return req.end(payload, sent)
@@ -96,7 +113,9 @@ function refused(port: number) {
 }
 
 test.group('Deploys: SIGTERM', () => {
-  test('50 requests just sent are all answered, new connections refused, exit 0', async ({ assert }) => {
+  test('50 requests just sent are all answered, new connections refused, exit 0', async ({
+    assert,
+  }) => {
     const { token, adminMail, listing } = await dealerWorld()
     const web = await startWebProcess()
     const agent = new http.Agent({ keepAlive: true })
@@ -104,16 +123,49 @@ test.group('Deploys: SIGTERM', () => {
     const plan: { expect: number; send: (onSent: () => void) => Promise<Answer> }[] = []
     for (let i = 0; i < 49; i++) {
       const kind = i % 4
-      if (kind === 0) plan.push({ expect: 200, send: (onSent) => request(web.port, 'GET', `${base}/${listing.externalId}`, { agent, token, onSent }) })
-      if (kind === 1) plan.push({ expect: 200, send: (onSent) => request(web.port, 'GET', base, { agent, token, onSent }) })
-      if (kind === 2) plan.push({ expect: 201, send: (onSent) => request(web.port, 'POST', base, { agent, token, body: listingBody(), onSent }) })
+      if (kind === 0)
+        plan.push({
+          expect: 200,
+          send: (onSent) =>
+            request(web.port, 'GET', `${base}/${listing.externalId}`, { agent, token, onSent }),
+        })
+      if (kind === 1)
+        plan.push({
+          expect: 200,
+          send: (onSent) => request(web.port, 'GET', base, { agent, token, onSent }),
+        })
+      if (kind === 2)
+        plan.push({
+          expect: 201,
+          send: (onSent) =>
+            request(web.port, 'POST', base, { agent, token, body: listingBody(), onSent }),
+        })
       if (kind === 3) {
         const body = inquiryBody(listing.externalId)
-        plan.push({ expect: 201, send: (onSent) => request(web.port, 'POST', `/v3/consultas/${encodeURIComponent(adminMail)}`, { agent, token, body, onSent }) })
+        plan.push({
+          expect: 201,
+          send: (onSent) =>
+            request(web.port, 'POST', `/v3/consultas/${encodeURIComponent(adminMail)}`, {
+              agent,
+              token,
+              body,
+              onSent,
+            }),
+        })
       }
     }
     // A slow upload: its request is received before SIGTERM, its body after.
-    plan.push({ expect: 201, send: (onSent) => request(web.port, 'POST', base, { agent, token, body: listingBody(), slowBodyMs: 2_000, onSent }) })
+    plan.push({
+      expect: 201,
+      send: (onSent) =>
+        request(web.port, 'POST', base, {
+          agent,
+          token,
+          body: listingBody(),
+          slowBodyMs: 2_000,
+          onSent,
+        }),
+    })
 
     // SIGTERM 25 ms after the last request is written to its socket (on a busy
     // machine this test process may need longer than 25 ms to send all 50).
@@ -139,7 +191,10 @@ test.group('Deploys: SIGTERM', () => {
       .map((answer, i) => ({ i, answer, expect: plan[i].expect }))
       .filter(({ answer, expect }) => !('status' in answer) || answer.status !== expect)
     if (unexpected.length > 0) {
-      const exit = await Promise.race([web.exited, new Promise((resolve) => setTimeout(() => resolve('running'), 5_000))])
+      const exit = await Promise.race([
+        web.exited,
+        new Promise((resolve) => setTimeout(() => resolve('running'), 5_000)),
+      ])
       console.error('web process after SIGTERM:', exit, web.stderr().slice(-4000))
     }
     assert.deepEqual(unexpected, [], 'every request sent before SIGTERM gets its complete answer')
@@ -153,7 +208,10 @@ test.group('Deploys: SIGTERM', () => {
     )
     assert.equal(idle, 0, 'the server closed the idle keep-alive connections')
 
-    const exit = await Promise.race([web.exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000))])
+    const exit = await Promise.race([
+      web.exited,
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000)),
+    ])
     agent.destroy()
     if (!exit) web.child.kill('SIGKILL')
     assert.isNotNull(exit, 'exits within 15 s')
@@ -187,12 +245,17 @@ test.group('Deploys: SIGTERM', () => {
     }
     const started = descendants(npm.pid!)
     const nodes = started.filter((pid) =>
-      /^\S*node ace jobs:work/.test(spawnSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).stdout)
+      /^\S*node ace jobs:work/.test(
+        spawnSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).stdout
+      )
     )
     try {
       assert.lengthOf(nodes, 1, 'the worker runs under npm')
       npm.kill('SIGTERM')
-      const exit = await Promise.race([npmExited, new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000))])
+      const exit = await Promise.race([
+        npmExited,
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000)),
+      ])
       const alive = await until(
         async () => nodes.filter((pid) => existsSync(`/proc/${pid}`)),
         (left) => left.length === 0,
@@ -209,7 +272,9 @@ test.group('Deploys: SIGTERM', () => {
 
   test('a Node older than 24 refuses to start, in one line', async ({ assert }) => {
     const old = '/usr/bin/node'
-    const version = existsSync(old) ? spawnSync(old, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim() : ''
+    const version = existsSync(old)
+      ? spawnSync(old, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim()
+      : ''
     if (!version || Number(version.split('.')[0]) >= 24) {
       console.log(`  (skipped: no Node older than 24 at ${old})`)
       return

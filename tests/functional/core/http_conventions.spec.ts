@@ -5,7 +5,6 @@ import { raw } from '#tests/helpers/http'
 import { settings } from '#core/settings'
 import HttpExceptionHandler from '#core/http/exception_handler'
 
-
 function assertProblem(assert: any, response: any, status: number) {
   response.assertStatus(status)
   assert.match(response.header('content-type')!, /^application\/problem\+json/)
@@ -29,7 +28,11 @@ test.group('Authentication', () => {
 
   test('a wrong or malformed token → 401; a valid one passes', async ({ client, assert }) => {
     const { token } = await createCaller()
-    for (const bad of [token.slice(0, -1) + (token.endsWith('a') ? 'b' : 'a'), 'dla_nope', 'garbage']) {
+    for (const bad of [
+      token.slice(0, -1) + (token.endsWith('a') ? 'b' : 'a'),
+      'dla_nope',
+      'garbage',
+    ]) {
       assertProblem(assert, await client.get('/v3').bearerToken(bad), 401)
     }
     ;(await client.get('/v3').header('Authorization', `Basic ${token}`)).assertStatus(401)
@@ -68,7 +71,11 @@ test.group('Authentication', () => {
 test.group('Routing errors', () => {
   test('unknown route → 404 problem', async ({ client, assert }) => {
     const { token } = await createCaller()
-    const body = assertProblem(assert, await client.get('/v3/no-such-thing').bearerToken(token), 404)
+    const body = assertProblem(
+      assert,
+      await client.get('/v3/no-such-thing').bearerToken(token),
+      404
+    )
     assert.equal(body.Instance, '/v3/no-such-thing')
     assertProblem(assert, await client.get('/nothing-here'), 404)
   })
@@ -99,7 +106,10 @@ test.group('Routing errors', () => {
 })
 
 test.group('Path parameters', () => {
-  test('a malformed {adminmail} is 400 with Errors.adminmail in every module; a well-formed unknown one is not', async ({ client, assert }) => {
+  test('a malformed {adminmail} is 400 with Errors.adminmail in every module; a well-formed unknown one is not', async ({
+    client,
+    assert,
+  }) => {
     const { token } = await createCaller('params', ['consultas:crear'])
     const paths = [
       '/v3/agencias/{m}',
@@ -115,7 +125,9 @@ test.group('Path parameters', () => {
       const bad = await client.get(template.replace('{m}', 'no-es-un-mail')).bearerToken(token)
       bad.assertStatus(400)
       assert.property(bad.body().Errors, 'adminmail', template)
-      const unknown = await client.get(template.replace('{m}', 'nadie@ejemplo.com')).bearerToken(token)
+      const unknown = await client
+        .get(template.replace('{m}', 'nadie@ejemplo.com'))
+        .bearerToken(token)
       assert.notEqual(unknown.status(), 400, template)
     }
   })
@@ -123,7 +135,8 @@ test.group('Path parameters', () => {
 
 test.group('Body size', () => {
   /** A JSON body of exactly `size` bytes: `{"Relleno":"xxx…"}`. */
-  const bodyOf = (size: number) => JSON.stringify({ Relleno: 'x'.repeat(size - '{"Relleno":""}'.length) })
+  const bodyOf = (size: number) =>
+    JSON.stringify({ Relleno: 'x'.repeat(size - '{"Relleno":""}'.length) })
 
   test('up to 1 MiB is parsed; one byte more → 413 problem', async ({ assert }) => {
     const { token } = await createCaller()
@@ -153,7 +166,10 @@ test.group('Accept negotiation', () => {
       ['application/vnd.service.ref+json', 'application/vnd.service.ref+json'],
       ['*/*', 'application/json'],
       ['application/*', 'application/json'],
-      ['application/json;q=0.5, application/vnd.service.ref+json', 'application/vnd.service.ref+json'],
+      [
+        'application/json;q=0.5, application/vnd.service.ref+json',
+        'application/vnd.service.ref+json',
+      ],
       ['application/vnd.service.ref+json;q=0.2, application/json;q=0.9', 'application/json'],
     ]
     for (const [accept, expected] of cases) {
@@ -184,7 +200,10 @@ test.group('Rate limit', (group) => {
     settings.rateLimitPerMinute = original
   })
 
-  test('per app: the request over the limit → 429 with Retry-After; other apps unaffected', async ({ client, assert }) => {
+  test('per app: the request over the limit → 429 with Retry-After; other apps unaffected', async ({
+    client,
+    assert,
+  }) => {
     settings.rateLimitPerMinute = 3
     const { token } = await createCaller('limited')
     const { token: other } = await createCaller('other')

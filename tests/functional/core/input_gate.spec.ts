@@ -1,5 +1,5 @@
 /*
- * The input gate (DESIGN.md §13, issue 11 items 1 and 2): hostile bytes in
+ * The input gate (docs/design.md §13, issue 11 items 1 and 2): hostile bytes in
  * paths, queries, JSON and forms, ids beyond their column, malformed
  * percent-encoding, scalar JSON bodies and broken Content-Encoding answer
  * problem documents, never a 500; valid text on the other side of each edge
@@ -56,20 +56,24 @@ function assertErrorKey(assert: any, answer: Answer, key: string) {
 function rawTarget(target: string, headers: Record<string, string> = {}): Promise<Answer> {
   const url = new URL(baseUrl())
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, path: target, method: 'GET', headers }, (res) => {
-      let text = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk) => (text += chunk))
-      res.on('end', () => {
-        let body: any = null
-        try {
-          body = JSON.parse(text)
-        } catch {}
-        const h = new Headers()
-        for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') h.set(name, value)
-        resolve({ status: res.statusCode!, headers: h, text, body })
-      })
-    })
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, path: target, method: 'GET', headers },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk) => (text += chunk))
+        res.on('end', () => {
+          let body: any = null
+          try {
+            body = JSON.parse(text)
+          } catch {}
+          const h = new Headers()
+          for (const [name, value] of Object.entries(res.headers))
+            if (typeof value === 'string') h.set(name, value)
+          resolve({ status: res.statusCode!, headers: h, text, body })
+        })
+      }
+    )
     req.on('error', reject)
     req.end()
   })
@@ -131,14 +135,22 @@ test.group('Input gate: NUL and unpaired surrogates', (group) => {
     }
   })
 
-  test('NUL and lone surrogates in JSON fields at any depth → 400 naming the field', async ({ assert }) => {
+  test('NUL and lone surrogates in JSON fields at any depth → 400 naming the field', async ({
+    assert,
+  }) => {
     const { token, adminMail, listing } = world
-    let answer = await send('/v3/agencias', json({ AdminMail: uniqueEmail(), NombreComercial: 'Agencia\u0000X' }, token))
+    let answer = await send(
+      '/v3/agencias',
+      json({ AdminMail: uniqueEmail(), NombreComercial: 'Agencia\u0000X' }, token)
+    )
     assertProblem(assert, answer, 400)
     assertErrorKey(assert, answer, 'NombreComercial')
 
     // The escape travels as JSON text, as a client sends it.
-    answer = await send('/v3/agencias', json('{"AdminMail": "\\ud800x@example.com", "NombreComercial": "Agencia"}', token))
+    answer = await send(
+      '/v3/agencias',
+      json('{"AdminMail": "\\ud800x@example.com", "NombreComercial": "Agencia"}', token)
+    )
     assertProblem(assert, answer, 400)
     assertErrorKey(assert, answer, 'AdminMail')
 
@@ -149,32 +161,63 @@ test.group('Input gate: NUL and unpaired surrogates', (group) => {
 
     const trade = JSON.stringify(inquiryBody(listing.externalId, { Email: 'X_EMAIL_X' }))
       .replace('"X_EMAIL_X"', '"a\\udc00@example.com"')
-      .replace('"Interesado"', '"InfoOperacion":{"EntregaVehiculo":{"Marca":"Fi\\ud800at"}},"Interesado"')
+      .replace(
+        '"Interesado"',
+        '"InfoOperacion":{"EntregaVehiculo":{"Marca":"Fi\\ud800at"}},"Interesado"'
+      )
     answer = await send(`/v3/consultas/${adminMail}`, json(trade, token))
     assertProblem(assert, answer, 400)
     assertErrorKey(assert, answer, 'InfoOperacion.EntregaVehiculo.Marca')
     assertErrorKey(assert, answer, 'Interesado.Email')
 
     const custom = JSON.stringify(
-      listingBody({ Version: 'Edición especial', Transmision: 'Manual', Propulsion: 'Nafta', DatosTecnicosCustom: [{ Nombre: 'ok', Valor: 'v' }, { Nombre: 'X_N_X', Valor: 'v' }] })
+      listingBody({
+        Version: 'Edición especial',
+        Transmision: 'Manual',
+        Propulsion: 'Nafta',
+        DatosTecnicosCustom: [
+          { Nombre: 'ok', Valor: 'v' },
+          { Nombre: 'X_N_X', Valor: 'v' },
+        ],
+      })
     ).replace('"X_N_X"', '"\\udfff"')
     answer = await send(`/v3/publicaciones/${adminMail}`, json(custom, token))
     assertProblem(assert, answer, 400)
     assertErrorKey(assert, answer, 'DatosTecnicosCustom.1.Nombre')
 
-    answer = await send(`/v3/publicaciones/${adminMail}`, json({ ...listingBody(), Fotos: ['https://a.example/1.jpg', 'https://a.example/2.jpg', 'https://a.example/\u0000.jpg'] }, token))
+    answer = await send(
+      `/v3/publicaciones/${adminMail}`,
+      json(
+        {
+          ...listingBody(),
+          Fotos: [
+            'https://a.example/1.jpg',
+            'https://a.example/2.jpg',
+            'https://a.example/\u0000.jpg',
+          ],
+        },
+        token
+      )
+    )
     assertErrorKey(assert, answer, 'Fotos.2')
   })
 
-  test('lone surrogates in e-mail lists and the registration form → 400 naming the field', async ({ assert }) => {
+  test('lone surrogates in e-mail lists and the registration form → 400 naming the field', async ({
+    assert,
+  }) => {
     const { token, adminMail } = world
-    const config = JSON.stringify({ PublicacionConsultadaHtmlMail: { EmailsCCO: 'X_CCO_X' } }).replace('"X_CCO_X"', '"a@example.com, b\\ud800@example.com"')
+    const config = JSON.stringify({
+      PublicacionConsultadaHtmlMail: { EmailsCCO: 'X_CCO_X' },
+    }).replace('"X_CCO_X"', '"a@example.com, b\\ud800@example.com"')
     let answer = await send(`/v3/notificaciones/${adminMail}`, json(config, token, 'PUT'))
     assertProblem(assert, answer, 400)
     assertErrorKey(assert, answer, 'PublicacionConsultadaHtmlMail.EmailsCCO')
     answer = await send('/registro/token-inexistente', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Accept': 'application/json' },
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'Accept': 'application/json',
+      },
       body: 'AdminNombre=a%00b&AdminApellido=%FF&Password=0123456789',
     })
     assertProblem(assert, answer, 400)
@@ -183,19 +226,27 @@ test.group('Input gate: NUL and unpaired surrogates', (group) => {
     // A clean form reaches the page's own answer (unknown token → 404).
     answer = await send('/registro/token-inexistente', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Accept': 'application/json' },
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'Accept': 'application/json',
+      },
       body: 'AdminNombre=Ana&AdminApellido=P%C3%A9rez&Password=0123456789',
     })
     assert.equal(answer.status, 404)
   })
 
   test('a NUL in an object key is named too', async ({ assert }) => {
-    const answer = await send('/v3/agencias', json('{"Admin\\u0000Mail": "x@example.com"}', world.token))
+    const answer = await send(
+      '/v3/agencias',
+      json('{"Admin\\u0000Mail": "x@example.com"}', world.token)
+    )
     assertProblem(assert, answer, 400)
     assertErrorKey(assert, answer, 'Admin\u0000Mail')
   })
 
-  test('valid UTF-8: accents and emoji (paired surrogates) are stored byte-identical', async ({ assert }) => {
+  test('valid UTF-8: accents and emoji (paired surrogates) are stored byte-identical', async ({
+    assert,
+  }) => {
     const { token, adminMail } = world
     const text = 'Único dueño, ñandú 🚗🇦🇷 — “impecable” 𝄞'
     const body = listingBody({ Descripcion: text, Color: 'Azul 💙' })
@@ -206,19 +257,28 @@ test.group('Input gate: NUL and unpaired surrogates', (group) => {
     assert.equal(read.body.Descripcion, text)
     assert.equal(read.body.Color, 'Azul 💙')
     // Escaped surrogate pairs are the same text.
-    const escaped = JSON.stringify(listingBody({ Descripcion: 'X_D_X' })).replace('"X_D_X"', '"\\ud83d\\ude97"')
+    const escaped = JSON.stringify(listingBody({ Descripcion: 'X_D_X' })).replace(
+      '"X_D_X"',
+      '"\\ud83d\\ude97"'
+    )
     const again = await send(`/v3/publicaciones/${adminMail}`, json(escaped, token))
     assert.equal(again.status, 201, again.text)
     assert.equal(again.body.Descripcion, '🚗')
   })
 
-  test('buyers form: NUL in a field → 400, never a 500 page; a clean form still passes', async ({ assert, client }) => {
+  test('buyers form: NUL in a field → 400, never a 500 page; a clean form still passes', async ({
+    assert,
+    client,
+  }) => {
     const { listing } = world
     const who = visitor()
     const path = `/autos/${listing.slug}`
     await openForm(client, path, who)
     const { csrf } = await openForm(client, path, who)
-    const bad = await postForm(client, `${path}/consultas`, who, { ...formFields({ Nombre: 'a\u0000b' }), _csrf: csrf })
+    const bad = await postForm(client, `${path}/consultas`, who, {
+      ...formFields({ Nombre: 'a\u0000b' }),
+      _csrf: csrf,
+    })
     assert.equal(bad.status(), 400)
     assert.match(bad.header('content-type')!, /^text\/html/)
     assert.include(bad.text(), 'No pudimos procesar el pedido')
@@ -239,16 +299,32 @@ test.group('Input gate: ids beyond their column', (group) => {
   })
 
   test('path ids beyond int4 → 404; the largest int4 → 404 too', async ({ assert }) => {
-    for (const path of ['/v3/marcas/99999999999999999999', '/v3/marcas/2147483648', '/v3/modelos/2147483648', '/v3/versiones/9223372036854775808', `/v3/sucursales/${adminMail}/2147483648`, '/v3/regiones/2147483648', '/v3/ciudades/2147483648']) {
+    for (const path of [
+      '/v3/marcas/99999999999999999999',
+      '/v3/marcas/2147483648',
+      '/v3/modelos/2147483648',
+      '/v3/versiones/9223372036854775808',
+      `/v3/sucursales/${adminMail}/2147483648`,
+      '/v3/regiones/2147483648',
+      '/v3/ciudades/2147483648',
+    ]) {
       assertProblem(assert, await send(path, { token }), 404)
     }
-    for (const path of ['/v3/marcas/2147483647', '/v3/modelos/2147483647', `/v3/sucursales/${adminMail}/2147483647`]) {
+    for (const path of [
+      '/v3/marcas/2147483647',
+      '/v3/modelos/2147483647',
+      `/v3/sucursales/${adminMail}/2147483647`,
+    ]) {
       assertProblem(assert, await send(path, { token }), 404)
     }
   })
 
   test('buyers model page: an id beyond int4 → 404, never a 500 page', async ({ assert }) => {
-    for (const path of ['/modelos/2147483648', '/modelos/99999999999999999999', '/modelos/2147483647']) {
+    for (const path of [
+      '/modelos/2147483648',
+      '/modelos/99999999999999999999',
+      '/modelos/2147483647',
+    ]) {
       const answer = await send(path)
       assert.equal(answer.status, 404, path)
       assert.match(answer.headers.get('content-type') ?? '', /^text\/html/)
@@ -256,7 +332,11 @@ test.group('Input gate: ids beyond their column', (group) => {
   })
 
   test('numbers beyond range in queries and bodies → 400', async ({ assert }) => {
-    for (const path of ['/v3/modelos?marca=2147483648', '/v3/versiones?modelo=99999999999999999999', '/v3/publicaciones/' + adminMail + '?pagina=1e400']) {
+    for (const path of [
+      '/v3/modelos?marca=2147483648',
+      '/v3/versiones?modelo=99999999999999999999',
+      '/v3/publicaciones/' + adminMail + '?pagina=1e400',
+    ]) {
       const answer = await send(path, { token })
       assertProblem(assert, answer, 400)
     }
@@ -273,8 +353,16 @@ test.group('Input gate: malformed requests are problem documents', (group) => {
     token = (await dealerWorld()).token
   })
 
-  test('malformed percent-encoding in a path → 400 problem with X-Request-Id', async ({ assert }) => {
-    for (const target of ['/v3/marcas/%C3%28', '/v3/marcas/%FF', '/v3/marcas/%', '/autos/%E0%A4%A', '/v3/publicaciones/a%ED%A0%80@b.c/x']) {
+  test('malformed percent-encoding in a path → 400 problem with X-Request-Id', async ({
+    assert,
+  }) => {
+    for (const target of [
+      '/v3/marcas/%C3%28',
+      '/v3/marcas/%FF',
+      '/v3/marcas/%',
+      '/autos/%E0%A4%A',
+      '/v3/publicaciones/a%ED%A0%80@b.c/x',
+    ]) {
       const answer = await rawTarget(target, { Authorization: `Bearer ${token}` })
       const body = assertProblem(assert, answer, 400)
       assert.isString(body.Detail)
@@ -282,7 +370,9 @@ test.group('Input gate: malformed requests are problem documents', (group) => {
   })
 
   test('valid percent-encoding still routes: %40 and an accent in a path', async ({ assert }) => {
-    const answer = await rawTarget('/v3/marcas?q=Citro%C3%ABn', { Authorization: `Bearer ${token}` })
+    const answer = await rawTarget('/v3/marcas?q=Citro%C3%ABn', {
+      Authorization: `Bearer ${token}`,
+    })
     assert.equal(answer.status, 200)
   })
 
@@ -293,26 +383,41 @@ test.group('Input gate: malformed requests are problem documents', (group) => {
     assert.match(text, /X-Request-Id: \S+/i)
     const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))
     assert.equal(body.Status, 400)
-    const huge = await rawSocket(`GET /v3 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`)
+    const huge = await rawSocket(
+      `GET /v3 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`
+    )
     assert.match(huge, /^HTTP\/1\.1 431/)
     assert.match(huge, /application\/problem\+json/i)
   })
 
-  test('a JSON body that is a scalar → 400 problem in Spanish; an object passes', async ({ assert }) => {
+  test('a JSON body that is a scalar → 400 problem in Spanish; an object passes', async ({
+    assert,
+  }) => {
     for (const scalar of ['"hola"', 'null', '1', 'true']) {
       const answer = await send('/v3/agencias', json(scalar, token))
       const body = assertProblem(assert, answer, 400)
       assert.match(body.Detail, /objeto/)
     }
-    const answer = await send('/v3/agencias', json({ AdminMail: uniqueEmail(), NombreComercial: 'Agencia Gate' }, token))
+    const answer = await send(
+      '/v3/agencias',
+      json({ AdminMail: uniqueEmail(), NombreComercial: 'Agencia Gate' }, token)
+    )
     assert.equal(answer.status, 202, answer.text)
   })
 
-  test('Content-Encoding: broken gzip → 400, unknown → 415, real gzip passes', async ({ assert }) => {
+  test('Content-Encoding: broken gzip → 400, unknown → 415, real gzip passes', async ({
+    assert,
+  }) => {
     const body = JSON.stringify({ AdminMail: uniqueEmail(), NombreComercial: 'Agencia Gzip' })
-    let answer = await send('/v3/agencias', { ...json(body, token), headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' } })
+    let answer = await send('/v3/agencias', {
+      ...json(body, token),
+      headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+    })
     assertProblem(assert, answer, 400)
-    answer = await send('/v3/agencias', { ...json(body, token), headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'zstd-ish' } })
+    answer = await send('/v3/agencias', {
+      ...json(body, token),
+      headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'zstd-ish' },
+    })
     assertProblem(assert, answer, 415)
     assert.include(answer.headers.get('accept-encoding') ?? '', 'gzip')
     answer = await send('/v3/agencias', {
@@ -325,7 +430,13 @@ test.group('Input gate: malformed requests are problem documents', (group) => {
   })
 
   test('Vary: Accept and X-Request-Id on 404, 401, 405 and successes', async ({ assert }) => {
-    for (const answer of [await send('/nope'), await send('/v3'), await send('/v3/nada', { token }), await send('/v3', { token }), await send('/v3/agencias', { method: 'DELETE', token })]) {
+    for (const answer of [
+      await send('/nope'),
+      await send('/v3'),
+      await send('/v3/nada', { token }),
+      await send('/v3', { token }),
+      await send('/v3/agencias', { method: 'DELETE', token }),
+    ]) {
       assert.include(answer.headers.get('vary') ?? '', 'Accept', String(answer.status))
       assert.isString(answer.headers.get('x-request-id'))
     }
@@ -342,14 +453,25 @@ test.group('Input gate: e-mail addresses', (group) => {
     const { token, adminMail } = world
     const n = Date.now().toString(36)
     for (const email of [`o'b+${n}&y={a}|b~^$!*@s-d.example.com`, `Ana.P${n}@Example.COM.ar`]) {
-      const added = await send(`/v3/operadores/${adminMail}`, json({ Email: email, Nombre: 'Ana', Apellido: 'Pérez', Telefonos: ['011 4555-0000'] }, token))
+      const added = await send(
+        `/v3/operadores/${adminMail}`,
+        json(
+          { Email: email, Nombre: 'Ana', Apellido: 'Pérez', Telefonos: ['011 4555-0000'] },
+          token
+        )
+      )
       assert.equal(added.status, 201, added.text)
       const location = added.headers.get('location')!
       const read = await send(location.replace(/^https?:\/\/[^/]+/, ''), { token })
       assert.equal(read.status, 200, `${location} ${read.text}`)
-      const invited = await send('/v3/agencias', json({ AdminMail: `inv.${email}`, NombreComercial: 'Agencia Ida y Vuelta' }, token))
+      const invited = await send(
+        '/v3/agencias',
+        json({ AdminMail: `inv.${email}`, NombreComercial: 'Agencia Ida y Vuelta' }, token)
+      )
       assert.equal(invited.status, 202, invited.text)
-      const status = await send(invited.headers.get('location')!.replace(/^https?:\/\/[^/]+/, ''), { token })
+      const status = await send(invited.headers.get('location')!.replace(/^https?:\/\/[^/]+/, ''), {
+        token,
+      })
       assert.equal(status.status, 202, status.text)
       assert.equal(status.body.AdminMail.toLowerCase(), `inv.${email}`.toLowerCase())
     }
@@ -357,11 +479,28 @@ test.group('Input gate: e-mail addresses', (group) => {
 
   test('addresses that cannot round-trip are refused in every e-mail field', async ({ assert }) => {
     const { token, adminMail } = world
-    for (const email of ['a/b@example.com', 'a?b@example.com', 'a#b@example.com', 'a%41@example.com', 'a b@example.com', 'ñandú@example.com', 'a@exa mple.com', 'a\u0001b@example.com', 'a@example', '.a@example.com']) {
-      const operator = await send(`/v3/operadores/${adminMail}`, json({ Email: email, Nombre: 'Ana', Apellido: 'Pérez' }, token))
+    for (const email of [
+      'a/b@example.com',
+      'a?b@example.com',
+      'a#b@example.com',
+      'a%41@example.com',
+      'a b@example.com',
+      'ñandú@example.com',
+      'a@exa mple.com',
+      'a\u0001b@example.com',
+      'a@example',
+      '.a@example.com',
+    ]) {
+      const operator = await send(
+        `/v3/operadores/${adminMail}`,
+        json({ Email: email, Nombre: 'Ana', Apellido: 'Pérez' }, token)
+      )
       assertProblem(assert, operator, 400)
       assertErrorKey(assert, operator, 'Email')
-      const agency = await send('/v3/agencias', json({ AdminMail: email, NombreComercial: 'Agencia' }, token))
+      const agency = await send(
+        '/v3/agencias',
+        json({ AdminMail: email, NombreComercial: 'Agencia' }, token)
+      )
       assertProblem(assert, agency, 400)
       assertErrorKey(assert, agency, 'AdminMail')
     }

@@ -34,7 +34,10 @@ test.group('Job runner', (group) => {
     await db.transaction(async (trx) => {
       await runner.send('test.record', { marker }, { trx })
     })
-    assert.isTrue(await until(() => ran.some((r) => r.marker === marker), 1000), 'job did not run within 1 s')
+    assert.isTrue(
+      await until(() => ran.some((r) => r.marker === marker), 1000),
+      'job did not run within 1 s'
+    )
     assert.isBelow(ran.find((r) => r.marker === marker)!.at - sentAt, 1000)
   })
 

@@ -7,7 +7,10 @@ function registeredRoutes(): string[] {
   return routes.flatMap((route) =>
     route.methods
       .filter((method) => method !== 'HEAD')
-      .map((method) => `${method} ${route.pattern.replace(/:(\w+)\??/g, '{$1}').replace(/\/$/, '') || '/'}`)
+      .map(
+        (method) =>
+          `${method} ${route.pattern.replace(/:(\w+)\??/g, '{$1}').replace(/\/$/, '') || '/'}`
+      )
   )
 }
 
@@ -17,10 +20,11 @@ test.group('OpenAPI document', () => {
     response.assertStatus(200)
     const document = response.body()
     assert.equal(document.openapi, '3.1.0')
-    const documented = Object.entries(document.paths as Record<string, object>).flatMap(([path, item]) =>
-      Object.keys(item)
-        .filter((key) => ['get', 'post', 'put', 'patch', 'delete', 'options'].includes(key))
-        .map((method) => `${method.toUpperCase()} ${path}`)
+    const documented = Object.entries(document.paths as Record<string, object>).flatMap(
+      ([path, item]) =>
+        Object.keys(item)
+          .filter((key) => ['get', 'post', 'put', 'patch', 'delete', 'options'].includes(key))
+          .map((method) => `${method.toUpperCase()} ${path}`)
     )
     const registered = registeredRoutes()
     assert.deepEqual(
@@ -37,7 +41,9 @@ test.group('OpenAPI document', () => {
 
   test('every $ref points at a declared schema', async ({ client, assert }) => {
     const document = (await client.get('/v3/openapi.json')).body()
-    const refs = [...JSON.stringify(document).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1])
+    const refs = [
+      ...JSON.stringify(document).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g),
+    ].map((m) => m[1])
     const missing = [...new Set(refs)].filter((name) => !(name in document.components.schemas))
     assert.deepEqual(missing, [])
   })

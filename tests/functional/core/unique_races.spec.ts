@@ -1,6 +1,6 @@
 /*
  * Writes guarded by a unique constraint, raced for real: the losers get what a
- * repeated sequential request gets (DESIGN.md §13), never a 500. The
+ * repeated sequential request gets (docs/design.md §13), never a 500. The
  * operators' POST has its own file (tests/functional/agencies/operator_race.spec.ts).
  */
 import { test } from '@japa/runner'
@@ -23,7 +23,12 @@ async function race(token: string, method: string, path: string, body: object) {
       })
     )
   )
-  return Promise.all(responses.map(async (response) => ({ status: response.status, body: (await response.json()) as any })))
+  return Promise.all(
+    responses.map(async (response) => ({
+      status: response.status,
+      body: (await response.json()) as any,
+    }))
+  )
 }
 
 const statuses = (results: { status: number }[]) => results.map((result) => result.status).sort()
@@ -35,13 +40,21 @@ test.group('Unique-constraint races', (group) => {
     await seedCatalog()
   })
 
-  test('PUT of a new app subscription at once: every request 200, like sequential PUTs', async ({ assert }) => {
+  test('PUT of a new app subscription at once: every request 200, like sequential PUTs', async ({
+    assert,
+  }) => {
     const { token } = await createCaller()
     const results = await race(token, 'PUT', '/v3/appnotificaciones/invitaciones', subscription)
-    assert.deepEqual(statuses(results), Array(CONCURRENT).fill(200), JSON.stringify(results.find((r) => r.status !== 200)?.body))
+    assert.deepEqual(
+      statuses(results),
+      Array(CONCURRENT).fill(200),
+      JSON.stringify(results.find((r) => r.status !== 200)?.body)
+    )
   })
 
-  test('POST of a new app subscription at once: one 201, the rest the sequential 409', async ({ assert }) => {
+  test('POST of a new app subscription at once: one 201, the rest the sequential 409', async ({
+    assert,
+  }) => {
     const { token } = await createCaller()
     const results = await race(token, 'POST', '/v3/appnotificaciones/invitaciones', subscription)
     assert.deepEqual(statuses(results), [201, ...Array(CONCURRENT - 1).fill(409)])
@@ -49,17 +62,22 @@ test.group('Unique-constraint races', (group) => {
     assert.deepEqual(statuses(sequential), Array(CONCURRENT).fill(409))
   })
 
-  test('POST of one new ExternalId at once: one 201, the rest 409 Errors.ExternalId', async ({ assert }) => {
+  test('POST of one new ExternalId at once: one 201, the rest 409 Errors.ExternalId', async ({
+    assert,
+  }) => {
     const { token, adminMail } = await dealerWorld()
     const body = listingBody({ ExternalId: uniqueExternalId('race') })
     const results = await race(token, 'POST', `/v3/publicaciones/${adminMail}`, body)
     assert.deepEqual(statuses(results), [201, ...Array(CONCURRENT - 1).fill(409)])
-    for (const loser of results.filter((result) => result.status === 409)) assert.property(loser.body.Errors, 'ExternalId')
+    for (const loser of results.filter((result) => result.status === 409))
+      assert.property(loser.body.Errors, 'ExternalId')
   })
 })
 
 test.group('Unique-constraint races: registration', () => {
-  test('two apps’ invitations of one e-mail registered at once: one 201, the other the sequential 410', async ({ assert }) => {
+  test('two apps’ invitations of one e-mail registered at once: one 201, the other the sequential 410', async ({
+    assert,
+  }) => {
     const { default: InviteAgency } = await import('#agencies/services/invite_agency')
     const { tokenFor } = await import('#agencies/services/invitation_tokens')
     const { uniqueEmail } = await import('#tests/helpers/agencies')
@@ -86,11 +104,17 @@ test.group('Unique-constraint races: registration', () => {
         raw(`/registro/${token}`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', 'Accept': 'application/json' },
-          body: JSON.stringify({ AdminNombre: 'Ana', AdminApellido: 'Pérez', Password: 'una-clave-larga' }),
+          body: JSON.stringify({
+            AdminNombre: 'Ana',
+            AdminApellido: 'Pérez',
+            Password: 'una-clave-larga',
+          }),
         })
       )
     )
-    const results = await Promise.all(responses.map(async (response) => ({ status: response.status, body: await response.text() })))
+    const results = await Promise.all(
+      responses.map(async (response) => ({ status: response.status, body: await response.text() }))
+    )
     assert.deepEqual(
       results.map((result) => result.status).sort(),
       [201, 410, 410, 410],

@@ -12,8 +12,19 @@ function inquiry(fields: Partial<Inquiry> = {}) {
     kind: 'listing',
     externalId: 'EXT-1',
     vehicle: {
-      externalId: 'EXT-1', refStock: null, brand: 'Toyota', model: 'Corolla', version: '2.0 XEI', versionYear: 2024,
-      mileage: 0, color: null, bodyType: null, condition: 'Nuevo', price: null, downPayment: null, installment: null,
+      externalId: 'EXT-1',
+      refStock: null,
+      brand: 'Toyota',
+      model: 'Corolla',
+      version: '2.0 XEI',
+      versionYear: 2024,
+      mileage: 0,
+      color: null,
+      bodyType: null,
+      condition: 'Nuevo',
+      price: null,
+      downPayment: null,
+      installment: null,
     },
     interest: null,
     firstName: null,
@@ -34,7 +45,12 @@ const agency = { adminMail: 'admin@example.com', tradeName: 'Autos & Cía' }
 
 test.group('ADF 1.0 builder', () => {
   test('Interes maps to the ADF vehicle interest; the document stays valid', ({ assert }) => {
-    const expected = { Compra: 'buy', Financiacion: 'lease', Permuta: 'trade-in', PruebaDeManejo: 'test-drive' }
+    const expected = {
+      Compra: 'buy',
+      Financiacion: 'lease',
+      Permuta: 'trade-in',
+      PruebaDeManejo: 'test-drive',
+    }
     for (const [interest, adf] of Object.entries(expected)) {
       const xml = buildAdf({ inquiry: inquiry({ interest }), agency, operator: null })
       assertValidAdf(xml)
@@ -43,16 +59,35 @@ test.group('ADF 1.0 builder', () => {
     assert.include(buildAdf({ inquiry: inquiry(), agency, operator: null }), 'interest="buy"')
   })
 
-  test('valid with a phone only, no names, a catalogue vehicle, and a full operation', ({ assert }) => {
-    assertValidAdf(buildAdf({ inquiry: inquiry({ email: null, phone: '011 4444-5555' }), agency, operator: null }))
+  test('valid with a phone only, no names, a catalogue vehicle, and a full operation', ({
+    assert,
+  }) => {
+    assertValidAdf(
+      buildAdf({
+        inquiry: inquiry({ email: null, phone: '011 4444-5555' }),
+        agency,
+        operator: null,
+      })
+    )
     assertValidAdf(
       buildAdf({
         inquiry: inquiry({
           kind: 'catalog',
           externalId: '',
           vehicle: {
-            externalId: '', refStock: null, brand: 'Ford', model: 'Ranger', version: null, versionYear: null,
-            mileage: null, color: null, bodyType: 'Pick-up', condition: 'Nuevo', price: null, downPayment: null, installment: null,
+            externalId: '',
+            refStock: null,
+            brand: 'Ford',
+            model: 'Ranger',
+            version: null,
+            versionYear: null,
+            mileage: null,
+            color: null,
+            bodyType: 'Pick-up',
+            condition: 'Nuevo',
+            price: null,
+            downPayment: null,
+            installment: null,
           },
         }),
         agency,
@@ -61,16 +96,35 @@ test.group('ADF 1.0 builder', () => {
     )
     const full = buildAdf({
       inquiry: inquiry({
-        firstName: 'Juan', lastName: 'Pérez', phone: '+54 9 11 5555-0000', documentId: '20123456', province: 'Córdoba',
-        city: 'Río Cuarto', comment: 'Hola', interest: 'Permuta',
+        firstName: 'Juan',
+        lastName: 'Pérez',
+        phone: '+54 9 11 5555-0000',
+        documentId: '20123456',
+        province: 'Córdoba',
+        city: 'Río Cuarto',
+        comment: 'Hola',
+        interest: 'Permuta',
         vehicle: {
-          externalId: 'EXT-1', refStock: 'R-9', brand: 'VW', model: 'Amarok', version: 'V6', versionYear: 2021,
-          mileage: 45000, color: 'Negro', bodyType: 'Pick-up', condition: 'Usado',
-          price: { currency: 'USD', amount: 38000 }, downPayment: null, installment: null,
+          externalId: 'EXT-1',
+          refStock: 'R-9',
+          brand: 'VW',
+          model: 'Amarok',
+          version: 'V6',
+          versionYear: 2021,
+          mileage: 45000,
+          color: 'Negro',
+          bodyType: 'Pick-up',
+          condition: 'Usado',
+          price: { currency: 'USD', amount: 38000 },
+          downPayment: null,
+          installment: null,
         },
         operationInfo: {
           tradeIn: { brand: 'Fiat', model: 'Uno', versionYear: 2010 },
-          financing: { downPayment: { currency: 'ARS', amount: 5e6 }, installment: { currency: 'ARS', amount: 250000 } },
+          financing: {
+            downPayment: { currency: 'ARS', amount: 5e6 },
+            installment: { currency: 'ARS', amount: 250000 },
+          },
           wantsInsuranceQuote: true,
         },
       }),
@@ -88,7 +142,10 @@ test.group('ADF 1.0 builder', () => {
 
   test('markup and characters XML cannot carry are escaped or dropped', ({ assert }) => {
     const xml = buildAdf({
-      inquiry: inquiry({ firstName: '</name><injected/>', comment: 'a\u0000b\u0007c ]]> <!-- x --> & "q"' }),
+      inquiry: inquiry({
+        firstName: '</name><injected/>',
+        comment: 'a\u0000b\u0007c ]]> <!-- x --> & "q"',
+      }),
       agency,
       operator: null,
     })

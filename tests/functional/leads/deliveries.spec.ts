@@ -6,13 +6,27 @@ import JobRunner from '#core/jobs/runner'
 import { settings } from '#core/settings'
 import { createCaller } from '#tests/helpers/apps'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
-import { dealerWorld, deliveriesOf, inquiryBody, settledDeliveries, sidOf, startLeadWorkers, until } from '#tests/helpers/leads'
+import {
+  dealerWorld,
+  deliveriesOf,
+  inquiryBody,
+  settledDeliveries,
+  sidOf,
+  startLeadWorkers,
+  until,
+} from '#tests/helpers/leads'
 
 const SECRET = 'whsec_' + Buffer.from('clave-de-prueba-de-32-bytes-1234').toString('base64')
 
 async function withWebhook(receiver: Receiver, path = '/hook', extra: object = {}) {
   const world = await dealerWorld()
-  return { world, config: { PublicacionConsultadaWebHook: { Callback: receiver.url(path), Secret: SECRET, Activo: true }, ...extra } }
+  return {
+    world,
+    config: {
+      PublicacionConsultadaWebHook: { Callback: receiver.url(path), Secret: SECRET, Activo: true },
+      ...extra,
+    },
+  }
 }
 
 test.group('Lead deliveries: no lead is lost', (group) => {
@@ -31,31 +45,56 @@ test.group('Lead deliveries: no lead is lost', (group) => {
   })
   group.each.setup(() => receiver.reset())
 
-  test('500, 500, then 200: delivered on the third attempt, every attempt logged', async ({ client, assert }) => {
+  test('500, 500, then 200: delivered on the third attempt, every attempt logged', async ({
+    client,
+    assert,
+  }) => {
     const { world, config } = await withWebhook(receiver)
-    ;(await client.put(`/v3/notificaciones/${world.adminMail}`).bearerToken(world.token).json(config)).assertStatus(200)
+    ;(
+      await client
+        .put(`/v3/notificaciones/${world.adminMail}`)
+        .bearerToken(world.token)
+        .json(config)
+    ).assertStatus(200)
     receiver.script({ status: 500 }, { status: 500 }, { status: 200 })
-    const created = await client.post(`/v3/consultas/${world.adminMail}`).bearerToken(world.token).json(inquiryBody(world.listing.externalId))
+    const created = await client
+      .post(`/v3/consultas/${world.adminMail}`)
+      .bearerToken(world.token)
+      .json(inquiryBody(world.listing.externalId))
     created.assertStatus(201)
     const sid = sidOf(created.header('location')!)
     const [delivery] = await settledDeliveries(sid, 1)
     assert.equal(delivery.status, 'delivered')
 
     const requests = await receiver.waitFor(3)
-    assert.lengthOf(new Set(requests.map((r) => r.headers['webhook-id'])), 1, 'the same webhook-id on every try')
+    assert.lengthOf(
+      new Set(requests.map((r) => r.headers['webhook-id'])),
+      1,
+      'the same webhook-id on every try'
+    )
     assert.equal(requests[0].body, requests[2].body)
 
-    const log = await client.get(`/v3/consultas/${world.adminMail}/${sid}/entregas`).bearerToken(world.token)
+    const log = await client
+      .get(`/v3/consultas/${world.adminMail}/${sid}/entregas`)
+      .bearerToken(world.token)
     log.assertStatus(200)
     const [entry] = log.body()._entries
     assert.equal(entry.Canal, 'PublicacionConsultadaWebHook')
     assert.equal(entry.Destino, receiver.url('/hook'))
     assert.equal(entry.Estado, 'Entregada')
     assert.equal(entry.WebhookId, `msg_${sid}`)
-    assert.deepEqual(entry.Intentos.map((a: any) => a.CodigoRespuesta), [500, 500, 200])
-    assert.deepEqual(entry.Intentos.map((a: any) => a.Error), ['HTTP 500', 'HTTP 500', null])
+    assert.deepEqual(
+      entry.Intentos.map((a: any) => a.CodigoRespuesta),
+      [500, 500, 200]
+    )
+    assert.deepEqual(
+      entry.Intentos.map((a: any) => a.Error),
+      ['HTTP 500', 'HTTP 500', null]
+    )
     assert.isTrue(entry.Intentos.every((a: any) => Number.isInteger(a.DuracionMs)))
-    assert.deepEqual(log.body()._links.consulta, { href: `/v3/consultas/${world.adminMail}/${sid}` })
+    assert.deepEqual(log.body()._links.consulta, {
+      href: `/v3/consultas/${world.adminMail}/${sid}`,
+    })
   })
 
   test('receiver down, then up again: delivered once it answers', async ({ client, assert }) => {
@@ -63,9 +102,19 @@ test.group('Lead deliveries: no lead is lost', (group) => {
     const port = down.port
     await down.close()
     const world = await dealerWorld()
-    const config = { PublicacionConsultadaWebHook: { Callback: `http://127.0.0.1:${port}/late`, Activo: true } }
-    ;(await client.put(`/v3/notificaciones/${world.adminMail}`).bearerToken(world.token).json(config)).assertStatus(200)
-    const created = await client.post(`/v3/consultas/${world.adminMail}`).bearerToken(world.token).json(inquiryBody(world.listing.externalId))
+    const config = {
+      PublicacionConsultadaWebHook: { Callback: `http://127.0.0.1:${port}/late`, Activo: true },
+    }
+    ;(
+      await client
+        .put(`/v3/notificaciones/${world.adminMail}`)
+        .bearerToken(world.token)
+        .json(config)
+    ).assertStatus(200)
+    const created = await client
+      .post(`/v3/consultas/${world.adminMail}`)
+      .bearerToken(world.token)
+      .json(inquiryBody(world.listing.externalId))
     const sid = sidOf(created.header('location')!)
     const [failing] = await until(
       () => deliveriesOf(sid),
@@ -86,11 +135,22 @@ test.group('Lead deliveries: no lead is lost', (group) => {
     }
   })
 
-  test('410 Gone: the channel is deactivated and nothing more is tried', async ({ client, assert }) => {
+  test('410 Gone: the channel is deactivated and nothing more is tried', async ({
+    client,
+    assert,
+  }) => {
     const { world, config } = await withWebhook(receiver, '/gone')
-    ;(await client.put(`/v3/notificaciones/${world.adminMail}`).bearerToken(world.token).json(config)).assertStatus(200)
+    ;(
+      await client
+        .put(`/v3/notificaciones/${world.adminMail}`)
+        .bearerToken(world.token)
+        .json(config)
+    ).assertStatus(200)
     receiver.route('/gone', { status: 410 })
-    const created = await client.post(`/v3/consultas/${world.adminMail}`).bearerToken(world.token).json(inquiryBody(world.listing.externalId))
+    const created = await client
+      .post(`/v3/consultas/${world.adminMail}`)
+      .bearerToken(world.token)
+      .json(inquiryBody(world.listing.externalId))
     const sid = sidOf(created.header('location')!)
     const [delivery] = await settledDeliveries(sid, 1)
     assert.equal(delivery.status, 'disabled')
@@ -105,13 +165,20 @@ test.group('Lead deliveries: no lead is lost', (group) => {
     const open = await until(openJobs, (result) => result.rows[0].n === 0)
     assert.equal(open.rows[0].n, 0)
 
-    const stored = await client.get(`/v3/notificaciones/${world.adminMail}`).bearerToken(world.token)
+    const stored = await client
+      .get(`/v3/notificaciones/${world.adminMail}`)
+      .bearerToken(world.token)
     assert.isFalse(stored.body().PublicacionConsultadaWebHook.Activo)
-    const log = await client.get(`/v3/consultas/${world.adminMail}/${sid}/entregas`).bearerToken(world.token)
+    const log = await client
+      .get(`/v3/consultas/${world.adminMail}/${sid}/entregas`)
+      .bearerToken(world.token)
     assert.equal(log.body()._entries[0].Estado, 'Desactivada')
 
     // The next inquiry queues no webhook at all.
-    const next = await client.post(`/v3/consultas/${world.adminMail}`).bearerToken(world.token).json(inquiryBody(world.listing.externalId))
+    const next = await client
+      .post(`/v3/consultas/${world.adminMail}`)
+      .bearerToken(world.token)
+      .json(inquiryBody(world.listing.externalId))
     assert.lengthOf(await deliveriesOf(sidOf(next.header('location')!)), 0)
     assert.lengthOf(receiver.requests, 1)
   })
@@ -127,17 +194,30 @@ test.group('Lead deliveries: resend', (group) => {
   })
   group.each.setup(() => receiver.reset())
 
-  test('202, Location = Callback, body = payload with Reenvio; same webhook-id, valid signature; ADF status resend', async ({ client, assert }) => {
+  test('202, Location = Callback, body = payload with Reenvio; same webhook-id, valid signature; ADF status resend', async ({
+    client,
+    assert,
+  }) => {
     const { world, config } = await withWebhook(receiver, '/hook', {
       PublicacionConsultadaAdfHook: { Callback: receiver.url('/adf'), Activo: true },
     })
-    ;(await client.put(`/v3/notificaciones/${world.adminMail}`).bearerToken(world.token).json(config)).assertStatus(200)
-    const created = await client.post(`/v3/consultas/${world.adminMail}`).bearerToken(world.token).json(inquiryBody(world.listing.externalId))
+    ;(
+      await client
+        .put(`/v3/notificaciones/${world.adminMail}`)
+        .bearerToken(world.token)
+        .json(config)
+    ).assertStatus(200)
+    const created = await client
+      .post(`/v3/consultas/${world.adminMail}`)
+      .bearerToken(world.token)
+      .json(inquiryBody(world.listing.externalId))
     const sid = sidOf(created.header('location')!)
     await settledDeliveries(sid, 2)
     const [original] = (await receiver.waitFor(2)).filter((r) => r.path === '/hook')
 
-    const resent = await client.post(`/v3/consultas/${world.adminMail}/${sid}/resendwebhook`).bearerToken(world.token)
+    const resent = await client
+      .post(`/v3/consultas/${world.adminMail}/${sid}/resendwebhook`)
+      .bearerToken(world.token)
     resent.assertStatus(202)
     assert.equal(resent.header('location'), receiver.url('/hook'))
     assert.isTrue(resent.body().Reenvio)
@@ -147,7 +227,10 @@ test.group('Lead deliveries: resend', (group) => {
     const requests = await receiver.waitFor(4)
     const again = requests.slice(2).find((r) => r.path === '/hook')!
     assert.equal(again.headers['webhook-id'], original.headers['webhook-id'])
-    const verified = new Webhook(SECRET).verify(again.body, again.headers as Record<string, string>) as any
+    const verified = new Webhook(SECRET).verify(
+      again.body,
+      again.headers as Record<string, string>
+    ) as any
     assert.isTrue(verified.Reenvio)
     assert.deepEqual(verified, resent.body())
     const adfAgain = requests.slice(2).find((r) => r.path === '/adf')!
@@ -159,9 +242,15 @@ test.group('Lead deliveries: resend', (group) => {
     assert.lengthOf(deliveries.find((d) => d.channel === 'webhook')!.attempts, 2)
   })
 
-  test('errors: 403 agency not for the app, 404 unknown inquiry, 400 without an active webhook or with the window closed', async ({ client, assert }) => {
+  test('errors: 403 agency not for the app, 404 unknown inquiry, 400 without an active webhook or with the window closed', async ({
+    client,
+    assert,
+  }) => {
     const { world, config } = await withWebhook(receiver)
-    const created = await client.post(`/v3/consultas/${world.adminMail}`).bearerToken(world.token).json(inquiryBody(world.listing.externalId))
+    const created = await client
+      .post(`/v3/consultas/${world.adminMail}`)
+      .bearerToken(world.token)
+      .json(inquiryBody(world.listing.externalId))
     const sid = sidOf(created.header('location')!)
     const url = `/v3/consultas/${world.adminMail}/${sid}/resendwebhook`
 
@@ -169,44 +258,104 @@ test.group('Lead deliveries: resend', (group) => {
     noHook.assertStatus(400)
     assert.property(noHook.body().Errors, '_')
 
-    ;(await client.put(`/v3/notificaciones/${world.adminMail}`).bearerToken(world.token).json(config)).assertStatus(200)
-    const inactive = { PublicacionConsultadaWebHook: { ...config.PublicacionConsultadaWebHook, Activo: false } }
-    ;(await client.put(`/v3/notificaciones/${world.adminMail}`).bearerToken(world.token).json(inactive)).assertStatus(200)
+    ;(
+      await client
+        .put(`/v3/notificaciones/${world.adminMail}`)
+        .bearerToken(world.token)
+        .json(config)
+    ).assertStatus(200)
+    const inactive = {
+      PublicacionConsultadaWebHook: { ...config.PublicacionConsultadaWebHook, Activo: false },
+    }
+    ;(
+      await client
+        .put(`/v3/notificaciones/${world.adminMail}`)
+        .bearerToken(world.token)
+        .json(inactive)
+    ).assertStatus(200)
     ;(await client.post(url).bearerToken(world.token)).assertStatus(400)
-    ;(await client.put(`/v3/notificaciones/${world.adminMail}`).bearerToken(world.token).json(config)).assertStatus(200)
+    ;(
+      await client
+        .put(`/v3/notificaciones/${world.adminMail}`)
+        .bearerToken(world.token)
+        .json(config)
+    ).assertStatus(200)
     ;(await client.post(url).bearerToken(world.token)).assertStatus(202)
 
-    await db.from('inquiries').where('sid', sid).update({ resend_closes_at: new Date(Date.now() - 1000) })
+    await db
+      .from('inquiries')
+      .where('sid', sid)
+      .update({ resend_closes_at: new Date(Date.now() - 1000) })
     const closed = await client.post(url).bearerToken(world.token)
     closed.assertStatus(400)
     assert.property(closed.body().Errors, '_')
 
-    ;(await client.post(`/v3/consultas/${world.adminMail}/nope/resendwebhook`).bearerToken(world.token)).assertStatus(404)
+    ;(
+      await client
+        .post(`/v3/consultas/${world.adminMail}/nope/resendwebhook`)
+        .bearerToken(world.token)
+    ).assertStatus(404)
     const { token: stranger } = await createCaller('Stranger')
     ;(await client.post(url).bearerToken(stranger)).assertStatus(403)
-    ;(await client.post(`/v3/consultas/nadie@example.com/${sid}/resendwebhook`).bearerToken(world.token)).assertStatus(403)
+    ;(
+      await client
+        .post(`/v3/consultas/nadie@example.com/${sid}/resendwebhook`)
+        .bearerToken(world.token)
+    ).assertStatus(403)
   })
 
-  test('leads.expire-resend closes the windows that ran out, and only those', async ({ client, assert }) => {
+  test('leads.expire-resend closes the windows that ran out, and only those', async ({
+    client,
+    assert,
+  }) => {
     const { world, config } = await withWebhook(receiver)
-    ;(await client.put(`/v3/notificaciones/${world.adminMail}`).bearerToken(world.token).json(config)).assertStatus(200)
+    ;(
+      await client
+        .put(`/v3/notificaciones/${world.adminMail}`)
+        .bearerToken(world.token)
+        .json(config)
+    ).assertStatus(200)
     const post = async () =>
-      sidOf((await client.post(`/v3/consultas/${world.adminMail}`).bearerToken(world.token).json(inquiryBody(world.listing.externalId))).header('location')!)
+      sidOf(
+        (
+          await client
+            .post(`/v3/consultas/${world.adminMail}`)
+            .bearerToken(world.token)
+            .json(inquiryBody(world.listing.externalId))
+        ).header('location')!
+      )
     const [old, fresh] = [await post(), await post()]
     const days = settings.resendWindowDays
     const received = new Date(Date.now() - days * 86_400_000 - 60_000)
-    await db.from('inquiries').where('sid', old).update({
-      received_at: received,
-      resend_closes_at: new Date(received.getTime() + days * 86_400_000),
-    })
+    await db
+      .from('inquiries')
+      .where('sid', old)
+      .update({
+        received_at: received,
+        resend_closes_at: new Date(received.getTime() + days * 86_400_000),
+      })
 
     const runner = await app.container.make(JobRunner)
     await runner.runNow('leads.expire-resend')
-    const flags = await db.from('inquiries').whereIn('sid', [old, fresh]).select('sid', 'resend_open')
-    assert.deepEqual(Object.fromEntries(flags.map((row) => [row.sid, row.resend_open])), { [old]: false, [fresh]: true })
+    const flags = await db
+      .from('inquiries')
+      .whereIn('sid', [old, fresh])
+      .select('sid', 'resend_open')
+    assert.deepEqual(Object.fromEntries(flags.map((row) => [row.sid, row.resend_open])), {
+      [old]: false,
+      [fresh]: true,
+    })
 
-    ;(await client.post(`/v3/consultas/${world.adminMail}/${old}/resendwebhook`).bearerToken(world.token)).assertStatus(400)
-    ;(await client.post(`/v3/consultas/${world.adminMail}/${fresh}/resendwebhook`).bearerToken(world.token)).assertStatus(202)
+    ;(
+      await client
+        .post(`/v3/consultas/${world.adminMail}/${old}/resendwebhook`)
+        .bearerToken(world.token)
+    ).assertStatus(400)
+    ;(
+      await client
+        .post(`/v3/consultas/${world.adminMail}/${fresh}/resendwebhook`)
+        .bearerToken(world.token)
+    ).assertStatus(202)
   })
 })
 
@@ -224,16 +373,27 @@ test.group('Lead deliveries: operator commands', (group) => {
     }
   })
 
-  test('deliveries:list --failed shows a dead delivery; deliveries:retry ID delivers it with the same webhook-id', async ({ client, assert }) => {
+  test('deliveries:list --failed shows a dead delivery; deliveries:retry ID delivers it with the same webhook-id', async ({
+    client,
+    assert,
+  }) => {
     const ace = await app.container.make('ace')
     ace.ui.switchMode('raw')
     const { default: DeliveriesList } = await import('#leads/commands/deliveries_list')
     const { default: DeliveriesRetry } = await import('#leads/commands/deliveries_retry')
 
     const { world, config } = await withWebhook(receiver, '/flaky')
-    ;(await client.put(`/v3/notificaciones/${world.adminMail}`).bearerToken(world.token).json(config)).assertStatus(200)
+    ;(
+      await client
+        .put(`/v3/notificaciones/${world.adminMail}`)
+        .bearerToken(world.token)
+        .json(config)
+    ).assertStatus(200)
     receiver.route('/flaky', { status: 503 })
-    const created = await client.post(`/v3/consultas/${world.adminMail}`).bearerToken(world.token).json(inquiryBody(world.listing.externalId))
+    const created = await client
+      .post(`/v3/consultas/${world.adminMail}`)
+      .bearerToken(world.token)
+      .json(inquiryBody(world.listing.externalId))
     const sid = sidOf(created.header('location')!)
     const [dead] = await settledDeliveries(sid, 1)
     assert.equal(dead.status, 'dead')
@@ -244,7 +404,12 @@ test.group('Lead deliveries: operator commands', (group) => {
     list.assertSucceeded()
     const listed = list.logger.getLogs().map((log) => JSON.parse(log.message))
     const row = listed.find((entry) => entry.id === dead.id)
-    assert.include(row, { status: 'dead', channel: 'webhook', owner: `inquiry:${dead.ownerId}`, attempts: 2 })
+    assert.include(row, {
+      status: 'dead',
+      channel: 'webhook',
+      owner: `inquiry:${dead.ownerId}`,
+      attempts: 2,
+    })
 
     receiver.route('/flaky', { status: 204 })
     const retry = await ace.create(DeliveriesRetry, [dead.id])

@@ -7,8 +7,13 @@ import { seedCatalog } from '#tests/helpers/catalog'
 import { dealerWorld, inquiryBody, sidOf } from '#tests/helpers/leads'
 
 test.group('POST /v3/consultas/{adminmail}: intake', () => {
-  test('201 + Location; the inquiry snapshots the vehicle and the responsible operator', async ({ client, assert }) => {
-    const world = await dealerWorld({ listing: { RefStock: 'A-1', Precio: { Moneda: 'USD', Importe: 21000.5 } } })
+  test('201 + Location; the inquiry snapshots the vehicle and the responsible operator', async ({
+    client,
+    assert,
+  }) => {
+    const world = await dealerWorld({
+      listing: { RefStock: 'A-1', Precio: { Moneda: 'USD', Importe: 21000.5 } },
+    })
     const body = inquiryBody(world.listing.externalId, {
       Interes: 'financiacion',
       InfoOperacion: {
@@ -17,11 +22,17 @@ test.group('POST /v3/consultas/{adminmail}: intake', () => {
         QuiereCotizacionSeguro: true,
       },
     })
-    const response = await client.post(`/v3/consultas/${world.adminMail}`).bearerToken(world.token).json(body)
+    const response = await client
+      .post(`/v3/consultas/${world.adminMail}`)
+      .bearerToken(world.token)
+      .json(body)
     response.assertStatus(201)
     const location = response.header('location')!
     const sid = sidOf(location)
-    assert.equal(location, `http://127.0.0.1:${process.env.PORT}/v3/consultas/${world.adminMail}/${sid}`)
+    assert.equal(
+      location,
+      `http://127.0.0.1:${process.env.PORT}/v3/consultas/${world.adminMail}/${sid}`
+    )
     const consulta = response.body()
     assert.match(consulta.Momento, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?[+-]\d\d:\d\d$/)
     assert.equal(consulta.OrigenLead, 'App')
@@ -59,7 +70,10 @@ test.group('POST /v3/consultas/{adminmail}: intake', () => {
     assert.deepEqual(again.body(), consulta)
   })
 
-  test('a catalogue inquiry (VersionId) has an empty ExternalId and the agency administrator', async ({ client, assert }) => {
+  test('a catalogue inquiry (VersionId) has an empty ExternalId and the agency administrator', async ({
+    client,
+    assert,
+  }) => {
     const { versions } = (await seedCatalog()) as any
     const versionId = Object.values(versions ?? {})[0] as number | undefined
     const anyVersion = versionId ?? (await db.from('versions').select('id').firstOrFail()).id
@@ -68,7 +82,11 @@ test.group('POST /v3/consultas/{adminmail}: intake', () => {
     const response = await client
       .post(`/v3/consultas/${fixture.agency.adminMail}`)
       .bearerToken(token)
-      .json({ VersionId: anyVersion, OrigenLead: 'portal', Interesado: { Telefono: '011 4444-5555' } })
+      .json({
+        VersionId: anyVersion,
+        OrigenLead: 'portal',
+        Interesado: { Telefono: '011 4444-5555' },
+      })
     response.assertStatus(201)
     assert.equal(response.body().TipoAnuncio, 'Catalogo')
     assert.equal(response.body().OrigenLead, 'Portal')
@@ -78,12 +96,22 @@ test.group('POST /v3/consultas/{adminmail}: intake', () => {
     assert.isNull(response.body().Interesado.Email)
   })
 
-  test('406 for an unacceptable Accept, before anything is stored; reference body on request', async ({ client, assert }) => {
+  test('406 for an unacceptable Accept, before anything is stored; reference body on request', async ({
+    client,
+    assert,
+  }) => {
     const world = await dealerWorld()
     const url = `/v3/consultas/${world.adminMail}`
-    const refused = await client.post(url).bearerToken(world.token).header('Accept', 'text/html').json(inquiryBody(world.listing.externalId))
+    const refused = await client
+      .post(url)
+      .bearerToken(world.token)
+      .header('Accept', 'text/html')
+      .json(inquiryBody(world.listing.externalId))
     refused.assertStatus(406)
-    const stored = await db.from('inquiries').where('agency_id', world.fixture.agency.id).count('* as n')
+    const stored = await db
+      .from('inquiries')
+      .where('agency_id', world.fixture.agency.id)
+      .count('* as n')
     assert.equal(Number(stored[0].n), 0)
     const ref = await client
       .post(url)
@@ -95,17 +123,28 @@ test.group('POST /v3/consultas/{adminmail}: intake', () => {
     assert.match(ref.body().title, /^ref\.buyer@example\.com, Toyota Corolla .+, /)
   })
 
-  test('403 without the consultas:crear ability; 404 when the agency does not exist for the app', async ({ client }) => {
+  test('403 without the consultas:crear ability; 404 when the agency does not exist for the app', async ({
+    client,
+  }) => {
     const world = await dealerWorld()
     const { token: plain } = await createCaller('No ability')
     const body = inquiryBody(world.listing.externalId)
-    ;(await client.post(`/v3/consultas/${world.adminMail}`).bearerToken(plain).json(body)).assertStatus(403)
+    ;(
+      await client.post(`/v3/consultas/${world.adminMail}`).bearerToken(plain).json(body)
+    ).assertStatus(403)
     const { token: stranger } = await createCaller('Stranger', ['consultas:crear'])
-    ;(await client.post(`/v3/consultas/${world.adminMail}`).bearerToken(stranger).json(body)).assertStatus(404)
-    ;(await client.post(`/v3/consultas/nadie@example.com`).bearerToken(world.token).json(body)).assertStatus(404)
+    ;(
+      await client.post(`/v3/consultas/${world.adminMail}`).bearerToken(stranger).json(body)
+    ).assertStatus(404)
+    ;(
+      await client.post(`/v3/consultas/nadie@example.com`).bearerToken(world.token).json(body)
+    ).assertStatus(404)
   })
 
-  test('409 on suspended and archived listings; 400 on an unknown listing or version', async ({ client, assert }) => {
+  test('409 on suspended and archived listings; 400 on an unknown listing or version', async ({
+    client,
+    assert,
+  }) => {
     const world = await dealerWorld()
     const suspended = await createListing(world.caller, world.fixture, { Activa: false })
     const archived = await createListing(world.caller, world.fixture, { Archivada: true })
@@ -117,7 +156,10 @@ test.group('POST /v3/consultas/{adminmail}: intake', () => {
       response.assertStatus(409)
       assert.property(response.body().Errors, 'ExternalId')
     }
-    const unknown = await client.post(`/v3/consultas/${world.adminMail}`).bearerToken(world.token).json(inquiryBody('no-existe'))
+    const unknown = await client
+      .post(`/v3/consultas/${world.adminMail}`)
+      .bearerToken(world.token)
+      .json(inquiryBody('no-existe'))
     unknown.assertStatus(400)
     assert.property(unknown.body().Errors, 'ExternalId')
     const noVersion = await client
@@ -126,13 +168,20 @@ test.group('POST /v3/consultas/{adminmail}: intake', () => {
       .json({ VersionId: 999999999, OrigenLead: 'App', Interesado: { Email: 'a@example.com' } })
     noVersion.assertStatus(400)
     assert.property(noVersion.body().Errors, 'VersionId')
-    const count = await db.from('inquiries').where('agency_id', world.fixture.agency.id).count('* as n')
+    const count = await db
+      .from('inquiries')
+      .where('agency_id', world.fixture.agency.id)
+      .count('* as n')
     assert.equal(Number(count[0].n), 0)
   })
 
-  test('validation: contact required, one subject, closed values, every length cap on both sides', async ({ client, assert }) => {
+  test('validation: contact required, one subject, closed values, every length cap on both sides', async ({
+    client,
+    assert,
+  }) => {
     const world = await dealerWorld()
-    const post = (body: object) => client.post(`/v3/consultas/${world.adminMail}`).bearerToken(world.token).json(body)
+    const post = (body: object) =>
+      client.post(`/v3/consultas/${world.adminMail}`).bearerToken(world.token).json(body)
     const errorsOf = async (body: object) => {
       const response = await post(body)
       response.assertStatus(400)
@@ -144,8 +193,19 @@ test.group('POST /v3/consultas/{adminmail}: intake', () => {
     assert.deepEqual(await errorsOf(buyer({ Email: null, Telefono: null })), ['Interesado'])
     ;(await post(buyer({ Email: null }))).assertStatus(201)
     ;(await post(buyer({ Telefono: '' }))).assertStatus(201)
-    assert.deepEqual(await errorsOf({ OrigenLead: 'App', Interesado: { Email: 'a@example.com' } }), ['_'])
-    assert.deepEqual(await errorsOf({ ExternalId: ext, VersionId: 1, OrigenLead: 'App', Interesado: { Email: 'a@example.com' } }), ['_'])
+    assert.deepEqual(
+      await errorsOf({ OrigenLead: 'App', Interesado: { Email: 'a@example.com' } }),
+      ['_']
+    )
+    assert.deepEqual(
+      await errorsOf({
+        ExternalId: ext,
+        VersionId: 1,
+        OrigenLead: 'App',
+        Interesado: { Email: 'a@example.com' },
+      }),
+      ['_']
+    )
     assert.deepEqual(await errorsOf({ ...buyer({}), OrigenLead: 'Fax' }), ['OrigenLead'])
     assert.deepEqual(await errorsOf({ ...buyer({}), OrigenLead: undefined }), ['OrigenLead'])
     assert.deepEqual(await errorsOf(buyer({ Interes: 'Alquiler' })), ['Interesado.Interes'])
@@ -162,7 +222,11 @@ test.group('POST /v3/consultas/{adminmail}: intake', () => {
     ]
     for (const [field, max, char] of caps) {
       ;(await post(buyer({ [field]: char.repeat(max) }))).assertStatus(201)
-      assert.deepEqual(await errorsOf(buyer({ [field]: char.repeat(max + 1) })), [`Interesado.${field}`], field)
+      assert.deepEqual(
+        await errorsOf(buyer({ [field]: char.repeat(max + 1) })),
+        [`Interesado.${field}`],
+        field
+      )
     }
     ;(await post(buyer({ Telefono: '123456' }))).assertStatus(201)
     assert.deepEqual(await errorsOf(buyer({ Telefono: '12345' })), ['Interesado.Telefono'])
@@ -174,9 +238,13 @@ test.group('POST /v3/consultas/{adminmail}: intake', () => {
       await errorsOf(buyer({ InfoOperacion: { EntregaVehiculo: { VersionYear: 1907 } } })),
       ['Interesado.InfoOperacion.EntregaVehiculo.VersionYear']
     )
-    ;(await post(buyer({ InfoOperacion: { EntregaVehiculo: { VersionYear: 1908 } } }))).assertStatus(201)
+    ;(
+      await post(buyer({ InfoOperacion: { EntregaVehiculo: { VersionYear: 1908 } } }))
+    ).assertStatus(201)
     assert.deepEqual(
-      await errorsOf(buyer({ InfoOperacion: { FinanciacionDeseada: { Cuota: { Moneda: 'EUR', Importe: 1 } } } })),
+      await errorsOf(
+        buyer({ InfoOperacion: { FinanciacionDeseada: { Cuota: { Moneda: 'EUR', Importe: 1 } } } })
+      ),
       ['Interesado.InfoOperacion.FinanciacionDeseada.Cuota.Moneda']
     )
   })

@@ -8,7 +8,13 @@ import { createAgency, uniqueEmail } from '#tests/helpers/agencies'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import { startSmtpSink, type SmtpSink } from '#tests/helpers/smtp_sink'
 import { assertValidAdf } from '#tests/helpers/adf'
-import { dealerWorld, inquiryBody, settledDeliveries, sidOf, startLeadWorkers } from '#tests/helpers/leads'
+import {
+  dealerWorld,
+  inquiryBody,
+  settledDeliveries,
+  sidOf,
+  startLeadWorkers,
+} from '#tests/helpers/leads'
 
 const SECRET = 'una-clave-secreta-de-prueba-123'
 
@@ -47,7 +53,10 @@ test.group('Lead notifications: the four channels of one inquiry', (group) => {
   })
   group.each.setup(() => receiver.reset())
 
-  test('webhook (signed), ADF hook (valid ADF), ADF mail and HTML mail to both BCC', async ({ client, assert }) => {
+  test('webhook (signed), ADF hook (valid ADF), ADF mail and HTML mail to both BCC', async ({
+    client,
+    assert,
+  }) => {
     const world = await dealerWorld({ listing: { RefStock: 'STK-<1>' } })
     const adfMail = uniqueEmail('crm')
     const bcc = [uniqueEmail('ventas'), uniqueEmail('gerencia')]
@@ -63,22 +72,31 @@ test.group('Lead notifications: the four channels of one inquiry', (group) => {
       Comentario: 'Quiero <script>alert(1)</script> & más ]]>',
       Interes: 'PruebaDeManejo',
     })
-    const created = await client.post(`/v3/consultas/${world.adminMail}`).bearerToken(world.token).json(body)
+    const created = await client
+      .post(`/v3/consultas/${world.adminMail}`)
+      .bearerToken(world.token)
+      .json(body)
     created.assertStatus(201)
     const sid = sidOf(created.header('location')!)
     const deliveries = await settledDeliveries(sid, 4)
-    assert.deepEqual(deliveries.map((d) => d.status), ['delivered', 'delivered', 'delivered', 'delivered'])
+    assert.deepEqual(
+      deliveries.map((d) => d.status),
+      ['delivered', 'delivered', 'delivered', 'delivered']
+    )
 
     const requests = await receiver.waitFor(2)
     const hook = requests.find((r) => r.path === '/webhook')!
     const adf = requests.find((r) => r.path === '/adf')!
 
-    // Webhook: Standard Webhooks signature, custom headers, payload of DESIGN.md §9.
-    const verified = new Webhook(new TextEncoder().encode(SECRET), { format: 'raw' }).verify(hook.body, {
-      'webhook-id': hook.headers['webhook-id'] as string,
-      'webhook-timestamp': hook.headers['webhook-timestamp'] as string,
-      'webhook-signature': hook.headers['webhook-signature'] as string,
-    }) as any
+    // Webhook: Standard Webhooks signature, custom headers, payload of docs/design.md §9.
+    const verified = new Webhook(new TextEncoder().encode(SECRET), { format: 'raw' }).verify(
+      hook.body,
+      {
+        'webhook-id': hook.headers['webhook-id'] as string,
+        'webhook-timestamp': hook.headers['webhook-timestamp'] as string,
+        'webhook-signature': hook.headers['webhook-signature'] as string,
+      }
+    ) as any
     assert.equal(verified.Tipo, 'PublicacionConsultada')
     assert.equal(verified.Agencia.AdminMail, world.adminMail)
     assert.equal(verified.Consulta.Auto.ExternalId, world.listing.externalId)
@@ -114,13 +132,23 @@ test.group('Lead notifications: the four channels of one inquiry', (group) => {
 })
 
 test.group('Lead notifications: configuration', () => {
-  test('PUT stores per agency and app; GET returns it with Secret null', async ({ client, assert }) => {
+  test('PUT stores per agency and app; GET returns it with Secret null', async ({
+    client,
+    assert,
+  }) => {
     const world = await dealerWorld()
     const config = {
-      PublicacionConsultadaWebHook: { Callback: 'http://127.0.0.1:9/hook', Secret: 'x'.repeat(16), Activo: true },
+      PublicacionConsultadaWebHook: {
+        Callback: 'http://127.0.0.1:9/hook',
+        Secret: 'x'.repeat(16),
+        Activo: true,
+      },
       PublicacionConsultadaAdfMail: { Email: 'CRM@Example.com', Activo: false },
     }
-    const put = await client.put(`/v3/notificaciones/${world.adminMail}`).bearerToken(world.token).json(config)
+    const put = await client
+      .put(`/v3/notificaciones/${world.adminMail}`)
+      .bearerToken(world.token)
+      .json(config)
     put.assertStatus(200)
     const get = await client.get(`/v3/notificaciones/${world.adminMail}`).bearerToken(world.token)
     get.assertStatus(200)
@@ -133,10 +161,16 @@ test.group('Lead notifications: configuration', () => {
       HeaderCustom02: null,
       HeaderCustom03: null,
     })
-    assert.deepEqual(get.body().PublicacionConsultadaAdfMail, { Email: 'crm@example.com', Activo: false })
+    assert.deepEqual(get.body().PublicacionConsultadaAdfMail, {
+      Email: 'crm@example.com',
+      Activo: false,
+    })
     assert.isNull(get.body().PublicacionConsultadaAdfHook)
     assert.isNull(get.body().PublicacionConsultadaHtmlMail)
-    assert.deepEqual(get.body()._links.edit, { href: `/v3/notificaciones/${world.adminMail}`, method: 'PUT' })
+    assert.deepEqual(get.body()._links.edit, {
+      href: `/v3/notificaciones/${world.adminMail}`,
+      method: 'PUT',
+    })
 
     // Another app linked to the same agency has its own (empty) configuration.
     const { app: other, token: otherToken } = await createCaller('Other app')
@@ -147,13 +181,24 @@ test.group('Lead notifications: configuration', () => {
     assert.isNull(theirs.body().PublicacionConsultadaWebHook)
   })
 
-  test('Secret is write-only: sealed at rest, kept when null or absent, removed by an empty string', async ({ client, assert }) => {
+  test('Secret is write-only: sealed at rest, kept when null or absent, removed by an empty string', async ({
+    client,
+    assert,
+  }) => {
     const world = await dealerWorld()
     const url = `/v3/notificaciones/${world.adminMail}`
     const put = (Secret?: string | null) =>
-      client.put(url).bearerToken(world.token).json({ PublicacionConsultadaWebHook: { Callback: 'https://hooks.example.com/a', Secret } })
+      client
+        .put(url)
+        .bearerToken(world.token)
+        .json({ PublicacionConsultadaWebHook: { Callback: 'https://hooks.example.com/a', Secret } })
     const stored = async () =>
-      (await db.from('notification_configs').where('agency_id', world.fixture.agency.id).firstOrFail()).webhook_secret as string | null
+      (
+        await db
+          .from('notification_configs')
+          .where('agency_id', world.fixture.agency.id)
+          .firstOrFail()
+      ).webhook_secret as string | null
     const secret = 's3cr3t-'.padEnd(24, 'x')
     const first = await put(secret)
     first.assertStatus(200)
@@ -170,38 +215,63 @@ test.group('Lead notifications: configuration', () => {
     assert.isNull(await stored())
   })
 
-  test('403 on PUT and 404 on GET when the agency does not exist for the app', async ({ client }) => {
+  test('403 on PUT and 404 on GET when the agency does not exist for the app', async ({
+    client,
+  }) => {
     const world = await dealerWorld()
     const { token } = await createCaller('Stranger')
     const body = { PublicacionConsultadaAdfMail: { Email: 'crm@example.com', Activo: true } }
-    ;(await client.put(`/v3/notificaciones/${world.adminMail}`).bearerToken(token).json(body)).assertStatus(403)
-    ;(await client.put(`/v3/notificaciones/nadie@example.com`).bearerToken(world.token).json(body)).assertStatus(403)
-    ;(await client.get(`/v3/notificaciones/${world.adminMail}`).bearerToken(token)).assertStatus(404)
+    ;(
+      await client.put(`/v3/notificaciones/${world.adminMail}`).bearerToken(token).json(body)
+    ).assertStatus(403)
+    ;(
+      await client.put(`/v3/notificaciones/nadie@example.com`).bearerToken(world.token).json(body)
+    ).assertStatus(403)
+    ;(await client.get(`/v3/notificaciones/${world.adminMail}`).bearerToken(token)).assertStatus(
+      404
+    )
   })
 
-  test('validates Callback, Secret, headers, e-mails and the BCC list (both sides of each limit)', async ({ client, assert }) => {
+  test('validates Callback, Secret, headers, e-mails and the BCC list (both sides of each limit)', async ({
+    client,
+    assert,
+  }) => {
     const { app: caller, token } = await createCaller('Config app')
     const { agency } = await createAgency(caller)
-    const put = (body: object) => client.put(`/v3/notificaciones/${agency.adminMail}`).bearerToken(token).json(body)
-    const hook = (fields: object) => ({ PublicacionConsultadaWebHook: { Callback: 'https://hooks.example.com/x', ...fields } })
+    const put = (body: object) =>
+      client.put(`/v3/notificaciones/${agency.adminMail}`).bearerToken(token).json(body)
+    const hook = (fields: object) => ({
+      PublicacionConsultadaWebHook: { Callback: 'https://hooks.example.com/x', ...fields },
+    })
     const errorsOf = async (body: object) => {
       const response = await put(body)
       response.assertStatus(400)
       return Object.keys(response.body().Errors)
     }
-    const longUrl = (length: number) => 'https://hooks.example.com/' + 'a'.repeat(length - 'https://hooks.example.com/'.length)
+    const longUrl = (length: number) =>
+      'https://hooks.example.com/' + 'a'.repeat(length - 'https://hooks.example.com/'.length)
 
     ;(await put(hook({ Callback: longUrl(1024) }))).assertStatus(200)
-    assert.deepEqual(await errorsOf(hook({ Callback: longUrl(1025) })), ['PublicacionConsultadaWebHook.Callback'])
-    assert.deepEqual(await errorsOf(hook({ Callback: '/relativo' })), ['PublicacionConsultadaWebHook.Callback'])
-    assert.deepEqual(await errorsOf(hook({ Callback: 'ftp://hooks.example.com/x' })), ['PublicacionConsultadaWebHook.Callback'])
-    assert.deepEqual(await errorsOf(hook({ Callback: 'https://u:p@hooks.example.com/x' })), ['PublicacionConsultadaWebHook.Callback'])
+    assert.deepEqual(await errorsOf(hook({ Callback: longUrl(1025) })), [
+      'PublicacionConsultadaWebHook.Callback',
+    ])
+    assert.deepEqual(await errorsOf(hook({ Callback: '/relativo' })), [
+      'PublicacionConsultadaWebHook.Callback',
+    ])
+    assert.deepEqual(await errorsOf(hook({ Callback: 'ftp://hooks.example.com/x' })), [
+      'PublicacionConsultadaWebHook.Callback',
+    ])
+    assert.deepEqual(await errorsOf(hook({ Callback: 'https://u:p@hooks.example.com/x' })), [
+      'PublicacionConsultadaWebHook.Callback',
+    ])
 
     // http only while OUTBOUND_ALLOW_PRIVATE is on (local testing).
     ;(await put(hook({ Callback: 'http://hooks.example.com/x' }))).assertStatus(200)
     settings.outboundAllowPrivate = false
     try {
-      assert.deepEqual(await errorsOf(hook({ Callback: 'http://hooks.example.com/x' })), ['PublicacionConsultadaWebHook.Callback'])
+      assert.deepEqual(await errorsOf(hook({ Callback: 'http://hooks.example.com/x' })), [
+        'PublicacionConsultadaWebHook.Callback',
+      ])
       ;(await put(hook({ Callback: 'https://hooks.example.com/x' }))).assertStatus(200)
     } finally {
       settings.outboundAllowPrivate = true
@@ -209,27 +279,40 @@ test.group('Lead notifications: configuration', () => {
 
     ;(await put(hook({ Secret: 'a'.repeat(16) }))).assertStatus(200)
     ;(await put(hook({ Secret: 'a'.repeat(256) }))).assertStatus(200)
-    assert.deepEqual(await errorsOf(hook({ Secret: 'a'.repeat(15) })), ['PublicacionConsultadaWebHook.Secret'])
-    assert.deepEqual(await errorsOf(hook({ Secret: 'a'.repeat(257) })), ['PublicacionConsultadaWebHook.Secret'])
-
-    assert.deepEqual(await errorsOf(hook({ HeaderCustom01: { Name: 'X-A', Value: 'a\r\nInjected: 1' } })), [
-      'PublicacionConsultadaWebHook.HeaderCustom01.Value',
+    assert.deepEqual(await errorsOf(hook({ Secret: 'a'.repeat(15) })), [
+      'PublicacionConsultadaWebHook.Secret',
     ])
-    assert.deepEqual(await errorsOf(hook({ HeaderCustom02: { Name: 'Content-Type', Value: 'text/plain' } })), [
-      'PublicacionConsultadaWebHook.HeaderCustom02.Name',
+    assert.deepEqual(await errorsOf(hook({ Secret: 'a'.repeat(257) })), [
+      'PublicacionConsultadaWebHook.Secret',
     ])
 
-    assert.deepEqual(await errorsOf({ PublicacionConsultadaAdfMail: { Email: 'no-es-mail', Activo: true } }), [
-      'PublicacionConsultadaAdfMail.Email',
-    ])
+    assert.deepEqual(
+      await errorsOf(hook({ HeaderCustom01: { Name: 'X-A', Value: 'a\r\nInjected: 1' } })),
+      ['PublicacionConsultadaWebHook.HeaderCustom01.Value']
+    )
+    assert.deepEqual(
+      await errorsOf(hook({ HeaderCustom02: { Name: 'Content-Type', Value: 'text/plain' } })),
+      ['PublicacionConsultadaWebHook.HeaderCustom02.Name']
+    )
+
+    assert.deepEqual(
+      await errorsOf({ PublicacionConsultadaAdfMail: { Email: 'no-es-mail', Activo: true } }),
+      ['PublicacionConsultadaAdfMail.Email']
+    )
     const ten = Array.from({ length: 10 }, (_, i) => `v${i}@example.com`).join(', ')
     const eleven = Array.from({ length: 11 }, (_, i) => `v${i}@example.com`).join(', ')
-    ;(await put({ PublicacionConsultadaHtmlMail: { EmailsCCO: ten, Activo: true } })).assertStatus(200)
-    assert.deepEqual(await errorsOf({ PublicacionConsultadaHtmlMail: { EmailsCCO: eleven, Activo: true } }), [
-      'PublicacionConsultadaHtmlMail.EmailsCCO',
-    ])
-    assert.deepEqual(await errorsOf({ PublicacionConsultadaHtmlMail: { EmailsCCO: 'a@example.com, roto', Activo: true } }), [
-      'PublicacionConsultadaHtmlMail.EmailsCCO',
-    ])
+    ;(await put({ PublicacionConsultadaHtmlMail: { EmailsCCO: ten, Activo: true } })).assertStatus(
+      200
+    )
+    assert.deepEqual(
+      await errorsOf({ PublicacionConsultadaHtmlMail: { EmailsCCO: eleven, Activo: true } }),
+      ['PublicacionConsultadaHtmlMail.EmailsCCO']
+    )
+    assert.deepEqual(
+      await errorsOf({
+        PublicacionConsultadaHtmlMail: { EmailsCCO: 'a@example.com, roto', Activo: true },
+      }),
+      ['PublicacionConsultadaHtmlMail.EmailsCCO']
+    )
   })
 })

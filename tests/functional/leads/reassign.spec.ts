@@ -6,7 +6,10 @@ import { dealerWorld, insertInquiries } from '#tests/helpers/leads'
 import { uniqueEmail } from '#tests/helpers/agencies'
 
 test.group('Leads: operator transfer (desasociar)', () => {
-  test("moves the detached operator's inquiries and notification ownership to the receiving operator", async ({ client, assert }) => {
+  test("moves the detached operator's inquiries and notification ownership to the receiving operator", async ({
+    client,
+    assert,
+  }) => {
     const leaving = uniqueEmail('leaving')
     const staying = uniqueEmail('staying')
     const world = await dealerWorld({ collaborators: [leaving, staying] })
@@ -18,24 +21,39 @@ test.group('Leads: operator transfer (desasociar)', () => {
       operatorId: from.id,
       operatorEmail: from.email,
     })
-    const [untouched] = await insertInquiries([{ receivedAt: new Date() }], { ...base, operatorId: to.id, operatorEmail: to.email })
+    const [untouched] = await insertInquiries([{ receivedAt: new Date() }], {
+      ...base,
+      operatorId: to.id,
+      operatorEmail: to.email,
+    })
     await client
       .put(`/v3/notificaciones/${world.adminMail}`)
       .bearerToken(world.token)
       .json({ PublicacionConsultadaAdfMail: { Email: 'crm@example.com', Activo: true } })
-    await db.from('notification_configs').where('agency_id', agencyId).update({ owner_operator_id: from.id })
+    await db
+      .from('notification_configs')
+      .where('agency_id', agencyId)
+      .update({ owner_operator_id: from.id })
 
     const service = await app.container.make(ReassignOperator)
     await db.transaction((trx) => service.execute(agencyId, from.id, to.id, trx))
 
-    const rows = await db.from('inquiries').whereIn('sid', [...moved, untouched]).select('operator_id', 'operator_email')
+    const rows = await db
+      .from('inquiries')
+      .whereIn('sid', [...moved, untouched])
+      .select('operator_id', 'operator_email')
     assert.isTrue(rows.every((row) => row.operator_id === to.id && row.operator_email === to.email))
     const config = await db.from('notification_configs').where('agency_id', agencyId).firstOrFail()
     assert.equal(config.owner_operator_id, to.id)
 
-    const response = await client.get(`/v3/consultas/${world.adminMail}/${moved[0]}`).bearerToken(world.token)
+    const response = await client
+      .get(`/v3/consultas/${world.adminMail}/${moved[0]}`)
+      .bearerToken(world.token)
     assert.equal(response.body().OperadorResponsable, to.email)
-    const byLeaving = await client.get('/v3/consultas').qs({ operador: from.email }).bearerToken(world.token)
+    const byLeaving = await client
+      .get('/v3/consultas')
+      .qs({ operador: from.email })
+      .bearerToken(world.token)
     assert.equal(byLeaving.body().Total, 0)
   })
 

@@ -1,5 +1,5 @@
 /*
- * The resend window under concurrency (DESIGN.md §13): `leads.expire-resend`
+ * The resend window under concurrency (docs/design.md §13): `leads.expire-resend`
  * flips `resend_open` while resends arrive. The answer rests on the
  * immutable `resend_closes_at`, so the flag's cron can race a resend without
  * changing what it answers.
@@ -19,22 +19,44 @@ test.group('Leads: resend window vs leads.expire-resend', (group) => {
     return () => receiver.close()
   })
 
-  test('expiry running during 10 resends: open windows 202, run-out windows 400, flags right', async ({ client, assert }) => {
+  test('expiry running during 10 resends: open windows 202, run-out windows 400, flags right', async ({
+    client,
+    assert,
+  }) => {
     const world = await dealerWorld()
-    const config = { PublicacionConsultadaWebHook: { Callback: receiver.url('/hook'), Activo: true } }
-    ;(await client.put(`/v3/notificaciones/${world.adminMail}`).bearerToken(world.token).json(config)).assertStatus(200)
+    const config = {
+      PublicacionConsultadaWebHook: { Callback: receiver.url('/hook'), Activo: true },
+    }
+    ;(
+      await client
+        .put(`/v3/notificaciones/${world.adminMail}`)
+        .bearerToken(world.token)
+        .json(config)
+    ).assertStatus(200)
     const sids: string[] = []
     for (let index = 0; index < 10; index++) {
-      const created = await client.post(`/v3/consultas/${world.adminMail}`).bearerToken(world.token).json(inquiryBody(world.listing.externalId))
+      const created = await client
+        .post(`/v3/consultas/${world.adminMail}`)
+        .bearerToken(world.token)
+        .json(inquiryBody(world.listing.externalId))
       sids.push(sidOf(created.header('location')!))
     }
     // Half of them ran out a moment ago; the cron has not closed them yet.
     const [runOut, open] = [sids.slice(0, 5), sids.slice(5)]
-    await db.from('inquiries').whereIn('sid', runOut).update({ resend_closes_at: db.raw(`now() - interval '1 millisecond'`) })
+    await db
+      .from('inquiries')
+      .whereIn('sid', runOut)
+      .update({ resend_closes_at: db.raw(`now() - interval '1 millisecond'`) })
 
     const runner = await app.container.make(JobRunner)
     const [responses] = await Promise.all([
-      Promise.all(sids.map((sid) => client.post(`/v3/consultas/${world.adminMail}/${sid}/resendwebhook`).bearerToken(world.token))),
+      Promise.all(
+        sids.map((sid) =>
+          client
+            .post(`/v3/consultas/${world.adminMail}/${sid}/resendwebhook`)
+            .bearerToken(world.token)
+        )
+      ),
       runner.runNow('leads.expire-resend'),
       runner.runNow('leads.expire-resend'),
     ])
@@ -44,7 +66,13 @@ test.group('Leads: resend window vs leads.expire-resend', (group) => {
     )
     const flags = await db.from('inquiries').whereIn('sid', sids).select('sid', 'resend_open')
     const flag = Object.fromEntries(flags.map((row) => [row.sid, row.resend_open]))
-    assert.deepEqual(runOut.map((sid) => flag[sid]), Array(5).fill(false))
-    assert.deepEqual(open.map((sid) => flag[sid]), Array(5).fill(true))
+    assert.deepEqual(
+      runOut.map((sid) => flag[sid]),
+      Array(5).fill(false)
+    )
+    assert.deepEqual(
+      open.map((sid) => flag[sid]),
+      Array(5).fill(true)
+    )
   })
 })

@@ -18,27 +18,42 @@ import { startSmtpSink } from '#tests/helpers/smtp_sink'
 import { uniqueEmail } from '#tests/helpers/agencies'
 import { carPhoto } from '#tests/helpers/car_photos'
 import { listingBody } from '#tests/helpers/listings'
-import { dealerWorld, deliveriesOf, inquiryBody, LEAD_QUEUES, sidOf, startLeadWorkers, until } from '#tests/helpers/leads'
+import {
+  dealerWorld,
+  deliveriesOf,
+  inquiryBody,
+  LEAD_QUEUES,
+  sidOf,
+  startLeadWorkers,
+  until,
+} from '#tests/helpers/leads'
 
 function worker(): ChildProcess {
-  return spawn(process.execPath, ['ace.js', 'jobs:work', '--queues', [...LEAD_QUEUES, 'photos.fetch'].join(',')], {
-    cwd: app.makePath(),
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      DATABASE_URL: env.get('DATABASE_URL'),
-      PUBLIC_URL: settings.publicUrl,
-      SMTP_HOST: env.get('SMTP_HOST') ?? '127.0.0.1',
-      SMTP_PORT: String(env.get('SMTP_PORT') ?? 2526),
-      OUTBOUND_ALLOW_PRIVATE: 'true',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: 'ignore',
-  })
+  return spawn(
+    process.execPath,
+    ['ace.js', 'jobs:work', '--queues', [...LEAD_QUEUES, 'photos.fetch'].join(',')],
+    {
+      cwd: app.makePath(),
+      env: {
+        ...process.env,
+        NODE_ENV: 'development',
+        DATABASE_URL: env.get('DATABASE_URL'),
+        PUBLIC_URL: settings.publicUrl,
+        SMTP_HOST: env.get('SMTP_HOST') ?? '127.0.0.1',
+        SMTP_PORT: String(env.get('SMTP_PORT') ?? 2526),
+        OUTBOUND_ALLOW_PRIVATE: 'true',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: 'ignore',
+    }
+  )
 }
 
 /** The first request to a path gets no answer before the worker dies; later ones are answered at once. */
-function slowFirst(seen: Set<string>, answer: { headers?: Record<string, string>; body?: Buffer } = {}) {
+function slowFirst(
+  seen: Set<string>,
+  answer: { headers?: Record<string, string>; body?: Buffer } = {}
+) {
   return (request: ReceivedRequest) => {
     if (seen.has(request.path)) return { status: 200, ...answer }
     seen.add(request.path)
@@ -47,7 +62,10 @@ function slowFirst(seen: Set<string>, answer: { headers?: Record<string, string>
 }
 
 test.group('Lead deliveries: a worker killed mid-delivery', () => {
-  test('SIGKILL while every channel and a photo download are mid-send; a restarted worker delivers all within 60 s, same ids', async ({ client, assert }) => {
+  test('SIGKILL while every channel and a photo download are mid-send; a restarted worker delivers all within 60 s, same ids', async ({
+    client,
+    assert,
+  }) => {
     const runner = await app.container.make(JobRunner)
     await runner.stop() // only the child workers work the queues in this test
     const receiver = await startReceiver()
@@ -63,29 +81,60 @@ test.group('Lead deliveries: a worker killed mid-delivery', () => {
         PublicacionConsultadaAdfMail: { Email: adfMail, Activo: true },
         PublicacionConsultadaHtmlMail: { EmailsCCO: bcc, Activo: true },
       }
-      ;(await client.put(`/v3/notificaciones/${world.adminMail}`).bearerToken(world.token).json(config)).assertStatus(200)
+      ;(
+        await client
+          .put(`/v3/notificaciones/${world.adminMail}`)
+          .bearerToken(world.token)
+          .json(config)
+      ).assertStatus(200)
       const seen = new Set<string>()
       receiver.route('/webhook', slowFirst(seen))
       receiver.route('/adf', slowFirst(seen))
-      receiver.route('/photo.jpg', slowFirst(seen, { headers: { 'content-type': 'image/jpeg' }, body: await carPhoto() }))
+      receiver.route(
+        '/photo.jpg',
+        slowFirst(seen, { headers: { 'content-type': 'image/jpeg' }, body: await carPhoto() })
+      )
       // The SMTP sink keeps each mail but does not accept it before the worker dies.
       sink.answerDelayMs = 30_000
 
       children.push(worker())
-      const created = await client.post(`/v3/consultas/${world.adminMail}`).bearerToken(world.token).json(inquiryBody(world.listing.externalId))
+      const created = await client
+        .post(`/v3/consultas/${world.adminMail}`)
+        .bearerToken(world.token)
+        .json(inquiryBody(world.listing.externalId))
       created.assertStatus(201)
       const sid = sidOf(created.header('location')!)
       const withPhoto = listingBody({ Fotos: [receiver.url('/photo.jpg')] })
-      ;(await client.post(`/v3/publicaciones/${world.adminMail}`).bearerToken(world.token).json(withPhoto)).assertStatus(201)
+      ;(
+        await client
+          .post(`/v3/publicaciones/${world.adminMail}`)
+          .bearerToken(world.token)
+          .json(withPhoto)
+      ).assertStatus(201)
       const photoState = async () =>
-        (await db.from('listing_photos').where('source_url', receiver.url('/photo.jpg')).select('state').firstOrFail()).state as string
-      const mailsTo = (address: string) => sink.messages.filter((mail) => mail.envelope.to.includes(address))
+        (
+          await db
+            .from('listing_photos')
+            .where('source_url', receiver.url('/photo.jpg'))
+            .select('state')
+            .firstOrFail()
+        ).state as string
+      const mailsTo = (address: string) =>
+        sink.messages.filter((mail) => mail.envelope.to.includes(address))
       const midSend = await until(
-        async () => ({ hooks: receiver.requests.length, adf: mailsTo(adfMail).length, html: mailsTo(bcc).length }),
-        (seen) => seen.hooks >= 3 && seen.adf >= 1 && seen.html >= 1,
+        async () => ({
+          hooks: receiver.requests.length,
+          adf: mailsTo(adfMail).length,
+          html: mailsTo(bcc).length,
+        }),
+        (counts) => counts.hooks >= 3 && counts.adf >= 1 && counts.html >= 1,
         60_000
       )
-      assert.deepEqual(midSend, { hooks: 3, adf: 1, html: 1 }, 'every channel and the photo are mid-send when the worker is killed')
+      assert.deepEqual(
+        midSend,
+        { hooks: 3, adf: 1, html: 1 },
+        'every channel and the photo are mid-send when the worker is killed'
+      )
       children[0].kill('SIGKILL')
       sink.answerDelayMs = 0
 
@@ -97,7 +146,11 @@ test.group('Lead deliveries: a worker killed mid-delivery', () => {
         60_000
       )
       const recoverySeconds = (Date.now() - restartedAt) / 1000
-      const photo = await until(photoState, (state) => state !== 'pending', 60_000 - recoverySeconds * 1000)
+      const photo = await until(
+        photoState,
+        (state) => state !== 'pending',
+        60_000 - recoverySeconds * 1000
+      )
       const photoSeconds = (Date.now() - restartedAt) / 1000
       console.log(
         `  worker SIGKILLed mid-delivery: all 4 channels delivered ${recoverySeconds.toFixed(1)} s after the restart, the photo ready after ${photoSeconds.toFixed(1)} s`
@@ -118,7 +171,10 @@ test.group('Lead deliveries: a worker killed mid-delivery', () => {
       }
 
       // Each hook was sent twice with the same webhook-id and body.
-      assert.lengthOf(receiver.requests.filter((request) => request.path === '/photo.jpg'), 2)
+      assert.lengthOf(
+        receiver.requests.filter((request) => request.path === '/photo.jpg'),
+        2
+      )
       for (const path of ['/webhook', '/adf']) {
         const sent = receiver.requests.filter((request) => request.path === path)
         assert.lengthOf(sent, 2, path)
@@ -126,7 +182,10 @@ test.group('Lead deliveries: a worker killed mid-delivery', () => {
         assert.equal(sent[1].body, sent[0].body, path)
       }
       const webhook = settled.find((delivery) => delivery.channel === 'webhook')!
-      assert.equal(receiver.requests.find((request) => request.path === '/webhook')!.headers['webhook-id'], webhook.messageId)
+      assert.equal(
+        receiver.requests.find((request) => request.path === '/webhook')!.headers['webhook-id'],
+        webhook.messageId
+      )
       // Each mail was sent twice with the same Message-ID, the delivery's own.
       for (const [address, channel] of [
         [adfMail, 'adfMail'],

@@ -1,5 +1,5 @@
 /*
- * Derived data under concurrency (DESIGN.md §13): a listing's photo cache
+ * Derived data under concurrency (docs/design.md §13): a listing's photo cache
  * (`photo_keys`, `photo_count`), its revision and the plan's usage stay right
  * when writers really run at the same instant.
  */
@@ -43,20 +43,34 @@ function barrierPhotos(receiver: Receiver, round: string, count: number, jpeg: B
 
 /** Runs the `photos.fetch` handler of every photo of the listing at once, in this process. */
 async function settleAllAtOnce(listingId: number) {
-  const photos: { id: number }[] = await db.from('listing_photos').where('listing_id', listingId).select('id')
+  const photos: { id: number }[] = await db
+    .from('listing_photos')
+    .where('listing_id', listingId)
+    .select('id')
   await Promise.all(
-    photos.map((photo) => new FetchPhoto().handle({ photoId: photo.id }, { id: `race-${photo.id}`, name: 'photos.fetch', retryCount: 0 }))
+    photos.map((photo) =>
+      new FetchPhoto().handle(
+        { photoId: photo.id },
+        { id: `race-${photo.id}`, name: 'photos.fetch', retryCount: 0 }
+      )
+    )
   )
 }
 
 async function settled(listingId: number) {
   return until(
-    () => db.from('listing_photos').where('listing_id', listingId).where('state', 'pending').count('* as total').first(),
+    () =>
+      db
+        .from('listing_photos')
+        .where('listing_id', listingId)
+        .where('state', 'pending')
+        .count('* as total')
+        .first(),
     (row) => Number(row.total) === 0
   )
 }
 
-test.group('Listings: derived data under concurrency (DESIGN.md §13)', (group) => {
+test.group('Listings: derived data under concurrency (docs/design.md §13)', (group) => {
   let receiver: Receiver
   let ctx: Ctx
   let jpeg: Buffer
@@ -69,23 +83,43 @@ test.group('Listings: derived data under concurrency (DESIGN.md §13)', (group) 
     return () => receiver.close()
   })
 
-  test('photos of one listing settling at the same instant all appear in Fotos', async ({ client, assert }) => {
+  test('photos of one listing settling at the same instant all appear in Fotos', async ({
+    client,
+    assert,
+  }) => {
     for (let round = 0; round < ROUNDS; round++) {
       const urls = barrierPhotos(receiver, `${Date.now()}-${round}`, PHOTOS, jpeg)
       const body = listingBody({ VersionYear: thisYear() - 2, Kilometraje: 30000, Fotos: urls })
       const created = await client.post(ctx.base).bearerToken(ctx.token).json(body)
       created.assertStatus(201)
       const href = ctx.href(body.ExternalId)
-      const { id } = await db.from('listings').where('app_id', ctx.app.id).where('external_id', body.ExternalId).first()
+      const { id } = await db
+        .from('listings')
+        .where('app_id', ctx.app.id)
+        .where('external_id', body.ExternalId)
+        .first()
 
       await settleAllAtOnce(id)
       await settled(id)
 
-      const photos = (await client.get(`${href}/fotos`).bearerToken(ctx.token)).body()._entries as any[]
-      assert.deepEqual(photos.map((photo) => photo.Estado), Array(PHOTOS).fill('Lista'), `round ${round}`)
+      const photos = (await client.get(`${href}/fotos`).bearerToken(ctx.token)).body()
+        ._entries as any[]
+      assert.deepEqual(
+        photos.map((photo) => photo.Estado),
+        Array(PHOTOS).fill('Lista'),
+        `round ${round}`
+      )
       const listing = await client.get(href).bearerToken(ctx.token)
-      assert.deepEqual(listing.body().Fotos, photos.map((photo) => photo.Url), `round ${round}: every ready photo, in order`)
-      const row = await db.from('listings').where('id', id).select('photo_count', 'revision').first()
+      assert.deepEqual(
+        listing.body().Fotos,
+        photos.map((photo) => photo.Url),
+        `round ${round}: every ready photo, in order`
+      )
+      const row = await db
+        .from('listings')
+        .where('id', id)
+        .select('photo_count', 'revision')
+        .first()
       assert.equal(row.photo_count, PHOTOS)
       // One revision per settled photo, on top of the creation's.
       assert.equal(row.revision, 1 + PHOTOS, `round ${round}: one revision bump per photo`)
@@ -97,10 +131,19 @@ test.group('Listings: derived data under concurrency (DESIGN.md §13)', (group) 
     assert,
   }) => {
     const urls = barrierPhotos(receiver, `${Date.now()}-put`, 2, jpeg)
-    const body = listingBody({ VersionYear: thisYear() - 2, Kilometraje: 30000, Exposicion: 'Baja', Fotos: urls })
+    const body = listingBody({
+      VersionYear: thisYear() - 2,
+      Kilometraje: 30000,
+      Exposicion: 'Baja',
+      Fotos: urls,
+    })
     ;(await client.post(ctx.base).bearerToken(ctx.token).json(body)).assertStatus(201)
     const href = ctx.href(body.ExternalId)
-    const { id } = await db.from('listings').where('app_id', ctx.app.id).where('external_id', body.ExternalId).first()
+    const { id } = await db
+      .from('listings')
+      .where('app_id', ctx.app.id)
+      .where('external_id', body.ExternalId)
+      .first()
 
     // Hold the agency's activation lock (the listings module's advisory lock, namespace 300): a PUT
     // that changes the exposure then waits there while already holding its listing row.
@@ -108,7 +151,10 @@ test.group('Listings: derived data under concurrency (DESIGN.md §13)', (group) 
     await holder.rawQuery('select pg_advisory_xact_lock(300, ?)', [ctx.fixture.agency.id])
     // (the api client sends a request when it is awaited: Promise.resolve starts it now)
     const put = Promise.resolve(
-      client.put(href).bearerToken(ctx.token).json({ Exposicion: 'Media', Fotos: [...urls, receiver.url('/race-extra.jpg')] })
+      client
+        .put(href)
+        .bearerToken(ctx.token)
+        .json({ Exposicion: 'Media', Fotos: [...urls, receiver.url('/race-extra.jpg')] })
     )
     const waitingOn = async (type: string) =>
       Number(
@@ -121,13 +167,25 @@ test.group('Listings: derived data under concurrency (DESIGN.md §13)', (group) 
             .first()
         ).total
       )
-    assert.equal(await until(() => waitingOn('advisory'), (total) => total >= 1), 1)
+    assert.equal(
+      await until(
+        () => waitingOn('advisory'),
+        (total) => total >= 1
+      ),
+      1
+    )
     // Both photos settle now: each must wait for the PUT's listing row.
     const settling = settleAllAtOnce(id).then(
       () => null,
       (error) => error
     )
-    assert.isAtLeast(await until(() => waitingOn('transactionid'), (total) => total >= 1), 1)
+    assert.isAtLeast(
+      await until(
+        () => waitingOn('transactionid'),
+        (total) => total >= 1
+      ),
+      1
+    )
     await holder.commit()
 
     const [response, failure] = await Promise.all([put, settling])
@@ -139,14 +197,21 @@ test.group('Listings: derived data under concurrency (DESIGN.md §13)', (group) 
       .where('listing_id', id)
       .orderBy('position')
       .select('storage_key', 'state')
-    const listing = await db.from('listings').where('id', id).select('photo_keys', 'photo_count').first()
+    const listing = await db
+      .from('listings')
+      .where('id', id)
+      .select('photo_keys', 'photo_count')
+      .first()
     assert.equal(listing.photo_count, 3)
     assert.lengthOf(rows, 3)
-    assert.deepEqual(listing.photo_keys, rows.filter((row) => row.state === 'ready').map((row) => row.storage_key))
+    assert.deepEqual(
+      listing.photo_keys,
+      rows.filter((row) => row.state === 'ready').map((row) => row.storage_key)
+    )
   }).timeout(60_000)
 })
 
-test.group('Listings: revision and plan usage under concurrency (DESIGN.md §13)', () => {
+test.group('Listings: revision and plan usage under concurrency (docs/design.md §13)', () => {
   const revisionOf = (etag: string) => Number(/\.(\d+)"$/.exec(etag)![1])
 
   test('10 concurrent PUTs: ten revisions, one body per ETag; with one If-Match: one 200, nine 412', async ({
@@ -159,20 +224,47 @@ test.group('Listings: revision and plan usage under concurrency (DESIGN.md §13)
     const before = revisionOf((await client.get(href).bearerToken(ctx.token)).header('etag')!)
 
     const colours = Array.from({ length: 10 }, (_, index) => `Color ${index}`)
-    const puts = await Promise.all(colours.map((colour) => client.put(href).bearerToken(ctx.token).json({ Color: colour })))
-    assert.deepEqual(puts.map((response) => response.status()), Array(10).fill(200))
-    const revisions = puts.map((response) => revisionOf(response.header('etag')!)).sort((a, b) => a - b)
-    assert.deepEqual(revisions, colours.map((_, index) => before + 1 + index), 'one distinct revision per write')
+    const puts = await Promise.all(
+      colours.map((colour) => client.put(href).bearerToken(ctx.token).json({ Color: colour }))
+    )
+    assert.deepEqual(
+      puts.map((response) => response.status()),
+      Array(10).fill(200)
+    )
+    const revisions = puts
+      .map((response) => revisionOf(response.header('etag')!))
+      .sort((a, b) => a - b)
+    assert.deepEqual(
+      revisions,
+      colours.map((_, index) => before + 1 + index),
+      'one distinct revision per write'
+    )
     const latest = await client.get(href).bearerToken(ctx.token)
     const winner = puts.find((response) => response.header('etag') === latest.header('etag'))!
-    assert.equal(latest.body().Color, winner.body().Color, 'the current ETag names the current body')
+    assert.equal(
+      latest.body().Color,
+      winner.body().Color,
+      'the current ETag names the current body'
+    )
 
     const etag = latest.header('etag')!
     const guarded = await Promise.all(
-      colours.map((colour) => client.put(href).bearerToken(ctx.token).header('If-Match', etag).json({ Color: `${colour}!` }))
+      colours.map((colour) =>
+        client
+          .put(href)
+          .bearerToken(ctx.token)
+          .header('If-Match', etag)
+          .json({ Color: `${colour}!` })
+      )
     )
-    assert.deepEqual(guarded.map((response) => response.status()).sort(), [200, ...Array(9).fill(412)])
-    assert.equal(revisionOf((await client.get(href).bearerToken(ctx.token)).header('etag')!), before + 11)
+    assert.deepEqual(guarded.map((response) => response.status()).sort(), [
+      200,
+      ...Array(9).fill(412),
+    ])
+    assert.equal(
+      revisionOf((await client.get(href).bearerToken(ctx.token)).header('etag')!),
+      before + 11
+    )
   })
 
   test('capacity 4 with 3 active: 10 concurrent activations of every kind → exactly one succeeds, nine 409', async ({
@@ -182,18 +274,36 @@ test.group('Listings: revision and plan usage under concurrency (DESIGN.md §13)
     for (let round = 0; round < 2; round++) {
       const ctx = await setup({ plan: { capacity: 4, alta: 4, media: 4, baja: 4 } })
       for (let index = 0; index < 3; index++) await createListing(ctx.app, ctx.fixture)
-      const suspended = await Promise.all(Array.from({ length: 7 }, () => createListing(ctx.app, ctx.fixture, { Activa: false })))
+      const suspended = await Promise.all(
+        Array.from({ length: 7 }, () => createListing(ctx.app, ctx.fixture, { Activa: false }))
+      )
       const hrefs = suspended.map((listing) => ctx.href(listing.externalId))
       const responses = await Promise.all([
         ...[0, 1, 2].map(() => client.post(ctx.base).bearerToken(ctx.token).json(listingBody())),
         ...hrefs.slice(0, 3).map((href) => client.patch(`${href}/activar`).bearerToken(ctx.token)),
-        ...hrefs.slice(3, 5).map((href) => client.put(href).bearerToken(ctx.token).json({ Activa: true })),
-        ...hrefs.slice(5, 7).map((href) => client.patch(href).bearerToken(ctx.token).json({ Activa: true })),
+        ...hrefs
+          .slice(3, 5)
+          .map((href) => client.put(href).bearerToken(ctx.token).json({ Activa: true })),
+        ...hrefs
+          .slice(5, 7)
+          .map((href) => client.patch(href).bearerToken(ctx.token).json({ Activa: true })),
       ])
       const statuses = responses.map((response) => response.status())
-      assert.lengthOf(statuses.filter((status) => status === 200 || status === 201), 1, `round ${round}: ${statuses}`)
-      assert.lengthOf(statuses.filter((status) => status === 409), 9, `round ${round}: ${statuses}`)
-      const active = await db.from('listings').where('agency_id', ctx.fixture.agency.id).where('state', 'active').count('* as total')
+      assert.lengthOf(
+        statuses.filter((status) => status === 200 || status === 201),
+        1,
+        `round ${round}: ${statuses}`
+      )
+      assert.lengthOf(
+        statuses.filter((status) => status === 409),
+        9,
+        `round ${round}: ${statuses}`
+      )
+      const active = await db
+        .from('listings')
+        .where('agency_id', ctx.fixture.agency.id)
+        .where('state', 'active')
+        .count('* as total')
       assert.equal(Number(active[0].total), 4)
     }
   })
@@ -203,14 +313,25 @@ test.group('Listings: revision and plan usage under concurrency (DESIGN.md §13)
     assert,
   }) => {
     const ctx = await setup({ plan: { capacity: 20, alta: 1, media: 20, baja: 20 } })
-    const listings = await Promise.all(Array.from({ length: 10 }, () => createListing(ctx.app, ctx.fixture, { Exposicion: 'Media' })))
-    const responses = await Promise.all(
-      listings.map((listing) => client.put(ctx.href(listing.externalId)).bearerToken(ctx.token).json({ Exposicion: 'Alta' }))
+    const listings = await Promise.all(
+      Array.from({ length: 10 }, () => createListing(ctx.app, ctx.fixture, { Exposicion: 'Media' }))
     )
-    assert.deepEqual(responses.map((response) => response.status()), Array(10).fill(200))
+    const responses = await Promise.all(
+      listings.map((listing) =>
+        client.put(ctx.href(listing.externalId)).bearerToken(ctx.token).json({ Exposicion: 'Alta' })
+      )
+    )
+    assert.deepEqual(
+      responses.map((response) => response.status()),
+      Array(10).fill(200)
+    )
     const levels = responses.map((response) => response.body().Exposicion).sort()
     assert.deepEqual(levels, ['Alta', ...Array(9).fill('Media')])
-    const high = await db.from('listings').where('agency_id', ctx.fixture.agency.id).where('exposure', 'high').count('* as total')
+    const high = await db
+      .from('listings')
+      .where('agency_id', ctx.fixture.agency.id)
+      .where('exposure', 'high')
+      .count('* as total')
     assert.equal(Number(high[0].total), 1)
   })
 })
@@ -239,24 +360,49 @@ test.group('Listings: the responsible operator while a colleague is detached', (
     const holder = await db.transaction()
     await holder.from('listings').where('id', held.id).forUpdate().select('id')
     const detach = Promise.resolve(
-      client.patch(`/v3/operadores/${ctx.adminMail}/desasociar`).qs({ operador: leaving, operadorDestino: staying }).bearerToken(ctx.token)
+      client
+        .patch(`/v3/operadores/${ctx.adminMail}/desasociar`)
+        .qs({ operador: leaving, operadorDestino: staying })
+        .bearerToken(ctx.token)
     )
-    assert.isAtLeast(await until(() => waiting('transactionid'), (total) => total >= 1), 1)
-    const put = Promise.resolve(client.put(ctx.href(listing.externalId)).bearerToken(ctx.token).json({ OperadorResponsable: leaving }))
+    assert.isAtLeast(
+      await until(
+        () => waiting('transactionid'),
+        (total) => total >= 1
+      ),
+      1
+    )
+    const put = Promise.resolve(
+      client
+        .put(ctx.href(listing.externalId))
+        .bearerToken(ctx.token)
+        .json({ OperadorResponsable: leaving })
+    )
     const body = listingBody({ OperadorResponsable: leaving })
     const create = Promise.resolve(client.post(ctx.base).bearerToken(ctx.token).json(body))
-    await until(() => waiting('advisory'), (total) => total >= 2, 3_000)
+    await until(
+      () => waiting('advisory'),
+      (total) => total >= 2,
+      3_000
+    )
     await holder.commit()
 
     const [detached, edited, created] = await Promise.all([detach, put, create])
     detached.assertStatus(204)
     edited.assertStatus(200)
     created.assertStatus(201)
-    const members = (await client.get(`/v3/operadores/${ctx.adminMail}`).bearerToken(ctx.token)).body()._entries.map((entry: any) => entry.Email)
+    const members = (await client.get(`/v3/operadores/${ctx.adminMail}`).bearerToken(ctx.token))
+      .body()
+      ._entries.map((entry: any) => entry.Email)
     assert.notInclude(members, leaving)
     for (const externalId of [listing.externalId, body.ExternalId]) {
-      const responsible = (await client.get(ctx.href(externalId)).bearerToken(ctx.token)).body().OperadorResponsable
-      assert.include(members, responsible, `${externalId}: the responsible operator is a member of the agency`)
+      const responsible = (await client.get(ctx.href(externalId)).bearerToken(ctx.token)).body()
+        .OperadorResponsable
+      assert.include(
+        members,
+        responsible,
+        `${externalId}: the responsible operator is a member of the agency`
+      )
     }
   }).timeout(30_000)
 })

@@ -7,11 +7,19 @@ import { createListing } from '#tests/helpers/listings'
 import { setup, thisYear } from './support.js'
 
 test.group('Listings: services for other modules', () => {
-  test('ListingDirectory.forInquiry: the snapshot by agency and ExternalId (any case), null otherwise', async ({ assert }) => {
+  test('ListingDirectory.forInquiry: the snapshot by agency and ExternalId (any case), null otherwise', async ({
+    assert,
+  }) => {
     const ctx = await setup()
-    const created = await createListing(ctx.app, ctx.fixture, { RefStock: 'S-9', Precio: { Moneda: 'ARS', Importe: 1234.5 } })
+    const created = await createListing(ctx.app, ctx.fixture, {
+      RefStock: 'S-9',
+      Precio: { Moneda: 'ARS', Importe: 1234.5 },
+    })
     const directory = new ListingDirectory()
-    const snapshot = await directory.forInquiry(ctx.fixture.agency.id, created.externalId.toUpperCase())
+    const snapshot = await directory.forInquiry(
+      ctx.fixture.agency.id,
+      created.externalId.toUpperCase()
+    )
     assert.deepInclude(snapshot!, {
       id: created.id,
       appId: ctx.app.id,
@@ -34,7 +42,9 @@ test.group('Listings: services for other modules', () => {
     assert.isNull(await directory.forInquiry(ctx.fixture.agency.id + 100000, created.externalId))
   })
 
-  test('ListingDirectory.bySlug: the buyers page view; archived listings still found (the page answers 410)', async ({ assert }) => {
+  test('ListingDirectory.bySlug: the buyers page view; archived listings still found (the page answers 410)', async ({
+    assert,
+  }) => {
     const ctx = await setup()
     const created = await createListing(ctx.app, ctx.fixture, { Archivada: true })
     const view = await new ListingDirectory().bySlug(created.slug)
@@ -45,12 +55,18 @@ test.group('Listings: services for other modules', () => {
     assert.isNull(await new ListingDirectory().bySlug('no-such-slug'))
   })
 
-  test('ListingDirectory.usage counts the active listings per exposure level', async ({ assert }) => {
+  test('ListingDirectory.usage counts the active listings per exposure level', async ({
+    assert,
+  }) => {
     const ctx = await setup({ plan: { capacity: 10, alta: 1, media: 5, baja: 5 } })
     await createListing(ctx.app, ctx.fixture)
     await createListing(ctx.app, ctx.fixture)
     await createListing(ctx.app, ctx.fixture, { Activa: false })
-    assert.deepEqual(await new ListingDirectory().usage(ctx.fixture.agency.id), { Alta: 1, Media: 1, Baja: 0 })
+    assert.deepEqual(await new ListingDirectory().usage(ctx.fixture.agency.id), {
+      Alta: 1,
+      Media: 1,
+      Baja: 0,
+    })
   })
 
   test('createListing helper: Activa false gives a suspended listing', async ({ assert }) => {
@@ -59,16 +75,33 @@ test.group('Listings: services for other modules', () => {
     assert.equal(created.state, 'suspended')
   })
 
-  test('ReassignOperator moves the listings, their e-mail and phone, and bumps the revision', async ({ client, assert }) => {
+  test('ReassignOperator moves the listings, their e-mail and phone, and bumps the revision', async ({
+    client,
+    assert,
+  }) => {
     const from = `de.${Date.now()}@example.com`
     const to = `a.${Date.now()}@example.com`
-    const ctx = await setup({ collaborators: [{ email: from, phones: ['011 1111-1111'] }, { email: to, phones: ['011 2222-2222'] }] })
+    const ctx = await setup({
+      collaborators: [
+        { email: from, phones: ['011 1111-1111'] },
+        { email: to, phones: ['011 2222-2222'] },
+      ],
+    })
     const [source, target] = ctx.fixture.collaborators
     const moved = await createListing(ctx.app, ctx.fixture, { OperadorResponsable: from })
     const stays = await createListing(ctx.app, ctx.fixture)
-    const before = (await client.get(ctx.href(moved.externalId)).bearerToken(ctx.token)).header('etag')
+    const before = (await client.get(ctx.href(moved.externalId)).bearerToken(ctx.token)).header(
+      'etag'
+    )
 
-    const result = await db.transaction(async (trx) => (await app.container.make(ReassignOperator)).execute(ctx.fixture.agency.id, source.id, target.id, trx))
+    const result = await db.transaction(async (trx) =>
+      (await app.container.make(ReassignOperator)).execute(
+        ctx.fixture.agency.id,
+        source.id,
+        target.id,
+        trx
+      )
+    )
     assert.deepEqual(result, { ok: true, value: 1 })
 
     const after = await client.get(ctx.href(moved.externalId)).bearerToken(ctx.token)
@@ -77,7 +110,14 @@ test.group('Listings: services for other modules', () => {
     const untouched = await client.get(ctx.href(stays.externalId)).bearerToken(ctx.token)
     assert.equal(untouched.body().OperadorResponsable, ctx.fixture.admin.email)
 
-    const unknown = await db.transaction(async (trx) => (await app.container.make(ReassignOperator)).execute(ctx.fixture.agency.id, target.id, 999_999, trx))
+    const unknown = await db.transaction(async (trx) =>
+      (await app.container.make(ReassignOperator)).execute(
+        ctx.fixture.agency.id,
+        target.id,
+        999_999,
+        trx
+      )
+    )
     assert.isFalse(unknown.ok)
   })
 })

@@ -11,7 +11,9 @@ import { assertErrorKey, listingBody, setup, thisYear } from './support.js'
 type Ctx = Awaited<ReturnType<typeof setup>>
 
 function jpeg(width: number, height: number, background = { r: 200, g: 30, b: 30 }) {
-  return sharp({ create: { width, height, channels: 3, background } }).jpeg().toBuffer()
+  return sharp({ create: { width, height, channels: 3, background } })
+    .jpeg()
+    .toBuffer()
 }
 
 /** A PNG whose header claims `width`×`height` with almost no data: a decompression bomb's header. */
@@ -72,22 +74,45 @@ test.group('Listings: photo pipeline (photos.fetch)', (group) => {
     return () => receiver.close()
   })
 
-  test('a 2-photo listing ends with 2 service URLs that serve JPEGs ≥ 640 wide, and a new ETag', async ({ client, assert }) => {
-    receiver.route('/a.jpg', { headers: { 'content-type': 'image/jpeg' }, body: await jpeg(2400, 1600) })
+  test('a 2-photo listing ends with 2 service URLs that serve JPEGs ≥ 640 wide, and a new ETag', async ({
+    client,
+    assert,
+  }) => {
+    receiver.route('/a.jpg', {
+      headers: { 'content-type': 'image/jpeg' },
+      body: await jpeg(2400, 1600),
+    })
     receiver.route('/b.png', {
       headers: { 'content-type': 'image/png' },
-      body: await sharp({ create: { width: 640, height: 360, channels: 3, background: '#0a0' } }).png().toBuffer(),
+      body: await sharp({ create: { width: 640, height: 360, channels: 3, background: '#0a0' } })
+        .png()
+        .toBuffer(),
     })
-    const { href, created, photos } = await listingWithPhotos(client, ctx, [receiver.url('/a.jpg'), receiver.url('/b.png')])
+    const { href, created, photos } = await listingWithPhotos(client, ctx, [
+      receiver.url('/a.jpg'),
+      receiver.url('/b.png'),
+    ])
     assert.deepEqual(created.body().Fotos, [])
-    assert.deepEqual(photos.map((photo) => photo.Estado), ['Lista', 'Lista'])
-    assert.deepEqual(photos.map((photo) => [photo.Ancho, photo.Alto]), [[1920, 1280], [640, 360]])
+    assert.deepEqual(
+      photos.map((photo) => photo.Estado),
+      ['Lista', 'Lista']
+    )
+    assert.deepEqual(
+      photos.map((photo) => [photo.Ancho, photo.Alto]),
+      [
+        [1920, 1280],
+        [640, 360],
+      ]
+    )
 
     const listing = await client.get(href).bearerToken(ctx.token)
     assert.notEqual(listing.header('etag'), created.header('etag'))
     const urls: string[] = listing.body().Fotos
     assert.lengthOf(urls, 2)
-    assert.deepEqual(urls, photos.map((photo) => photo.Url))
+    assert.deepEqual(
+      urls,
+      photos.map((photo) => photo.Url)
+    )
     for (const url of urls) {
       assert.isTrue(url.startsWith(`${settings.publicUrl}/fotos/`))
       const response = await fetch(url)
@@ -108,59 +133,101 @@ test.group('Listings: photo pipeline (photos.fetch)', (group) => {
 
   test('the photo is auto-rotated and stripped of its metadata', async ({ client, assert }) => {
     // 1000×700 stored with EXIF orientation 6 (90° clockwise): upright it is 700×1000.
-    const rotated = await sharp({ create: { width: 1000, height: 700, channels: 3, background: '#333' } })
+    const rotated = await sharp({
+      create: { width: 1000, height: 700, channels: 3, background: '#333' },
+    })
       .jpeg()
       .withMetadata({ orientation: 6 })
       .toBuffer()
     receiver.route('/rotated.jpg', { headers: { 'content-type': 'image/jpeg' }, body: rotated })
     const { photos } = await listingWithPhotos(client, ctx, [receiver.url('/rotated.jpg')])
     assert.equal(photos[0].Estado, 'Lista')
-    const stored = await sharp(Buffer.from(await (await fetch(photos[0].Url)).arrayBuffer())).metadata()
+    const stored = await sharp(
+      Buffer.from(await (await fetch(photos[0].Url)).arrayBuffer())
+    ).metadata()
     assert.deepEqual([stored.width, stored.height], [700, 1000])
     assert.isUndefined(stored.orientation)
     assert.isUndefined(stored.exif)
   })
 
-  test('a 640×360 photo is accepted; 639×360 and 640×359 and 320×200 are Rechazada with a reason', async ({ client, assert }) => {
+  test('a 640×360 photo is accepted; 639×360 and 640×359 and 320×200 are Rechazada with a reason', async ({
+    client,
+    assert,
+  }) => {
     receiver.route('/ok.jpg', { body: await jpeg(640, 360) })
     receiver.route('/narrow.jpg', { body: await jpeg(639, 360) })
     receiver.route('/short.jpg', { body: await jpeg(640, 359) })
     receiver.route('/small.jpg', { body: await jpeg(320, 200) })
-    const urls = ['/ok.jpg', '/narrow.jpg', '/short.jpg', '/small.jpg'].map((path) => receiver.url(path))
+    const urls = ['/ok.jpg', '/narrow.jpg', '/short.jpg', '/small.jpg'].map((path) =>
+      receiver.url(path)
+    )
     const { href, photos } = await listingWithPhotos(client, ctx, urls)
-    assert.deepEqual(photos.map((photo) => photo.Estado), ['Lista', 'Rechazada', 'Rechazada', 'Rechazada'])
+    assert.deepEqual(
+      photos.map((photo) => photo.Estado),
+      ['Lista', 'Rechazada', 'Rechazada', 'Rechazada']
+    )
     assert.equal(photos[3].Motivo, 'La imagen mide 320×200 px; el mínimo es 640×360 px.')
-    assert.deepEqual(photos.map((photo) => photo.Origen), urls)
+    assert.deepEqual(
+      photos.map((photo) => photo.Origen),
+      urls
+    )
     // Only processed photos are listed on the Publicacion.
     assert.lengthOf((await client.get(href).bearerToken(ctx.token)).body().Fotos, 1)
   })
 
   test('a non-image and a pixel bomb are rejected', async ({ client, assert }) => {
-    receiver.route('/text.jpg', { headers: { 'content-type': 'image/jpeg' }, body: 'esto no es una imagen' })
-    receiver.route('/bomb.png', { headers: { 'content-type': 'image/png' }, body: pngClaiming(60_000, 60_000) })
-    const { photos } = await listingWithPhotos(client, ctx, [receiver.url('/text.jpg'), receiver.url('/bomb.png')])
-    assert.deepEqual(photos.map((photo) => photo.Estado), ['Rechazada', 'Rechazada'])
+    receiver.route('/text.jpg', {
+      headers: { 'content-type': 'image/jpeg' },
+      body: 'esto no es una imagen',
+    })
+    receiver.route('/bomb.png', {
+      headers: { 'content-type': 'image/png' },
+      body: pngClaiming(60_000, 60_000),
+    })
+    const { photos } = await listingWithPhotos(client, ctx, [
+      receiver.url('/text.jpg'),
+      receiver.url('/bomb.png'),
+    ])
+    assert.deepEqual(
+      photos.map((photo) => photo.Estado),
+      ['Rechazada', 'Rechazada']
+    )
     assert.match(photos[0].Motivo, /no es una imagen/)
     assert.equal(photos[1].Motivo, 'La imagen supera el máximo de 50 megapíxeles.')
   })
 
-  test('pixel limit: a header within 50 megapixels is decoded (and found truncated), one above is refused unread', async ({ client, assert }) => {
+  test('pixel limit: a header within 50 megapixels is decoded (and found truncated), one above is refused unread', async ({
+    client,
+    assert,
+  }) => {
     receiver.route('/within.png', { body: pngClaiming(7071, 7071) })
     receiver.route('/above.png', { body: pngClaiming(7072, 7072) })
-    const { photos } = await listingWithPhotos(client, ctx, [receiver.url('/within.png'), receiver.url('/above.png')])
+    const { photos } = await listingWithPhotos(client, ctx, [
+      receiver.url('/within.png'),
+      receiver.url('/above.png'),
+    ])
     assert.equal(photos[0].Motivo, 'La imagen está dañada y no se pudo procesar.')
     assert.equal(photos[1].Motivo, 'La imagen supera el máximo de 50 megapíxeles.')
   })
 
-  test('size cut: 15 MiB is downloaded (then judged as an image), 15 MiB + 1 byte is refused', async ({ client, assert }) => {
+  test('size cut: 15 MiB is downloaded (then judged as an image), 15 MiB + 1 byte is refused', async ({
+    client,
+    assert,
+  }) => {
     receiver.route('/exact.bin', { bodyBytes: 15 * 1024 * 1024 })
     receiver.route('/over.bin', { bodyBytes: 15 * 1024 * 1024 + 1 })
-    const { photos } = await listingWithPhotos(client, ctx, [receiver.url('/exact.bin'), receiver.url('/over.bin')])
+    const { photos } = await listingWithPhotos(client, ctx, [
+      receiver.url('/exact.bin'),
+      receiver.url('/over.bin'),
+    ])
     assert.match(photos[0].Motivo, /no es una imagen/)
     assert.equal(photos[1].Motivo, 'La foto supera el máximo de 15 MiB.')
   })
 
-  test('redirects: a chain of 3 is followed, a chain of 4 is refused', async ({ client, assert }) => {
+  test('redirects: a chain of 3 is followed, a chain of 4 is refused', async ({
+    client,
+    assert,
+  }) => {
     receiver.route('/final.jpg', { body: await jpeg(800, 600) })
     for (const [from, to] of [
       ['/r1', '/r2'],
@@ -170,18 +237,26 @@ test.group('Listings: photo pipeline (photos.fetch)', (group) => {
     ]) {
       receiver.route(from, { status: 302, headers: { location: receiver.url(to) } })
     }
-    const { photos } = await listingWithPhotos(client, ctx, [receiver.url('/r1'), receiver.url('/s0')])
+    const { photos } = await listingWithPhotos(client, ctx, [
+      receiver.url('/r1'),
+      receiver.url('/s0'),
+    ])
     assert.equal(photos[0].Estado, 'Lista')
     assert.equal(photos[1].Estado, 'Rechazada')
     assert.equal(photos[1].Motivo, 'La URL de la foto redirige más de 3 veces.')
   })
 
-  test('a private address is refused while OUTBOUND_ALLOW_PRIVATE is off', async ({ client, assert }) => {
+  test('a private address is refused while OUTBOUND_ALLOW_PRIVATE is off', async ({
+    client,
+    assert,
+  }) => {
     receiver.route('/private.jpg', { body: await jpeg(800, 600) })
     settings.outboundAllowPrivate = false
     try {
       // A private IP literal is refused when configured (ssrf_config.spec.ts); a name resolving to one, at download time.
-      const { photos } = await listingWithPhotos(client, ctx, [`http://localhost:${receiver.port}/private.jpg`])
+      const { photos } = await listingWithPhotos(client, ctx, [
+        `http://localhost:${receiver.port}/private.jpg`,
+      ])
       assert.equal(photos[0].Estado, 'Rechazada')
       assert.equal(photos[0].Motivo, 'La URL de la foto apunta a una dirección que no es pública.')
     } finally {
@@ -195,28 +270,53 @@ test.group('Listings: photo pipeline (photos.fetch)', (group) => {
     assert.equal(photos[0].Motivo, 'La URL de la foto respondió con el estado HTTP 404.')
   })
 
-  test('Fotos of the same length are ignored; a different length replaces them in order, keeping processed ones', async ({ client, assert }) => {
+  test('Fotos of the same length are ignored; a different length replaces them in order, keeping processed ones', async ({
+    client,
+    assert,
+  }) => {
     receiver.route('/p1.jpg', { body: await jpeg(1000, 600) })
     receiver.route('/p2.jpg', { body: await jpeg(1100, 600) })
     receiver.route('/p3.jpg', { body: await jpeg(1200, 600) })
-    const { href } = await listingWithPhotos(client, ctx, [receiver.url('/p1.jpg'), receiver.url('/p2.jpg')])
+    const { href } = await listingWithPhotos(client, ctx, [
+      receiver.url('/p1.jpg'),
+      receiver.url('/p2.jpg'),
+    ])
     const fetchedBefore = receiver.requests.filter((request) => request.path === '/p1.jpg').length
 
-    const same = await client.put(href).bearerToken(ctx.token).json({ Fotos: [receiver.url('/p3.jpg'), receiver.url('/p3.jpg')] })
+    const same = await client
+      .put(href)
+      .bearerToken(ctx.token)
+      .json({ Fotos: [receiver.url('/p3.jpg'), receiver.url('/p3.jpg')] })
     same.assertStatus(200)
     const unchanged = (await client.get(`${href}/fotos`).bearerToken(ctx.token)).body()._entries
-    assert.deepEqual(unchanged.map((photo: any) => photo.Origen), [receiver.url('/p1.jpg'), receiver.url('/p2.jpg')])
+    assert.deepEqual(
+      unchanged.map((photo: any) => photo.Origen),
+      [receiver.url('/p1.jpg'), receiver.url('/p2.jpg')]
+    )
 
-    await client.put(href).bearerToken(ctx.token).json({ Fotos: [receiver.url('/p3.jpg'), receiver.url('/p1.jpg'), receiver.url('/p2.jpg')] })
+    await client
+      .put(href)
+      .bearerToken(ctx.token)
+      .json({ Fotos: [receiver.url('/p3.jpg'), receiver.url('/p1.jpg'), receiver.url('/p2.jpg')] })
     const photos = await until(async () => {
-      const entries = (await client.get(`${href}/fotos`).bearerToken(ctx.token)).body()._entries as any[]
+      const entries = (await client.get(`${href}/fotos`).bearerToken(ctx.token)).body()
+        ._entries as any[]
       return entries.every((entry) => entry.Estado === 'Lista') ? entries : undefined
     })
-    assert.deepEqual(photos.map((photo: any) => photo.Ancho), [1200, 1000, 1100])
+    assert.deepEqual(
+      photos.map((photo: any) => photo.Ancho),
+      [1200, 1000, 1100]
+    )
     // p1 was not downloaded again.
-    assert.equal(receiver.requests.filter((request) => request.path === '/p1.jpg').length, fetchedBefore)
+    assert.equal(
+      receiver.requests.filter((request) => request.path === '/p1.jpg').length,
+      fetchedBefore
+    )
     const listing = await client.get(href).bearerToken(ctx.token)
-    assert.deepEqual(listing.body().Fotos, photos.map((photo: any) => photo.Url))
+    assert.deepEqual(
+      listing.body().Fotos,
+      photos.map((photo: any) => photo.Url)
+    )
 
     // A used vehicle cannot drop all its photos.
     const none = await client.put(href).bearerToken(ctx.token).json({ Fotos: [] })
@@ -224,12 +324,19 @@ test.group('Listings: photo pipeline (photos.fetch)', (group) => {
     assertErrorKey(assert, none.body(), 'Fotos')
   })
 
-  test('the job is idempotent: a second run of a settled photo changes nothing', async ({ client, assert }) => {
+  test('the job is idempotent: a second run of a settled photo changes nothing', async ({
+    client,
+    assert,
+  }) => {
     receiver.route('/once.jpg', { body: await jpeg(700, 400) })
     const { href } = await listingWithPhotos(client, ctx, [receiver.url('/once.jpg')])
     const before = await client.get(href).bearerToken(ctx.token)
     const { default: db } = await import('@adonisjs/lucid/services/db')
-    const photo = await db.from('listing_photos').where('source_url', receiver.url('/once.jpg')).orderBy('id', 'desc').first()
+    const photo = await db
+      .from('listing_photos')
+      .where('source_url', receiver.url('/once.jpg'))
+      .orderBy('id', 'desc')
+      .first()
     const runner = await app.container.make(JobRunner)
     await runner.runNow('photos.fetch', { photoId: photo.id })
     await runner.runNow('photos.fetch', { photoId: 999_999_999 })
@@ -237,22 +344,45 @@ test.group('Listings: photo pipeline (photos.fetch)', (group) => {
     assert.equal(after.header('etag'), before.header('etag'))
   })
 
-  test('passing trouble (5xx) is retried by the queue; the last try records the reason', async ({ client, assert }) => {
+  test('passing trouble (5xx) is retried by the queue; the last try records the reason', async ({
+    client,
+    assert,
+  }) => {
     const { default: db } = await import('@adonisjs/lucid/services/db')
     const { default: FetchPhoto } = await import('#listings/jobs/fetch_photo')
-    const body = listingBody({ VersionYear: thisYear() - 2, Kilometraje: 30000, Fotos: [receiver.url('/flaky.jpg'), receiver.url('/down.jpg')] })
+    const body = listingBody({
+      VersionYear: thisYear() - 2,
+      Kilometraje: 30000,
+      Fotos: [receiver.url('/flaky.jpg'), receiver.url('/down.jpg')],
+    })
     // Both photos answer 503 until told otherwise; the queued jobs may run meanwhile and must only retry.
     receiver.route('/flaky.jpg', { status: 503 })
     receiver.route('/down.jpg', { status: 503 })
     ;(await client.post(ctx.base).bearerToken(ctx.token).json(body)).assertStatus(201)
-    const photos = await db.from('listing_photos').whereIn('source_url', [receiver.url('/flaky.jpg'), receiver.url('/down.jpg')]).orderBy('position')
+    const photos = await db
+      .from('listing_photos')
+      .whereIn('source_url', [receiver.url('/flaky.jpg'), receiver.url('/down.jpg')])
+      .orderBy('position')
     const handler = new FetchPhoto()
-    await assert.rejects(() => handler.handle({ photoId: photos[0].id }, { id: 't', name: 'photos.fetch', retryCount: 0 }))
+    await assert.rejects(() =>
+      handler.handle({ photoId: photos[0].id }, { id: 't', name: 'photos.fetch', retryCount: 0 })
+    )
     receiver.route('/flaky.jpg', { body: await jpeg(800, 600) })
-    await handler.handle({ photoId: photos[0].id }, { id: 't', name: 'photos.fetch', retryCount: 1 })
-    await handler.handle({ photoId: photos[1].id }, { id: 't', name: 'photos.fetch', retryCount: 3 })
-    const entries = (await client.get(`${ctx.href(body.ExternalId)}/fotos`).bearerToken(ctx.token)).body()._entries
-    assert.deepEqual(entries.map((entry: any) => entry.Estado), ['Lista', 'Rechazada'])
+    await handler.handle(
+      { photoId: photos[0].id },
+      { id: 't', name: 'photos.fetch', retryCount: 1 }
+    )
+    await handler.handle(
+      { photoId: photos[1].id },
+      { id: 't', name: 'photos.fetch', retryCount: 3 }
+    )
+    const entries = (
+      await client.get(`${ctx.href(body.ExternalId)}/fotos`).bearerToken(ctx.token)
+    ).body()._entries
+    assert.deepEqual(
+      entries.map((entry: any) => entry.Estado),
+      ['Lista', 'Rechazada']
+    )
     assert.equal(entries[1].Motivo, 'La URL de la foto respondió con el estado HTTP 503.')
   })
 })

@@ -27,6 +27,10 @@ export async function setup(options: AgencyOptions = {}) {
 export const thisYear = () => new Date().getFullYear()
 
 /** Asserts that a problem document's `Errors` has `key` (keys may hold dots: `Precio.Moneda`). */
-export function assertErrorKey(assert: { include: (haystack: any, needle: any, message?: string) => void }, body: any, key: string) {
+export function assertErrorKey(
+  assert: { include: (haystack: any, needle: any, message?: string) => void },
+  body: any,
+  key: string
+) {
   assert.include(Object.keys(body?.Errors ?? {}), key, JSON.stringify(body?.Errors ?? body))
 }

@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import vine from '@vinejs/vine'
-import { errors } from '@vinejs/vine'
+import { errors as vineErrors } from '@vinejs/vine'
 import { customHeader, safeHeaders } from '#core/outbound/custom_header'
 
 const validator = vine.create({ HeaderCustom01: customHeader.nullable().optional() })
@@ -10,7 +10,7 @@ async function errorsOf(header: unknown): Promise<Record<string, string[]> | nul
     await validator.validate({ HeaderCustom01: header })
     return null
   } catch (error) {
-    if (!(error instanceof errors.E_VALIDATION_ERROR)) throw error
+    if (!(error instanceof vineErrors.E_VALIDATION_ERROR)) throw error
     const out: Record<string, string[]> = {}
     for (const message of error.messages as Array<{ field: string; message: string }>) {
       ;(out[message.field] ??= []).push(message.message)
@@ -20,7 +20,12 @@ async function errorsOf(header: unknown): Promise<Record<string, string[]> | nul
 }
 
 /** `Errors` keys are dotted wire paths: look them up as plain keys. */
-function hasError(assert: any, errors: Record<string, string[]> | null, key: string, message?: string) {
+function hasError(
+  assert: any,
+  errors: Record<string, string[]> | null,
+  key: string,
+  message?: string
+) {
   assert.isArray(errors?.[key], message ?? key)
 }
 
@@ -40,9 +45,24 @@ test.group('Custom header schema', () => {
   })
 
   test('refuses names the service sets itself, in any case', async ({ assert }) => {
-    for (const name of ['Host', 'content-length', 'Content-Type', 'Transfer-Encoding', 'CONNECTION', 'User-Agent', 'webhook-id', 'Webhook-Signature', 'webhook-timestamp', 'webhook-anything']) {
+    for (const name of [
+      'Host',
+      'content-length',
+      'Content-Type',
+      'Transfer-Encoding',
+      'CONNECTION',
+      'User-Agent',
+      'webhook-id',
+      'Webhook-Signature',
+      'webhook-timestamp',
+      'webhook-anything',
+    ]) {
       const result = await errorsOf({ Name: name, Value: 'v' })
-      assert.deepEqual(result, { 'HeaderCustom01.Name': ['El encabezado Name está reservado por el servicio.'] }, name)
+      assert.deepEqual(
+        result,
+        { 'HeaderCustom01.Name': ['El encabezado Name está reservado por el servicio.'] },
+        name
+      )
     }
     assert.isNull(await errorsOf({ Name: 'Authorization', Value: 'Bearer abc' }))
     assert.isNull(await errorsOf({ Name: 'Webhook', Value: 'not a prefix match' }))
@@ -54,9 +74,24 @@ test.group('Custom header schema', () => {
     hasError(assert, await errorsOf({ Name: 'X', Value: 'v'.repeat(1025) }), 'HeaderCustom01.Value')
   })
 
-  test('refuses CR, LF, NUL and other control characters in values; tab and Latin-1 pass', async ({ assert }) => {
-    for (const value of ['a\rb', 'a\nb', 'a\r\nX-Injected: 1', 'a\u0000b', 'a\u0007b', 'a\u007fb', 'euro €']) {
-      hasError(assert, await errorsOf({ Name: 'X', Value: value }), 'HeaderCustom01.Value', JSON.stringify(value))
+  test('refuses CR, LF, NUL and other control characters in values; tab and Latin-1 pass', async ({
+    assert,
+  }) => {
+    for (const value of [
+      'a\rb',
+      'a\nb',
+      'a\r\nX-Injected: 1',
+      'a\u0000b',
+      'a\u0007b',
+      'a\u007fb',
+      'euro €',
+    ]) {
+      hasError(
+        assert,
+        await errorsOf({ Name: 'X', Value: value }),
+        'HeaderCustom01.Value',
+        JSON.stringify(value)
+      )
     }
     assert.isNull(await errorsOf({ Name: 'X', Value: 'a\tb ñandú' }))
   })

@@ -46,7 +46,11 @@ async function settled(id: string) {
 
 /** Jobs of a delivery not yet settled; the worker completes a job just after its handler returns. */
 async function openJobs(id: string, queue = QUEUE) {
-  return until(() => countOpenJobs(id, queue), (n) => n === 0, 3000)
+  return until(
+    () => countOpenJobs(id, queue),
+    (n) => n === 0,
+    3000
+  )
 }
 
 async function countOpenJobs(id: string, queue = QUEUE) {
@@ -60,7 +64,15 @@ async function countOpenJobs(id: string, queue = QUEUE) {
 async function create(appId: number, target: string, payload: object = { hello: 'world' }) {
   return db.transaction((trx) =>
     deliveries.create(
-      { channel: 'test', ownerType: 'test', ownerId: `o-${Math.random()}`, appId, target, payload, queue: QUEUE },
+      {
+        channel: 'test',
+        ownerType: 'test',
+        ownerId: `o-${Math.random()}`,
+        appId,
+        target,
+        payload,
+        queue: QUEUE,
+      },
       trx
     )
   )
@@ -73,7 +85,12 @@ test.group('Deliveries: retries through a real worker', (group) => {
 
   group.setup(async () => {
     const runner = await app.container.make(JobRunner)
-    runner.register({ name: QUEUE, queue: deliveryQueue, work: deliveryWork, handler: async () => ({ default: TestDeliveryHandler }) })
+    runner.register({
+      name: QUEUE,
+      queue: deliveryQueue,
+      work: deliveryWork,
+      handler: async () => ({ default: TestDeliveryHandler }),
+    })
     await runner.work({ work: [QUEUE] })
     receiver = await startReceiver()
     appId = (await createCaller('Deliveries test')).app.id
@@ -89,7 +106,9 @@ test.group('Deliveries: retries through a real worker', (group) => {
     }
   })
 
-  test('500 twice then 200: delivered on the third attempt, three attempts logged', async ({ assert }) => {
+  test('500 twice then 200: delivered on the third attempt, three attempts logged', async ({
+    assert,
+  }) => {
     receiver.script({ status: 500 }, { status: 500 }, { status: 200 })
     const created = await create(appId, receiver.url('/hook'), { n: 1 })
     const delivery = await settled(created.id)
@@ -172,14 +191,23 @@ test.group('Deliveries: retries through a real worker', (group) => {
     assert.equal(new Date(job.rows[0].start_after).getTime(), waiting.nextAttemptAt!.toMillis())
     const delivery = await settled(created.id)
     assert.equal(delivery.status, 'delivered')
-    assert.isAtLeast(receiver.requests[1].receivedAt.getTime() - receiver.requests[0].receivedAt.getTime(), 1900)
+    assert.isAtLeast(
+      receiver.requests[1].receivedAt.getTime() - receiver.requests[0].receivedAt.getTime(),
+      1900
+    )
   })
 
-  test('after the last try the delivery is dead, and a resend delivers it with the same message id', async ({ assert }) => {
+  test('after the last try the delivery is dead, and a resend delivers it with the same message id', async ({
+    assert,
+  }) => {
     receiver.setDefault({ status: 500 })
     const created = await create(appId, receiver.url('/down'))
     const dead = await settled(created.id)
-    assert.equal(dead.status, 'dead', `status ${dead.status} after ${dead.attemptCount} tries (${dead.lastError})`)
+    assert.equal(
+      dead.status,
+      'dead',
+      `status ${dead.status} after ${dead.attemptCount} tries (${dead.lastError})`
+    )
     // One first try plus one per schedule entry.
     assert.equal(dead.attemptCount, settings.deliveryRetrySchedule.length + 1)
     assert.equal(await openJobs(created.id), 0)
@@ -188,7 +216,11 @@ test.group('Deliveries: retries through a real worker', (group) => {
     const [again] = await db.transaction((trx) => deliveries.resend(created.id, trx))
     assert.equal(again.status, 'pending')
     const delivered = await settled(created.id)
-    assert.equal(delivered.status, 'delivered', `status ${delivered.status} after ${delivered.attemptCount} tries (${delivered.lastError})`)
+    assert.equal(
+      delivered.status,
+      'delivered',
+      `status ${delivered.status} after ${delivered.attemptCount} tries (${delivered.lastError})`
+    )
     assert.equal(delivered.attemptCount, settings.deliveryRetrySchedule.length + 2)
     assert.equal(receiver.requests.at(-1)!.headers['webhook-id'], created.messageId)
   })
@@ -197,7 +229,9 @@ test.group('Deliveries: retries through a real worker', (group) => {
     const created = await create(appId, receiver.url('/ok'), { first: true })
     await settled(created.id)
     await db.transaction((trx) =>
-      deliveries.resend({ ownerType: created.ownerType, ownerId: created.ownerId }, trx, { payload: { again: true } })
+      deliveries.resend({ ownerType: created.ownerType, ownerId: created.ownerId }, trx, {
+        payload: { again: true },
+      })
     )
     await receiver.waitFor(2)
     const delivered = await settled(created.id)
@@ -212,17 +246,31 @@ test.group('Deliveries: service rules', (group) => {
   const initial = settings.deliveryRetrySchedule
   group.setup(async () => {
     const runner = await app.container.make(JobRunner)
-    runner.register({ name: IDLE, queue: deliveryQueue, handler: async () => ({ default: TestDeliveryHandler }) })
+    runner.register({
+      name: IDLE,
+      queue: deliveryQueue,
+      handler: async () => ({ default: TestDeliveryHandler }),
+    })
     appId = (await createCaller('Deliveries rules')).app.id
   })
   group.each.teardown(() => {
     settings.deliveryRetrySchedule = initial
   })
 
-  test('a delivery created in a rolled-back transaction leaves no row and no job', async ({ assert }) => {
+  test('a delivery created in a rolled-back transaction leaves no row and no job', async ({
+    assert,
+  }) => {
     const trx = await db.transaction()
     const created = await deliveries.create(
-      { channel: 'test', ownerType: 'test', ownerId: 'rollback', appId, target: 'http://127.0.0.1:9/', payload: {}, queue: IDLE },
+      {
+        channel: 'test',
+        ownerType: 'test',
+        ownerId: 'rollback',
+        appId,
+        target: 'http://127.0.0.1:9/',
+        payload: {},
+        queue: IDLE,
+      },
       trx
     )
     await trx.rollback()
@@ -233,7 +281,15 @@ test.group('Deliveries: service rules', (group) => {
   test('a delivered delivery is skipped: duplicate jobs send nothing', async ({ assert }) => {
     const created = await db.transaction((trx) =>
       deliveries.create(
-        { channel: 'test', ownerType: 'test', ownerId: 'dup', appId, target: 'http://127.0.0.1:9/', payload: {}, queue: IDLE },
+        {
+          channel: 'test',
+          ownerType: 'test',
+          ownerId: 'dup',
+          appId,
+          target: 'http://127.0.0.1:9/',
+          payload: {},
+          queue: IDLE,
+        },
         trx
       )
     )
@@ -250,7 +306,15 @@ test.group('Deliveries: service rules', (group) => {
     settings.deliveryRetrySchedule = [60]
     const created = await db.transaction((trx) =>
       deliveries.create(
-        { channel: 'test', ownerType: 'test', ownerId: 'due', appId, target: 'http://127.0.0.1:9/', payload: {}, queue: IDLE },
+        {
+          channel: 'test',
+          ownerType: 'test',
+          ownerId: 'due',
+          appId,
+          target: 'http://127.0.0.1:9/',
+          payload: {},
+          queue: IDLE,
+        },
         trx
       )
     )
@@ -266,7 +330,15 @@ test.group('Deliveries: service rules', (group) => {
     const make = (ownerId: string) =>
       db.transaction((trx) =>
         deliveries.create(
-          { channel: 'test', ownerType: 'test', ownerId, appId, target: 'http://127.0.0.1:9/', payload: {}, queue: IDLE },
+          {
+            channel: 'test',
+            ownerType: 'test',
+            ownerId,
+            appId,
+            target: 'http://127.0.0.1:9/',
+            payload: {},
+            queue: IDLE,
+          },
           trx
         )
       )
@@ -282,7 +354,9 @@ test.group('Deliveries: service rules', (group) => {
     assert.equal((await Delivery.findOrFail(done.id)).status, 'delivered')
   })
 
-  test('the schedule: jitter stays within ±20 %, and it ends after its last entry', ({ assert }) => {
+  test('the schedule: jitter stays within ±20 %, and it ends after its last entry', ({
+    assert,
+  }) => {
     settings.deliveryRetrySchedule = [5, 300, 1800, 7200, 18000, 36000, 86400]
     for (let tried = 1; tried <= 7; tried++) {
       const base = settings.deliveryRetrySchedule[tried - 1] * 1000
@@ -295,7 +369,9 @@ test.group('Deliveries: service rules', (group) => {
     assert.isNull(deliveries.nextDelay(8))
   })
 
-  test('Retry-After: seconds or HTTP-date, never earlier than the schedule, capped at a day', ({ assert }) => {
+  test('Retry-After: seconds or HTTP-date, never earlier than the schedule, capped at a day', ({
+    assert,
+  }) => {
     settings.deliveryRetrySchedule = [5]
     assert.equal(parseRetryAfter('120'), 120_000)
     assert.isNull(parseRetryAfter('soon'))

@@ -63,10 +63,23 @@ test.group('outbound http client: SSRF guard', (group) => {
     })
 
   test('draws the line at the edges of the private ranges', async ({ assert }) => {
-    for (const address of ['8.8.8.8', '172.15.255.255', '172.32.0.0', '100.63.255.255', '100.128.0.0', '2606:4700::1111']) {
+    for (const address of [
+      '8.8.8.8',
+      '172.15.255.255',
+      '172.32.0.0',
+      '100.63.255.255',
+      '100.128.0.0',
+      '2606:4700::1111',
+    ]) {
       assert.isTrue(isAllowedAddress(address), address)
     }
-    for (const address of ['172.16.0.0', '172.31.255.255', '100.64.0.0', '100.127.255.255', '::ffff:192.168.0.1']) {
+    for (const address of [
+      '172.16.0.0',
+      '172.31.255.255',
+      '100.64.0.0',
+      '100.127.255.255',
+      '::ffff:192.168.0.1',
+    ]) {
       assert.isFalse(isAllowedAddress(address), address)
     }
   })
@@ -77,7 +90,9 @@ test.group('outbound http client: SSRF guard', (group) => {
     assert.lengthOf(receiver.requests, 0)
   })
 
-  test('reaches the same loopback receiver once private targets are allowed', async ({ assert }) => {
+  test('reaches the same loopback receiver once private targets are allowed', async ({
+    assert,
+  }) => {
     settings.outboundAllowPrivate = true
     const viaName = await outbound.request(`http://localhost:${receiver.port}/a`)
     const viaIp = await outbound.request(receiver.url('/b'))
@@ -89,7 +104,9 @@ test.group('outbound http client: SSRF guard', (group) => {
     )
   })
 
-  test('re-checks every redirect hop: a redirect to a private address is refused', async ({ assert }) => {
+  test('re-checks every redirect hop: a redirect to a private address is refused', async ({
+    assert,
+  }) => {
     const inner = await startReceiver()
     try {
       settings.outboundAllowPrivate = true
@@ -107,7 +124,9 @@ test.group('outbound http client: SSRF guard', (group) => {
     }
   })
 
-  test('refuses URLs that are not absolute http(s) or that carry credentials', async ({ assert }) => {
+  test('refuses URLs that are not absolute http(s) or that carry credentials', async ({
+    assert,
+  }) => {
     assert.equal((await failure(outbound.request('not a url'))).code, 'bad_url')
     assert.equal((await failure(outbound.request('ftp://example.com/x'))).code, 'bad_scheme')
     assert.equal((await failure(outbound.request('file:///etc/passwd'))).code, 'bad_scheme')
@@ -130,7 +149,9 @@ test.group('outbound http client: transport', (group) => {
     }
   })
 
-  test('sends method, headers and body, and returns status, headers, body and url', async ({ assert }) => {
+  test('sends method, headers and body, and returns status, headers, body and url', async ({
+    assert,
+  }) => {
     receiver.script({ status: 201, headers: { 'x-answer': 'yes' }, body: { ok: true } })
     const response = await outbound.request(receiver.url('/hook?x=1'), {
       method: 'POST',
@@ -178,13 +199,21 @@ test.group('outbound http client: transport', (group) => {
     )
   })
 
-  test('drops credentials on a cross-origin redirect and keeps them on the same origin', async ({ assert }) => {
+  test('drops credentials on a cross-origin redirect and keeps them on the same origin', async ({
+    assert,
+  }) => {
     const other = await startReceiver()
     try {
       receiver.route('/same', { status: 302, headers: { location: '/landing' } })
       receiver.route('/cross', { status: 302, headers: { location: other.url('/landing') } })
-      await outbound.request(receiver.url('/same'), { maxRedirects: 1, headers: { Authorization: 'Bearer x' } })
-      await outbound.request(receiver.url('/cross'), { maxRedirects: 1, headers: { Authorization: 'Bearer x' } })
+      await outbound.request(receiver.url('/same'), {
+        maxRedirects: 1,
+        headers: { Authorization: 'Bearer x' },
+      })
+      await outbound.request(receiver.url('/cross'), {
+        maxRedirects: 1,
+        headers: { Authorization: 'Bearer x' },
+      })
       const landing = receiver.requests.find((request) => request.path === '/landing')!
       assert.equal(landing.headers.authorization, 'Bearer x')
       assert.isUndefined(other.requests[0].headers.authorization)
@@ -193,7 +222,9 @@ test.group('outbound http client: transport', (group) => {
     }
   })
 
-  test('cuts a streamed body above maxBytes and accepts one of exactly maxBytes', async ({ assert }) => {
+  test('cuts a streamed body above maxBytes and accepts one of exactly maxBytes', async ({
+    assert,
+  }) => {
     receiver.route('/exact', { bodyBytes: 100_000 })
     receiver.route('/over', { bodyBytes: 100_001 })
     const exact = await outbound.request(receiver.url('/exact'), { maxBytes: 100_000 })
@@ -231,11 +262,29 @@ test.group('outbound http client: https', (group) => {
   const initial = settings.outboundAllowPrivate
   group.setup(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'outbound-tls-'))
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-    ], { stdio: 'ignore' })
-    server = https.createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => res.end('tls'))
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' }
+    )
+    server = https.createServer(
+      { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+      (_req, res) => res.end('tls')
+    )
     rmSync(dir, { recursive: true, force: true })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     port = (server.address() as AddressInfo).port
@@ -254,7 +303,13 @@ test.group('outbound http client: https', (group) => {
 
   test('checks the address of https targets too', async ({ assert }) => {
     settings.outboundAllowPrivate = false
-    assert.equal((await failure(outbound.request(`https://127.0.0.1:${port}/`))).code, 'private_address')
-    assert.equal((await failure(outbound.request(`https://localhost:${port}/`))).code, 'private_address')
+    assert.equal(
+      (await failure(outbound.request(`https://127.0.0.1:${port}/`))).code,
+      'private_address'
+    )
+    assert.equal(
+      (await failure(outbound.request(`https://localhost:${port}/`))).code,
+      'private_address'
+    )
   })
 })

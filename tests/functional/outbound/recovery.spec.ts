@@ -12,7 +12,13 @@ import JobRunner from '#core/jobs/runner'
 import type { JobContext } from '#core/jobs/types'
 import { settings } from '#core/settings'
 import { outbound } from '#core/outbound/http_client'
-import { deliveries, deliveryQueue, deliveryWork, mailMessageId, type DeliveryJob } from '#core/outbound/deliveries'
+import {
+  deliveries,
+  deliveryQueue,
+  deliveryWork,
+  mailMessageId,
+  type DeliveryJob,
+} from '#core/outbound/deliveries'
 import Delivery from '#core/outbound/models/delivery'
 import { DELIVERIES_SWEEP } from '#core/outbound/jobs'
 import AdfMailJob from '#leads/jobs/adf_mail_job'
@@ -30,7 +36,11 @@ class Handler {
     await deliveries.attempt(
       data.deliveryId,
       async (delivery) => {
-        const response = await outbound.request(delivery.target, { method: 'POST', body: '{}', timeoutMs: 2000 })
+        const response = await outbound.request(delivery.target, {
+          method: 'POST',
+          body: '{}',
+          timeoutMs: 2000,
+        })
         return { status: response.status, headers: response.headers }
       },
       job
@@ -42,13 +52,20 @@ const job = (id: string): JobContext => ({ id, name: IDLE, retryCount: 0 })
 
 function create(appId: number, target: string, queue: string, ownerId = `o-${Math.random()}`) {
   return db.transaction((trx) =>
-    deliveries.create({ channel: 'test', ownerType: 'test', ownerId, appId, target, payload: {}, queue }, trx)
+    deliveries.create(
+      { channel: 'test', ownerType: 'test', ownerId, appId, target, payload: {}, queue },
+      trx
+    )
   )
 }
 
 function settled(id: string, timeoutMs = 15_000) {
   return until(
-    () => Delivery.query().where('id', id).preload('attempts', (q) => q.orderBy('number')).firstOrFail(),
+    () =>
+      Delivery.query()
+        .where('id', id)
+        .preload('attempts', (q) => q.orderBy('number'))
+        .firstOrFail(),
     (delivery) => ['delivered', 'dead', 'disabled'].includes(delivery.status),
     timeoutMs
   )
@@ -78,7 +95,11 @@ async function listed(args: string[]) {
   const command = await ace.create(DeliveriesList, [...args, '--json', '--limit', '1000'])
   await command.exec()
   command.assertSucceeded()
-  return command.logger.getLogs().map((log) => JSON.parse(log.message)) as Array<{ id: string; status: string; stuck: boolean }>
+  return command.logger.getLogs().map((log) => JSON.parse(log.message)) as Array<{
+    id: string
+    status: string
+    stuck: boolean
+  }>
 }
 
 test.group('Deliveries: recovery', (group) => {
@@ -89,7 +110,12 @@ test.group('Deliveries: recovery', (group) => {
   group.setup(async () => {
     const runner = await app.container.make(JobRunner)
     runner.register(
-      { name: WORKED, queue: deliveryQueue, work: deliveryWork, handler: async () => ({ default: Handler }) },
+      {
+        name: WORKED,
+        queue: deliveryQueue,
+        work: deliveryWork,
+        handler: async () => ({ default: Handler }),
+      },
       { name: IDLE, queue: deliveryQueue, handler: async () => ({ default: Handler }) }
     )
     await runner.work({ work: [WORKED] })
@@ -106,7 +132,9 @@ test.group('Deliveries: recovery', (group) => {
     }
   })
 
-  test('a target that resolves to a private address is dead after one attempt, with the reason', async ({ assert }) => {
+  test('a target that resolves to a private address is dead after one attempt, with the reason', async ({
+    assert,
+  }) => {
     settings.outboundAllowPrivate = false
     const created = await create(appId, `http://localhost:${receiver.port}/hook`, WORKED)
     const delivery = await settled(created.id)
@@ -120,7 +148,9 @@ test.group('Deliveries: recovery', (group) => {
     assert.lengthOf(receiver.requests, 0)
   })
 
-  test('a network failure is still retried (only permanent errors are dead at once)', async ({ assert }) => {
+  test('a network failure is still retried (only permanent errors are dead at once)', async ({
+    assert,
+  }) => {
     const closed = await startReceiver()
     const port = closed.port
     await closed.close()
@@ -130,7 +160,9 @@ test.group('Deliveries: recovery', (group) => {
     assert.equal(delivery.attemptCount, settings.deliveryRetrySchedule.length + 1)
   })
 
-  test('the job of a crashed try takes its claim over at once; another job must wait for the claim', async ({ assert }) => {
+  test('the job of a crashed try takes its claim over at once; another job must wait for the claim', async ({
+    assert,
+  }) => {
     const created = await create(appId, 'http://127.0.0.1:9/', IDLE)
     await leaveInterruptedClaim(created.id, 'job-a', false)
     let sends = 0
@@ -151,7 +183,9 @@ test.group('Deliveries: recovery', (group) => {
     assert.equal(await deliveries.attempt(created.id, send, job('job-a')), 'skipped')
   })
 
-  test('a try whose outcome cannot be written at first is recorded once the database accepts it, not sent again', async ({ assert }) => {
+  test('a try whose outcome cannot be written at first is recorded once the database accepts it, not sent again', async ({
+    assert,
+  }) => {
     const created = await create(appId, receiver.url('/once'), IDLE)
     // The database refuses the first two writes of this delivery's attempt (as during an outage).
     // A sequence, since a failing statement rolls back anything else it writes.
@@ -164,7 +198,9 @@ test.group('Deliveries: recovery', (group) => {
         end if;
         return new;
       end $$`)
-    await db.rawQuery('create trigger test_outage before insert on delivery_attempts for each row execute function test_outage_fail()')
+    await db.rawQuery(
+      'create trigger test_outage before insert on delivery_attempts for each row execute function test_outage_fail()'
+    )
     try {
       const result = await deliveries.attempt(
         created.id,
@@ -182,14 +218,27 @@ test.group('Deliveries: recovery', (group) => {
     }
     const delivery = await settled(created.id)
     assert.equal(delivery.status, 'delivered')
-    assert.deepEqual(delivery.attempts.map((attempt) => attempt.statusCode), [200])
+    assert.deepEqual(
+      delivery.attempts.map((attempt) => attempt.statusCode),
+      [200]
+    )
     assert.lengthOf(receiver.requests, 1)
   })
 
-  test('an open delivery without a live job is listed as stuck (also by --failed) and the sweeper delivers it', async ({ assert }) => {
+  test('an open delivery without a live job is listed as stuck (also by --failed) and the sweeper delivers it', async ({
+    assert,
+  }) => {
     const created = await db.transaction(async (trx) => {
       const delivery = await deliveries.create(
-        { channel: 'test', ownerType: 'test', ownerId: 'lost', appId, target: receiver.url('/lost'), payload: {}, queue: WORKED },
+        {
+          channel: 'test',
+          ownerType: 'test',
+          ownerId: 'lost',
+          appId,
+          target: receiver.url('/lost'),
+          payload: {},
+          queue: WORKED,
+        },
         trx
       )
       // Its job is lost (as when pg-boss gave up on it).
@@ -199,9 +248,15 @@ test.group('Deliveries: recovery', (group) => {
     const withJob = await create(appId, 'http://127.0.0.1:9/', IDLE)
 
     const stuck = await listed(['--stuck'])
-    assert.deepInclude(stuck.find((row) => row.id === created.id), { status: 'pending', stuck: true })
+    assert.deepInclude(
+      stuck.find((row) => row.id === created.id),
+      { status: 'pending', stuck: true }
+    )
     assert.isUndefined(stuck.find((row) => row.id === withJob.id))
-    assert.deepInclude((await listed(['--failed'])).find((row) => row.id === created.id), { stuck: true })
+    assert.deepInclude(
+      (await listed(['--failed'])).find((row) => row.id === created.id),
+      { stuck: true }
+    )
 
     await deliveries.sweep()
     const delivery = await settled(created.id)
@@ -212,11 +267,16 @@ test.group('Deliveries: recovery', (group) => {
     assert.isUndefined((await listed(['--stuck'])).find((row) => row.id === created.id))
   })
 
-  test('a claim left by a dead job does not hold the sweeper back: delivered, the lost try logged', async ({ assert }) => {
+  test('a claim left by a dead job does not hold the sweeper back: delivered, the lost try logged', async ({
+    assert,
+  }) => {
     const created = await create(appId, receiver.url('/claimed'), WORKED)
     await settled(created.id)
     // Again, as if a worker had died mid-try and the job had spent its retries.
-    await db.rawQuery(`update deliveries set status = 'pending', attempt_count = 0, delivered_at = null where id = ?`, [created.id])
+    await db.rawQuery(
+      `update deliveries set status = 'pending', attempt_count = 0, delivered_at = null where id = ?`,
+      [created.id]
+    )
     await db.rawQuery(`delete from delivery_attempts where delivery_id = ?`, [created.id])
     await leaveInterruptedClaim(created.id, '00000000-0000-4000-8000-000000000001', true)
     receiver.reset()
@@ -240,7 +300,9 @@ test.group('Deliveries: recovery', (group) => {
     assert.equal(sweep?.schedule, '* * * * *')
   })
 
-  test('delivery queues heartbeat (a killed worker is noticed in seconds) and retry a lost job within seconds', ({ assert }) => {
+  test('delivery queues heartbeat (a killed worker is noticed in seconds) and retry a lost job within seconds', ({
+    assert,
+  }) => {
     assert.isAtLeast(deliveryQueue.heartbeatSeconds!, 10)
     assert.isAtMost(deliveryQueue.heartbeatSeconds!, 15)
     assert.isAtMost(deliveryQueue.retryDelay!, 5)
@@ -248,7 +310,9 @@ test.group('Deliveries: recovery', (group) => {
 })
 
 test.group('Deliveries: mail Message-ID', () => {
-  test('two attempts of one mail delivery carry the same Message-ID, derived from the delivery id', async ({ assert }) => {
+  test('two attempts of one mail delivery carry the same Message-ID, derived from the delivery id', async ({
+    assert,
+  }) => {
     const sink = await startSmtpSink()
     try {
       const { app: caller } = await createCaller('Message-ID test')
@@ -256,8 +320,13 @@ test.group('Deliveries: mail Message-ID', () => {
       const created = await db.transaction((trx) =>
         deliveries.create(
           {
-            channel: 'adfMail', ownerType: 'test', ownerId: `mid-${Date.now()}`, appId: caller.id, target: to,
-            payload: { configId: 0, subject: 'Consulta', xml: '<adf/>' }, queue: IDLE,
+            channel: 'adfMail',
+            ownerType: 'test',
+            ownerId: `mid-${Date.now()}`,
+            appId: caller.id,
+            target: to,
+            payload: { configId: 0, subject: 'Consulta', xml: '<adf/>' },
+            queue: IDLE,
           },
           trx
         )
@@ -268,8 +337,13 @@ test.group('Deliveries: mail Message-ID', () => {
       await handler.handle({ deliveryId: created.id }, job('mail-2'))
 
       const mails = await sink.waitFor((mail) => mail.envelope.to.includes(to))
-      await until(async () => sink.messages.filter((mail) => mail.envelope.to.includes(to)), (list) => list.length >= 2)
-      const ids = sink.messages.filter((mail) => mail.envelope.to.includes(to)).map((mail) => mail.parsed.messageId)
+      await until(
+        async () => sink.messages.filter((mail) => mail.envelope.to.includes(to)),
+        (list) => list.length >= 2
+      )
+      const ids = sink.messages
+        .filter((mail) => mail.envelope.to.includes(to))
+        .map((mail) => mail.parsed.messageId)
       assert.lengthOf(ids, 2)
       assert.equal(ids[0], ids[1])
       assert.equal(ids[0], `<delivery-${created.id}@${new URL(settings.publicUrl).hostname}>`)

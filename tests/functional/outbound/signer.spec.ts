@@ -5,19 +5,28 @@ import { newMessageId, openSecret, sealSecret, signWebhook } from '#core/outboun
 test.group('Standard Webhooks signer', () => {
   test('a free-string Secret verifies with standardwebhooks in raw format', ({ assert }) => {
     const secret = 'a-plain-secret-of-the-app-1234'
-    const body = JSON.stringify({ Tipo: 'InvitacionAceptada', Momento: '2026-01-01T00:00:00-03:00' })
+    const body = JSON.stringify({
+      Tipo: 'InvitacionAceptada',
+      Momento: '2026-01-01T00:00:00-03:00',
+    })
     const headers = signWebhook({ id: newMessageId(), body, secret })
     assert.match(headers['webhook-signature'], /^v1,[A-Za-z0-9+/]+=*$/)
     assert.match(headers['webhook-id'], /^msg_[0-9a-f]{32}$/)
     assert.deepEqual(new Webhook(secret, { format: 'raw' }).verify(body, headers), JSON.parse(body))
-    assert.deepEqual(new Webhook(new TextEncoder().encode(secret), { format: 'raw' }).verify(body, headers), JSON.parse(body))
+    assert.deepEqual(
+      new Webhook(new TextEncoder().encode(secret), { format: 'raw' }).verify(body, headers),
+      JSON.parse(body)
+    )
   })
 
   test('a non-ASCII Secret signs with its UTF-8 bytes', ({ assert }) => {
     const secret = 'contraseña-ñandú-€-segura'
     const body = '{"a":"á"}'
     const headers = signWebhook({ id: 'msg_1', body: Buffer.from(body), secret })
-    assert.deepEqual(new Webhook(new TextEncoder().encode(secret), { format: 'raw' }).verify(body, headers), { a: 'á' })
+    assert.deepEqual(
+      new Webhook(new TextEncoder().encode(secret), { format: 'raw' }).verify(body, headers),
+      { a: 'á' }
+    )
   })
 
   test('a whsec_ Secret verifies with the default standardwebhooks constructor', ({ assert }) => {
@@ -32,8 +41,16 @@ test.group('Standard Webhooks signer', () => {
     const webhook = new Webhook(secret, { format: 'raw' })
     const headers = signWebhook({ id: 'msg_3', body: '{"x":1}', secret })
     assert.throws(() => webhook.verify('{"x":2}', headers), /No matching signature/)
-    assert.throws(() => webhook.verify('{"x":1}', { ...headers, 'webhook-id': 'msg_4' }), /No matching signature/)
-    const old = signWebhook({ id: 'msg_3', body: '{"x":1}', secret, timestamp: new Date(Date.now() - 3600_000) })
+    assert.throws(
+      () => webhook.verify('{"x":1}', { ...headers, 'webhook-id': 'msg_4' }),
+      /No matching signature/
+    )
+    const old = signWebhook({
+      id: 'msg_3',
+      body: '{"x":1}',
+      secret,
+      timestamp: new Date(Date.now() - 3600_000),
+    })
     assert.throws(() => webhook.verify('{"x":1}', old), /too old/)
   })
 

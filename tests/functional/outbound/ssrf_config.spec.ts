@@ -24,7 +24,11 @@ const PRIVATE_LITERALS = [
   'https://[fd00::1]/hook',
   'https://0x7f.1/hook', // WHATWG URL reads it as 127.0.0.1
 ]
-const PUBLIC_LITERALS = ['https://93.184.216.34/x', 'https://[2606:4700::1111]/x', 'https://hooks.example.com/x']
+const PUBLIC_LITERALS = [
+  'https://93.184.216.34/x',
+  'https://[2606:4700::1111]/x',
+  'https://hooks.example.com/x',
+]
 
 test.group('SSRF at configuration time (OUTBOUND_ALLOW_PRIVATE off)', (group) => {
   const initial = settings.outboundAllowPrivate
@@ -35,28 +39,47 @@ test.group('SSRF at configuration time (OUTBOUND_ALLOW_PRIVATE off)', (group) =>
     }
   })
 
-  test('lead notifications: a private IP-literal Callback is 400 on the field, a public one 200', async ({ client, assert }) => {
+  test('lead notifications: a private IP-literal Callback is 400 on the field, a public one 200', async ({
+    client,
+    assert,
+  }) => {
     const { app: caller, token } = await createCaller('SSRF leads')
     const { agency } = await createAgency(caller)
     const put = (Callback: string) =>
       client
         .put(`/v3/notificaciones/${agency.adminMail}`)
         .bearerToken(token)
-        .json({ PublicacionConsultadaWebHook: { Callback, Activo: true }, PublicacionConsultadaAdfHook: { Callback, Activo: true } })
+        .json({
+          PublicacionConsultadaWebHook: { Callback, Activo: true },
+          PublicacionConsultadaAdfHook: { Callback, Activo: true },
+        })
     for (const url of PRIVATE_LITERALS) {
       const response = await put(url)
       assert.equal(response.status(), 400, url)
       assert.equal(response.header('content-type'), 'application/problem+json; charset=utf-8')
-      assert.sameMembers(Object.keys(response.body().Errors), ['PublicacionConsultadaWebHook.Callback', 'PublicacionConsultadaAdfHook.Callback'], url)
-      assert.match(response.body().Errors['PublicacionConsultadaWebHook.Callback'][0], /no es pública/)
+      assert.sameMembers(
+        Object.keys(response.body().Errors),
+        ['PublicacionConsultadaWebHook.Callback', 'PublicacionConsultadaAdfHook.Callback'],
+        url
+      )
+      assert.match(
+        response.body().Errors['PublicacionConsultadaWebHook.Callback'][0],
+        /no es pública/
+      )
     }
     for (const url of PUBLIC_LITERALS) assert.equal((await put(url)).status(), 200, url)
   })
 
-  test('app notifications: a private IP-literal Callback is 400 on the field, a public one 200', async ({ client, assert }) => {
+  test('app notifications: a private IP-literal Callback is 400 on the field, a public one 200', async ({
+    client,
+    assert,
+  }) => {
     const { token } = await createCaller('SSRF apps')
     const put = (Callback: string) =>
-      client.put('/v3/appnotificaciones/invitaciones').bearerToken(token).json({ Callback, Activo: true })
+      client
+        .put('/v3/appnotificaciones/invitaciones')
+        .bearerToken(token)
+        .json({ Callback, Activo: true })
     for (const url of PRIVATE_LITERALS) {
       const response = await put(url)
       assert.equal(response.status(), 400, url)
@@ -65,7 +88,10 @@ test.group('SSRF at configuration time (OUTBOUND_ALLOW_PRIVATE off)', (group) =>
     for (const url of PUBLIC_LITERALS) assert.equal((await put(url)).status(), 200, url)
   })
 
-  test('listing photos: a private IP-literal in Fotos.N is 400 on that entry', async ({ client, assert }) => {
+  test('listing photos: a private IP-literal in Fotos.N is 400 on that entry', async ({
+    client,
+    assert,
+  }) => {
     const ctx = await setup()
     for (const url of PRIVATE_LITERALS.map((hook) => hook.replace(/\/[^/]*$/, '/foto.jpg'))) {
       const body = listingBody({ Fotos: ['https://fotos.example.com/1.jpg', url] })
@@ -76,17 +102,27 @@ test.group('SSRF at configuration time (OUTBOUND_ALLOW_PRIVATE off)', (group) =>
     }
   })
 
-  test('listing photos: public literals pass the validator (checked without creating, so nothing is fetched)', async ({ assert }) => {
+  test('listing photos: public literals pass the validator (checked without creating, so nothing is fetched)', async ({
+    assert,
+  }) => {
     const validated = await listingCreateValidator.validate(listingBody({ Fotos: PUBLIC_LITERALS }))
     assert.deepEqual(validated.Fotos, PUBLIC_LITERALS)
   })
 
-  test('with the flag on, private literals are accepted (local testing)', async ({ client, assert }) => {
+  test('with the flag on, private literals are accepted (local testing)', async ({
+    client,
+    assert,
+  }) => {
     settings.outboundAllowPrivate = true
     const { token } = await createCaller('SSRF flag on')
-    const response = await client.put('/v3/appnotificaciones/invitaciones').bearerToken(token).json({ Callback: 'http://127.0.0.1:9/x', Activo: true })
+    const response = await client
+      .put('/v3/appnotificaciones/invitaciones')
+      .bearerToken(token)
+      .json({ Callback: 'http://127.0.0.1:9/x', Activo: true })
     assert.equal(response.status(), 200)
-    const validated = await listingCreateValidator.validate(listingBody({ Fotos: ['http://10.0.0.1/a.jpg'] }))
+    const validated = await listingCreateValidator.validate(
+      listingBody({ Fotos: ['http://10.0.0.1/a.jpg'] })
+    )
     assert.deepEqual(validated.Fotos, ['http://10.0.0.1/a.jpg'])
   })
 })

@@ -1,5 +1,9 @@
 import { test } from '@japa/runner'
-import { isDatabaseUnavailable, retryOnUniqueViolation, uniqueViolation } from '#core/database/errors'
+import {
+  isDatabaseUnavailable,
+  retryOnUniqueViolation,
+  uniqueViolation,
+} from '#core/database/errors'
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code })
 
@@ -14,14 +18,17 @@ test.group('Database errors: unavailable', () => {
       withCode('53300', 'sorry, too many clients already'),
       withCode('08006'),
       withCode('08P01'),
-      Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' }),
+      Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), {
+        name: 'KnexTimeoutError',
+      }),
       new Error('Connection terminated unexpectedly'),
       new Error('select 1 - Connection terminated unexpectedly'),
       new Error('Client has encountered a connection error and is not queryable'),
       new Error('Transaction query already complete, run with DEBUG=knex:tx for more info'),
       new Error('wrapped', { cause: withCode('57P01') }),
     ]
-    for (const error of unavailable) assert.isTrue(isDatabaseUnavailable(error), `${(error as any).code} ${error.message}`)
+    for (const error of unavailable)
+      assert.isTrue(isDatabaseUnavailable(error), `${(error as any).code} ${error.message}`)
   })
 
   test('data and programming errors are not', ({ assert }) => {
@@ -35,18 +42,24 @@ test.group('Database errors: unavailable', () => {
       undefined,
       'ECONNREFUSED',
     ]
-    for (const error of others) assert.isFalse(isDatabaseUnavailable(error), String((error as any)?.message ?? error))
+    for (const error of others)
+      assert.isFalse(isDatabaseUnavailable(error), String((error as any)?.message ?? error))
   })
 })
 
 test.group('Database errors: unique violations', () => {
   test('the constraint of a 23505, else null', ({ assert }) => {
-    assert.equal(uniqueViolation(Object.assign(withCode('23505'), { constraint: 'operators_email_unique' })), 'operators_email_unique')
+    assert.equal(
+      uniqueViolation(Object.assign(withCode('23505'), { constraint: 'operators_email_unique' })),
+      'operators_email_unique'
+    )
     assert.isNull(uniqueViolation(withCode('23503')))
     assert.isNull(uniqueViolation(new Error('x')))
   })
 
-  test('a lost race on a listed constraint is replayed once; others are thrown', async ({ assert }) => {
+  test('a lost race on a listed constraint is replayed once; others are thrown', async ({
+    assert,
+  }) => {
     const violation = Object.assign(withCode('23505'), { constraint: 'a_unique' })
     let runs = 0
     const replayed = await retryOnUniqueViolation(['a_unique'], async () => {

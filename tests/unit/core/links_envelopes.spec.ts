@@ -12,13 +12,25 @@ test.group('Links', () => {
   })
 
   test('path segments are encoded, @ stays readable', ({ assert }) => {
-    assert.equal(path('publicaciones', 'Ana@Example.com', 'a b/c'), '/v3/publicaciones/Ana@Example.com/a%20b%2Fc')
+    assert.equal(
+      path('publicaciones', 'Ana@Example.com', 'a b/c'),
+      '/v3/publicaciones/Ana@Example.com/a%20b%2Fc'
+    )
   })
 
   test('RFC 6570 expansion drops empty values and encodes the rest', ({ assert }) => {
-    assert.equal(expand('/v3/marcas{?q,soloMercadoNuevos}', { q: 'peugeot 208', soloMercadoNuevos: undefined }), '/v3/marcas?q=peugeot%20208')
+    assert.equal(
+      expand('/v3/marcas{?q,soloMercadoNuevos}', {
+        q: 'peugeot 208',
+        soloMercadoNuevos: undefined,
+      }),
+      '/v3/marcas?q=peugeot%20208'
+    )
     assert.equal(expand('/v3/marcas{?q}', { q: '' }), '/v3/marcas')
-    assert.equal(expand('/v3/consultas/{m}{?pagina}', { m: 'a@b.com', pagina: 2 }), '/v3/consultas/a%40b.com?pagina=2')
+    assert.equal(
+      expand('/v3/consultas/{m}{?pagina}', { m: 'a@b.com', pagina: 2 }),
+      '/v3/consultas/a%40b.com?pagina=2'
+    )
   })
 })
 
@@ -26,11 +38,19 @@ test.group('Envelopes', () => {
   const template = '/v3/consultas/x{?desde,pagina}'
 
   test('list envelope', ({ assert }) => {
-    assert.deepEqual(listEnvelope({ self: link('/v3/a') }, [1, 2]), { _links: { self: { href: '/v3/a' } }, _entries: [1, 2] })
+    assert.deepEqual(listEnvelope({ self: link('/v3/a') }, [1, 2]), {
+      _links: { self: { href: '/v3/a' } },
+      _entries: [1, 2],
+    })
   })
 
   test('paged envelope: first page links next, not prev', ({ assert }) => {
-    const page = pagedEnvelope(template, { desde: '2026-11-01' }, { page: 1, perPage: 100, total: 250 }, [])
+    const page = pagedEnvelope(
+      template,
+      { desde: '2026-11-01' },
+      { page: 1, perPage: 100, total: 250 },
+      []
+    )
     assert.equal(page.Pagina, 1)
     assert.equal(page.Total, 250)
     assert.equal(page.PerPagina, 100)
@@ -47,12 +67,21 @@ test.group('Envelopes', () => {
   })
 
   test('paged envelope: page 99 never links to page 100', ({ assert }) => {
-    assert.property(pagedEnvelope(template, {}, { page: 98, perPage: 100, total: 100_000 }, [])._links, 'next')
-    assert.notProperty(pagedEnvelope(template, {}, { page: 99, perPage: 100, total: 100_000 }, [])._links, 'next')
+    assert.property(
+      pagedEnvelope(template, {}, { page: 98, perPage: 100, total: 100_000 }, [])._links,
+      'next'
+    )
+    assert.notProperty(
+      pagedEnvelope(template, {}, { page: 99, perPage: 100, total: 100_000 }, [])._links,
+      'next'
+    )
   })
 
   test('period fields come first when given', ({ assert }) => {
-    const page = pagedEnvelope(template, {}, { page: 1, perPage: 100, total: 0 }, [], { Desde: 'a', Hasta: 'b' })
+    const page = pagedEnvelope(template, {}, { page: 1, perPage: 100, total: 0 }, [], {
+      Desde: 'a',
+      Hasta: 'b',
+    })
     assert.deepEqual(Object.keys(page).slice(0, 2), ['Desde', 'Hasta'])
   })
 })
@@ -64,7 +93,9 @@ test.group('ETags and value sets', () => {
     assert.notEqual(etagOf('a'), etagOf('b'))
   })
 
-  test('closed values match case- and accent-insensitively and answer canonically', ({ assert }) => {
+  test('closed values match case- and accent-insensitively and answer canonically', ({
+    assert,
+  }) => {
     assert.equal(canonical(TRANSMISSIONS, 'automatica'), 'Automática')
     assert.equal(canonical(PROPULSIONS, ' DIESEL '), 'Diésel')
     assert.equal(canonical(PROPULSIONS, 'híbrido ENCHUFABLE'), 'Híbrido enchufable')

@@ -21,14 +21,45 @@ const IPV4_EDGES: Array<[string, string | null, string, string, string | null]> 
 ]
 
 const IPV6_EDGES: Array<[string, string | null, string, string, string | null]> = [
-  ['2001::/23 IETF (Teredo, AMT… decoded or listed apart)', '2000:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '2001:2::', '2001:1ff:ffff:ffff:ffff:ffff:ffff:ffff', '2001:200::'],
-  ['2001:db8::/32 documentation', '2001:db7:ffff:ffff:ffff:ffff:ffff:ffff', '2001:db8::', '2001:db8:ffff:ffff:ffff:ffff:ffff:ffff', '2001:db9::'],
-  ['3fff::/20 documentation', '3ffe:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '3fff::', '3fff:fff:ffff:ffff:ffff:ffff:ffff:ffff', '3fff:1000::'],
-  ['outside 2000::/3 (below)', null, '1fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '1fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '2000::'],
-  ['outside 2000::/3 (above: 3fff::/20 end, 5f00::/16, fc00::/7, fe80::/10, ff00::/8)', '3ffe:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '4000::', 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', null],
+  [
+    '2001::/23 IETF (Teredo, AMT… decoded or listed apart)',
+    '2000:ffff:ffff:ffff:ffff:ffff:ffff:ffff',
+    '2001:2::',
+    '2001:1ff:ffff:ffff:ffff:ffff:ffff:ffff',
+    '2001:200::',
+  ],
+  [
+    '2001:db8::/32 documentation',
+    '2001:db7:ffff:ffff:ffff:ffff:ffff:ffff',
+    '2001:db8::',
+    '2001:db8:ffff:ffff:ffff:ffff:ffff:ffff',
+    '2001:db9::',
+  ],
+  [
+    '3fff::/20 documentation',
+    '3ffe:ffff:ffff:ffff:ffff:ffff:ffff:ffff',
+    '3fff::',
+    '3fff:fff:ffff:ffff:ffff:ffff:ffff:ffff',
+    '3fff:1000::',
+  ],
+  [
+    'outside 2000::/3 (below)',
+    null,
+    '1fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff',
+    '1fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff',
+    '2000::',
+  ],
+  [
+    'outside 2000::/3 (above: 3fff::/20 end, 5f00::/16, fc00::/7, fe80::/10, ff00::/8)',
+    '3ffe:ffff:ffff:ffff:ffff:ffff:ffff:ffff',
+    '4000::',
+    'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff',
+    null,
+  ],
 ]
 
-const edges = (rows: typeof IPV4_EDGES) => rows.map(([range, before, first, last, after]) => ({ range, before, first, last, after }))
+const edges = (rows: typeof IPV4_EDGES) =>
+  rows.map(([range, before, first, last, after]) => ({ range, before, first, last, after }))
 
 test.group('isPublicAddress: IPv4 special-purpose ranges', () => {
   test('{range}: just outside is public, both ends inside are not')
@@ -41,8 +72,10 @@ test.group('isPublicAddress: IPv4 special-purpose ranges', () => {
     })
 
   test('ordinary public addresses pass; garbage does not', ({ assert }) => {
-    for (const address of ['8.8.8.8', '93.184.216.34', '1.1.1.1', '223.255.255.255']) assert.isTrue(isPublicAddress(address), address)
-    for (const address of ['', 'localhost', '256.0.0.1', '1.2.3.4.5', 'example.com']) assert.isFalse(isPublicAddress(address), address)
+    for (const address of ['8.8.8.8', '93.184.216.34', '1.1.1.1', '223.255.255.255'])
+      assert.isTrue(isPublicAddress(address), address)
+    for (const address of ['', 'localhost', '256.0.0.1', '1.2.3.4.5', 'example.com'])
+      assert.isFalse(isPublicAddress(address), address)
   })
 })
 
@@ -58,29 +91,56 @@ test.group('isPublicAddress: IPv6 special-purpose ranges', () => {
 
   test('the registry ranges outside 2000::/3 are refused', ({ assert }) => {
     for (const address of [
-      '::', '::1', // unspecified, loopback
-      '100::', '100::ffff:ffff:ffff:ffff', // discard-only
-      '64:ff9b:1::', '64:ff9b:1:ffff:ffff:ffff:ffff:ffff', // local-use NAT64
-      '5f00::', '5f00:ffff:ffff:ffff:ffff:ffff:ffff:ffff', // SRv6 SIDs
-      'fc00::', 'fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', // unique local
-      'fe80::', 'febf:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'fe80::1%eth0', // link local
-      'ff00::', 'ff02::1', // multicast
+      '::',
+      '::1', // unspecified, loopback
+      '100::',
+      '100::ffff:ffff:ffff:ffff', // discard-only
+      '64:ff9b:1::',
+      '64:ff9b:1:ffff:ffff:ffff:ffff:ffff', // local-use NAT64
+      '5f00::',
+      '5f00:ffff:ffff:ffff:ffff:ffff:ffff:ffff', // SRv6 SIDs
+      'fc00::',
+      'fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', // unique local
+      'fe80::',
+      'febf:ffff:ffff:ffff:ffff:ffff:ffff:ffff',
+      'fe80::1%eth0', // link local
+      'ff00::',
+      'ff02::1', // multicast
     ]) {
       assert.isFalse(isPublicAddress(address), address)
     }
   })
 
-  test('the globally reachable entries of 2001::/23 pass, their neighbours do not', ({ assert }) => {
-    for (const address of ['2001:1::1', '2001:1::3', '2001:3::', '2001:3:ffff::1', '2001:4:112::1', '2001:20::1', '2001:3f:ffff::1']) {
+  test('the globally reachable entries of 2001::/23 pass, their neighbours do not', ({
+    assert,
+  }) => {
+    for (const address of [
+      '2001:1::1',
+      '2001:1::3',
+      '2001:3::',
+      '2001:3:ffff::1',
+      '2001:4:112::1',
+      '2001:20::1',
+      '2001:3f:ffff::1',
+    ]) {
       assert.isTrue(isPublicAddress(address), address)
     }
-    for (const address of ['2001:1::', '2001:1::4', '2001:2::1', '2001:4:111::1', '2001:4:113::1', '2001:10::1', '2001:40::1']) {
+    for (const address of [
+      '2001:1::',
+      '2001:1::4',
+      '2001:2::1',
+      '2001:4:111::1',
+      '2001:4:113::1',
+      '2001:10::1',
+      '2001:40::1',
+    ]) {
       assert.isFalse(isPublicAddress(address), address)
     }
   })
 
   test('ordinary global unicast passes', ({ assert }) => {
-    for (const address of ['2606:4700::1111', '2a00:1450:4001:80b::200e', '2001:200::1']) assert.isTrue(isPublicAddress(address), address)
+    for (const address of ['2606:4700::1111', '2a00:1450:4001:80b::200e', '2001:200::1'])
+      assert.isTrue(isPublicAddress(address), address)
   })
 })
 
@@ -88,21 +148,42 @@ test.group('isPublicAddress: IPv4 embedded in IPv6', () => {
   test('IPv4-mapped ::ffff:0:0/96 follows the IPv4 it carries', ({ assert }) => {
     assert.isTrue(isPublicAddress('::ffff:8.8.8.8'))
     assert.isTrue(isPublicAddress('::ffff:9.255.255.255'))
-    for (const address of ['::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.0', '::ffff:169.254.169.254', '::ffff:0:0', '::ffff:ffff:ffff']) {
+    for (const address of [
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::ffff:10.0.0.0',
+      '::ffff:169.254.169.254',
+      '::ffff:0:0',
+      '::ffff:ffff:ffff',
+    ]) {
       assert.isFalse(isPublicAddress(address), address)
     }
   })
 
   test('IPv4-compatible ::/96 (deprecated) is refused, [::7f00:1] among them', ({ assert }) => {
-    for (const address of ['::7f00:1', '::127.0.0.1', '::a00:1', '::808:808', '::ffff', '::1:0:0']) {
+    for (const address of [
+      '::7f00:1',
+      '::127.0.0.1',
+      '::a00:1',
+      '::808:808',
+      '::ffff',
+      '::1:0:0',
+    ]) {
       assert.isFalse(isPublicAddress(address), address)
     }
   })
 
-  test('NAT64 64:ff9b::/96 follows the IPv4 it carries; the local-use 64:ff9b:1::/48 is refused', ({ assert }) => {
+  test('NAT64 64:ff9b::/96 follows the IPv4 it carries; the local-use 64:ff9b:1::/48 is refused', ({
+    assert,
+  }) => {
     assert.isTrue(isPublicAddress('64:ff9b::8.8.8.8'))
     assert.isTrue(isPublicAddress('64:ff9b::93.184.216.34'))
-    for (const address of ['64:ff9b::127.0.0.1', '64:ff9b::a9fe:a9fe', '64:ff9b::10.0.0.1', '64:ff9b:1::808:808']) {
+    for (const address of [
+      '64:ff9b::127.0.0.1',
+      '64:ff9b::a9fe:a9fe',
+      '64:ff9b::10.0.0.1',
+      '64:ff9b:1::808:808',
+    ]) {
       assert.isFalse(isPublicAddress(address), address)
     }
     // Just outside the /96: not a NAT64 address, and outside 2000::/3.
@@ -112,7 +193,13 @@ test.group('isPublicAddress: IPv4 embedded in IPv6', () => {
   test('6to4 2002::/16 follows the IPv4 in bits 16..47', ({ assert }) => {
     assert.isTrue(isPublicAddress('2002:808:808::1'))
     assert.isTrue(isPublicAddress('2002:5db8:d822::1')) // 93.184.216.34
-    for (const address of ['2002:7f00:1::1', '2002:a00:1::1', '2002:a9fe:a9fe::', '2002:c0a8:101::1', '2002::1']) {
+    for (const address of [
+      '2002:7f00:1::1',
+      '2002:a00:1::1',
+      '2002:a9fe:a9fe::',
+      '2002:c0a8:101::1',
+      '2002::1',
+    ]) {
       assert.isFalse(isPublicAddress(address), address)
     }
     // Neighbours of 2002::/16 are ordinary global unicast.
@@ -120,7 +207,9 @@ test.group('isPublicAddress: IPv4 embedded in IPv6', () => {
     assert.isTrue(isPublicAddress('2001:ffff:7f00:1::1'))
   })
 
-  test('Teredo 2001::/32: server IPv4 in bits 32..63, client IPv4 inverted in the last 32 bits', ({ assert }) => {
+  test('Teredo 2001::/32: server IPv4 in bits 32..63, client IPv4 inverted in the last 32 bits', ({
+    assert,
+  }) => {
     // Server 8.8.8.8, client 93.184.216.34 (inverted: a247:27dd).
     assert.isTrue(isPublicAddress('2001:0:808:808::a247:27dd'))
     // Server 127.0.0.1.

@@ -5,7 +5,7 @@
  * The header is exactly `Bearer <token68>` (scheme case-insensitive, RFC 7235
  * §2.1 / RFC 6750 §2.1); anything else is a 401. Every 401 counts against the
  * client address: past AUTH_FAILURES_PER_MINUTE the address gets 429 +
- * Retry-After without its credentials being looked up (DESIGN.md §13).
+ * Retry-After without its credentials being looked up (docs/design.md §13).
  * Successful requests are never counted, and only an address that failed in
  * this process within the last minute pays the limiter lookup (with the
  * database store, one query): another process learns of an address at its
@@ -32,14 +32,16 @@ export function bearerToken(header: string | undefined): string | null {
   return header ? (BEARER.exec(header)?.[1] ?? null) : null
 }
 
-const failures = () => limiter.use({ requests: settings.authFailuresPerMinute, duration: '1 minute' })
+const failures = () =>
+  limiter.use({ requests: settings.authFailuresPerMinute, duration: '1 minute' })
 
 /** Address → until when (ms) this process checks it against the limiter. */
 const suspects = new Map<string, number>()
 const SUSPECT_MS = 60_000
 
 function suspect(address: string, now = Date.now()) {
-  if (suspects.size >= 10_000) for (const [key, until] of suspects) if (until <= now) suspects.delete(key)
+  if (suspects.size >= 10_000)
+    for (const [key, until] of suspects) if (until <= now) suspects.delete(key)
   suspects.set(address, now + SUSPECT_MS)
 }
 
@@ -61,7 +63,10 @@ export default class AuthenticateMiddleware {
     }
     try {
       const token = bearerToken(ctx.request.header('authorization'))
-      if (!token) throw new errors.E_UNAUTHORIZED_ACCESS('Unauthorized access', { guardDriverName: 'access_tokens' })
+      if (!token)
+        throw new errors.E_UNAUTHORIZED_ACCESS('Unauthorized access', {
+          guardDriverName: 'access_tokens',
+        })
       // The guard splits on one space: hand it the canonical form of the header just checked.
       ctx.request.request.headers.authorization = `Bearer ${token}`
       ctx.caller = await ctx.auth.authenticateUsing(['api'])

@@ -1,5 +1,5 @@
 /*
- * The input gate on every route (DESIGN.md §13), wrapped around the body
+ * The input gate on every route (docs/design.md §13), wrapped around the body
  * parser so that what it refuses (a scalar JSON body, a Content-Encoding that
  * does not decode or is unknown, JSON that does not parse) becomes a Spanish
  * problem document too. Runs before authentication and every handler, so no
@@ -10,7 +10,13 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import BodyParserMiddleware from '@adonisjs/core/bodyparser_middleware'
 import { Problem, type ProblemErrors } from '../problem.js'
-import { GATE_DETAIL, checkPathParams, checkPercentEncoding, checkValues, pathParamsClean } from '../input_gate.js'
+import {
+  GATE_DETAIL,
+  checkPathParams,
+  checkPercentEncoding,
+  checkValues,
+  pathParamsClean,
+} from '../input_gate.js'
 
 /** What `inflation` can decode (RFC 9110 §8.4.1 names; 415 + Accept-Encoding otherwise). */
 export const ACCEPTED_ENCODINGS = 'gzip, deflate, br'
@@ -63,15 +69,23 @@ function hasAny(errors: ProblemErrors) {
 /** The body parser's refusals as problem documents. */
 function bodyProblem(error: any, contentEncoding: string | undefined): unknown {
   if (error instanceof Problem) return error
-  if (error?.code === 'E_REQUEST_ENTITY_TOO_LARGE' || error?.code === 'E_REQUEST_ABORTED') return error
-  if (error?.code === 'E_ENCODING_UNSUPPORTED' || (error?.status === 415 && /Content-Encoding/i.test(error.message))) {
+  if (error?.code === 'E_REQUEST_ENTITY_TOO_LARGE' || error?.code === 'E_REQUEST_ABORTED')
+    return error
+  if (
+    error?.code === 'E_ENCODING_UNSUPPORTED' ||
+    (error?.status === 415 && /Content-Encoding/i.test(error.message))
+  ) {
     return new Problem(415, {
       detail: `Content-Encoding no admitido; use ${ACCEPTED_ENCODINGS} o ninguno.`,
       headers: { 'Accept-Encoding': ACCEPTED_ENCODINGS },
     })
   }
   // zlib (`Z_DATA_ERROR`) and brotli (`ERR__ERROR_FORMAT_…`) refusals alike.
-  if (contentEncoding && contentEncoding !== 'identity' && (error?.errno !== undefined || /^(Z_|ERR_)/.test(error?.code ?? ''))) {
+  if (
+    contentEncoding &&
+    contentEncoding !== 'identity' &&
+    (error?.errno !== undefined || /^(Z_|ERR_)/.test(error?.code ?? ''))
+  ) {
     const detail = 'El cuerpo no se pudo descomprimir según su Content-Encoding.'
     return Problem.badRequest({ _: [detail] }, detail)
   }

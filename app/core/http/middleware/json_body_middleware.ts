@@ -26,5 +26,8 @@ export default class JsonBodyMiddleware {
 
 function hasBody(ctx: HttpContext) {
   const length = ctx.request.header('content-length')
-  return (length !== undefined && length !== '0') || ctx.request.header('transfer-encoding') !== undefined
+  return (
+    (length !== undefined && length !== '0') ||
+    ctx.request.header('transfer-encoding') !== undefined
+  )
 }

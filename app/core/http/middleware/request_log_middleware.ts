@@ -33,5 +33,6 @@ export default class RequestLogMiddleware {
 
 function keepVaryAccept(ctx: HttpContext) {
   const vary = String(ctx.response.getHeader('Vary') ?? '')
-  if (!/(^|,)\s*accept\s*(,|$)/i.test(vary)) ctx.response.header('Vary', vary ? `${vary}, Accept` : 'Accept')
+  if (!/(^|,)\s*accept\s*(,|$)/i.test(vary))
+    ctx.response.header('Vary', vary ? `${vary}, Accept` : 'Accept')
 }
