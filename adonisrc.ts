@@ -4,7 +4,7 @@ export default defineConfig({
   commands: [
     () => import('@adonisjs/core/commands'),
     () => import('@adonisjs/lucid/commands'),
-    () => import('#core/commands_loader'),
+    () => import('#start/commands'),
   ],
 
   providers: [
@@ -25,7 +25,11 @@ export default defineConfig({
     () => import('@adonisjs/shield/shield_provider'),
   ],
 
-  preloads: [() => import('#start/routes'), () => import('#start/kernel')],
+  preloads: [
+    () => import('#start/modules'),
+    () => import('#start/routes'),
+    () => import('#start/kernel'),
+  ],
 
   tests: {
     suites: [

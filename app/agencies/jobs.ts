@@ -1,5 +1,5 @@
 /*
- * Queues of the agencies module (registered in app/core/jobs/registry.ts).
+ * Queues of the agencies module (listed in start/modules.ts).
  */
 import type { JobDefinition } from '#core/jobs/types'
 

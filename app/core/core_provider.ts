@@ -35,8 +35,6 @@ export default class CoreProvider {
     const { useSpanishMessages } = await import('#core/http/validation_messages')
     useSpanishMessages()
     const runner = await this.app.container.make(JobRunner)
-    const { moduleJobs } = await import('#core/jobs/registry')
-    runner.register(...(await moduleJobs()))
     // Jobs stop before the database connections close (terminating hooks run first).
     this.app.terminating(async () => {
       await runner.stop()

@@ -1,13 +1,12 @@
 /*
- * Reference data loaders of the modules, run by `npm start` on every boot
- * (each loader is idempotent and cheap when the data is already there).
+ * Reference data loaders of the modules (start/modules.ts), run by `npm start`
+ * on every boot (each loader is idempotent and cheap when the data is there).
  */
-export type ReferenceDataLoader = { name: string; load: () => Promise<string | void> }
+import { contributions, type ReferenceDataLoader } from '#core/modules'
+
+export type { ReferenceDataLoader }
 
 export async function referenceDataLoaders(): Promise<ReferenceDataLoader[]> {
-  const modules = await Promise.all([
-    // Modules add theirs here, e.g. import('#catalog/reference_data').
-    import('#catalog/reference_data'),
-  ] as Promise<{ loaders: ReferenceDataLoader[] }>[])
+  const modules = await contributions('referenceData')
   return modules.flatMap((module) => module.loaders)
 }

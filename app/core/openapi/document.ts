@@ -1,20 +1,12 @@
 /*
- * The OpenAPI 3.1 document, assembled from each module's fragment. A test
+ * The OpenAPI 3.1 document, assembled from each module's fragment (start/modules.ts). A test
  * keeps it equal to the registered routes.
  */
+import { contributions } from '#core/modules'
 import { secured, type OpenApiFragment } from './helpers.js'
 
 async function fragments(): Promise<OpenApiFragment[]> {
-  const modules = await Promise.all([
-    import('./core.js'),
-    import('#agencies/openapi'),
-    // Modules add their `openapi.ts` here, e.g. import('#catalog/openapi').
-    import('#catalog/openapi'),
-    import('#apps/openapi'),
-    import('#buyers/openapi'),
-    import('#leads/openapi'),
-    import('#listings/openapi'),
-  ])
+  const modules = await contributions('openapi')
   return modules.map((module) => module.openapi)
 }
 

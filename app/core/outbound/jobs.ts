@@ -1,5 +1,5 @@
 /*
- * Core queues of outbound deliveries (registered in app/core/jobs/registry.ts).
+ * Core queues of outbound deliveries (listed in start/modules.ts).
  */
 import type { JobDefinition } from '#core/jobs/types'
 

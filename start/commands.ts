@@ -1,6 +1,7 @@
 /*
- * Ace loader for the commands that live in the modules. Command files import
- * only ace at the top; their work is imported inside run().
+ * Ace loader for the commands of core and of the feature modules (the command
+ * side of start/modules.ts). Command files import only ace at the top; their
+ * work is imported inside run().
  */
 import { ListLoader } from '@adonisjs/core/ace'
 import type { CommandMetaData } from '@adonisjs/ace/types'
