@@ -21,5 +21,5 @@ router.use([
 ])
 
 export const middleware = router.named({
-  authenticate: () => import('#core/http/middleware/authenticate_middleware'),
+  authenticate: () => import('#apps/middleware/authenticate_middleware'),
 })

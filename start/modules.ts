@@ -1,6 +1,8 @@
 /*
  * The feature modules and what each contributes to the application. Core
  * reads this list (app/core/modules.ts); it never imports a module itself.
+ * Listed in dependency order: a module's `boot` registers on the hooks of
+ * modules above it, and hooks run in this order (listings before leads).
  */
 import { registerModules } from '#core/modules'
 
@@ -15,7 +17,12 @@ await registerModules([
     openapi: () => import('#catalog/openapi'),
     referenceData: () => import('#catalog/reference_data'),
   },
-  { name: 'apps', jobs: () => import('#apps/jobs'), openapi: () => import('#apps/openapi') },
+  {
+    name: 'apps',
+    jobs: () => import('#apps/jobs'),
+    openapi: () => import('#apps/openapi'),
+    start: () => import('#apps/start'),
+  },
   {
     name: 'agencies',
     jobs: () => import('#agencies/jobs'),
@@ -23,9 +30,15 @@ await registerModules([
   },
   {
     name: 'listings',
+    boot: () => import('#listings/boot'),
     jobs: () => import('#listings/jobs'),
     openapi: () => import('#listings/openapi'),
   },
-  { name: 'leads', jobs: () => import('#leads/jobs'), openapi: () => import('#leads/openapi') },
+  {
+    name: 'leads',
+    boot: () => import('#leads/boot'),
+    jobs: () => import('#leads/jobs'),
+    openapi: () => import('#leads/openapi'),
+  },
   { name: 'buyers', jobs: () => import('#buyers/jobs'), openapi: () => import('#buyers/openapi') },
 ])

@@ -1,31 +1,48 @@
 /*
  * The one way a feature module plugs into the application. `start/modules.ts`
  * lists every module and what it contributes (queues, OpenAPI, reference data,
- * commands); core reads those contributions here and never imports a module
+ * start steps, boot hooks; commands in start/commands.ts); core reads those
+ * contributions here and never imports a module
  * (tests/unit/core/module_boundaries.spec.ts keeps it so).
  */
+import type { BaseCommand } from '@adonisjs/core/ace'
 import type { JobDefinition } from '#core/jobs/types'
 import type { OpenApiFragment } from '#core/openapi/helpers'
 
 export type ReferenceDataLoader = { name: string; load: () => Promise<string | void> }
 
+/** What a start step may use of the `npm start` command: its output. */
+export type StartContext = Pick<BaseCommand, 'logger' | 'ui'> & { publicUrl: string }
+export type StartStep = { run: (context: StartContext) => Promise<void> }
+
 type Lazy<T> = () => Promise<T>
 
 export type FeatureModule = {
   name: string
+  /**
+   * The module's `boot.ts`: registers its handlers on the hooks of the modules
+   * it depends on (e.g. agencies' operator handover), so those never import it.
+   * Run once, in list order, when the modules are registered.
+   */
+  boot?: Lazy<{ boot: () => void }>
   /** The module's `jobs.ts`: queues, handlers, schedules. */
   jobs?: Lazy<{ jobs: JobDefinition[] }>
   /** The module's OpenAPI paths and schemas. */
   openapi?: Lazy<{ openapi: OpenApiFragment }>
   /** Idempotent loaders `npm start` runs on every boot. */
   referenceData?: Lazy<{ loaders: ReferenceDataLoader[] }>
+  /** Steps `npm start` runs after the reference data, before serving (e.g. the demo app). */
+  start?: Lazy<{ steps: StartStep[] }>
 }
+
+type Part = Exclude<keyof FeatureModule, 'name'>
 
 let registered: FeatureModule[] = []
 
 /** Called once by the start/modules.ts preload; the job runner learns the queues here. */
 export async function registerModules(modules: FeatureModule[]) {
   registered = modules
+  for (const hooks of await contributions('boot')) hooks.boot()
   const { default: app } = await import('@adonisjs/core/services/app')
   const { default: JobRunner } = await import('#core/jobs/runner')
   const { moduleJobs } = await import('#core/jobs/registry')
@@ -38,9 +55,9 @@ export function featureModules(): readonly FeatureModule[] {
 }
 
 /** Everything the registered modules contribute under `part`, in module order. */
-export async function contributions<Part extends 'jobs' | 'openapi' | 'referenceData'>(part: Part) {
+export async function contributions<P extends Part>(part: P) {
   const loaded = await Promise.all(registered.map((module) => module[part]?.()))
   return loaded.filter((entry) => entry !== undefined) as Awaited<
-    ReturnType<NonNullable<FeatureModule[Part]>>
+    ReturnType<NonNullable<FeatureModule[P]>>
   >[]
 }

@@ -8,25 +8,21 @@ import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
 import { fail, ok, type Result } from '#core/result'
 import Membership from '#agencies/models/membership'
-import ReassignListings from '#listings/services/reassign_operator'
-import ReassignLeads from '#leads/services/reassign_operator'
+import { operatorHandovers } from '#agencies/hooks'
 import AgencyDirectory from './agency_directory.js'
 
 export type DetachFailure = 'invalid'
 
 @inject()
 export default class DetachOperator {
-  constructor(
-    private directory: AgencyDirectory,
-    private listings: ReassignListings,
-    private leads: ReassignLeads
-  ) {}
+  constructor(private directory: AgencyDirectory) {}
 
   async execute(
     agencyId: number,
     email: string,
     destinationEmail: string
   ): Promise<Result<void, DetachFailure>> {
+    const handovers = await operatorHandovers()
     return db.transaction(async (trx) => {
       // Writers naming a responsible member wait (AgencyDirectory.holdMembers), so none can hand
       // work to the leaving person after its listings moved. Then the memberships: two detaches
@@ -50,13 +46,15 @@ export default class DetachOperator {
       }
       if (Object.keys(errors).length || !leaving || !receiving) return fail('invalid', { errors })
 
-      // The single place where work changes hands (listings module, then leads module).
-      const moved = await this.listings.execute(agencyId, leaving.id, receiving.id, trx)
-      if (!moved.ok)
-        return fail('invalid', {
-          errors: { operadorDestino: ['El operador de destino no es válido.'] },
-        })
-      await this.leads.execute(agencyId, leaving.id, receiving.id, trx)
+      // The single place where work changes hands: the modules' handovers (listings, then
+      // leads, as start/modules.ts lists them; agencies/hooks.ts).
+      for (const handover of handovers) {
+        const moved = await handover.execute(agencyId, leaving.id, receiving.id, trx)
+        if (!moved.ok)
+          return fail('invalid', {
+            errors: { operadorDestino: ['El operador de destino no es válido.'] },
+          })
+      }
 
       await Membership.query({ client: trx })
         .where('agency_id', agencyId)

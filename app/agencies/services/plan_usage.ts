@@ -1,17 +1,15 @@
 /*
  * How much of the plan is in use: active listings per exposure level, counted
- * by the listings module (its tables are not ours to read).
+ * by the listings module (its tables are not ours to read), which provides
+ * the count through agencies' hooks.
  */
-import { inject } from '@adonisjs/core'
-import ListingDirectory from '#listings/services/listing_directory'
+import { planUsageSource, type Usage } from '#agencies/hooks'
 
-export type Usage = { Alta: number; Media: number; Baja: number }
+export type { Usage }
 
-@inject()
 export default class PlanUsage {
-  constructor(private listings: ListingDirectory) {}
-
-  execute(agencyId: number): Promise<Usage> {
-    return this.listings.usage(agencyId)
+  async execute(agencyId: number): Promise<Usage> {
+    const source = await planUsageSource()
+    return source.usage(agencyId)
   }
 }

@@ -5,8 +5,9 @@ import { gracefulClose } from '#core/http/graceful_close'
 
 /**
  * `npm start`: the newcomer's one-machine service. Migrates, loads reference
- * data, creates a demo app on first boot (its token printed once), and runs
- * the web server and the job workers in this process until Ctrl-C / SIGTERM.
+ * data, runs the modules' start steps (the apps module creates a demo app on
+ * first boot, its token printed once), and runs the web server and the job
+ * workers in this process until Ctrl-C / SIGTERM.
  */
 export default class Start extends BaseCommand {
   static commandName = 'start'
@@ -16,6 +17,7 @@ export default class Start extends BaseCommand {
   async run() {
     const { migrate } = await import('#core/bootstrap/migrate')
     const { referenceDataLoaders } = await import('#core/bootstrap/reference_data')
+    const { contributions } = await import('#core/modules')
     const { settings } = await import('#core/settings')
     const { default: JobRunner } = await import('#core/jobs/runner')
 
@@ -27,7 +29,10 @@ export default class Start extends BaseCommand {
       const summary = await loader.load()
       this.logger.info(`Reference data ${loader.name}: ${summary ?? 'ok'}`)
     }
-    await this.printDemoApp(settings.publicUrl)
+    for (const { steps } of await contributions('start')) {
+      for (const step of steps)
+        await step.run({ logger: this.logger, ui: this.ui, publicUrl: settings.publicUrl })
+    }
 
     const runner = await this.app.container.make(JobRunner)
     const queues = await runner.work({ work: true, schedule: true })
@@ -44,25 +49,6 @@ export default class Start extends BaseCommand {
       this.logger.info('Stopping: finishing requests and jobs…')
       await new Promise<void>((resolve) => httpServer.close(() => resolve()))
     })
-  }
-
-  private async printDemoApp(publicUrl: string) {
-    const { default: App } = await import('#apps/models/app')
-    const existing = await App.query().orderBy('id').first()
-    if (existing) {
-      this.logger.info(`Apps exist already. A new token: npm run ace -- app:token ${existing.id}`)
-      return
-    }
-    const { default: CreateApp } = await import('#apps/services/create_app')
-    const { app, token } = await new CreateApp().execute('Demo', ['consultas:crear'])
-    this.ui
-      .sticker()
-      .add(`Demo app ${app.id} created. Its token is shown only now:`)
-      .add('')
-      .add(token)
-      .add('')
-      .add(`curl -H "Authorization: Bearer ${token}" ${publicUrl}/v3`)
-      .render()
   }
 
   private async listen(host: string, port: number): Promise<Server> {

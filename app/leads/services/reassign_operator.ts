@@ -1,13 +1,16 @@
 /*
  * Desasociar (docs/spec.md §4.3): the detached operator's inquiries and notification
- * ownership move to the receiving operator, in the caller's transaction.
+ * ownership move to the receiving operator, in the caller's transaction. Registered
+ * as the leads module's operator handover (app/leads/boot.ts).
  */
 import { inject } from '@adonisjs/core'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { ok } from '#core/result'
+import type { OperatorHandover } from '#agencies/hooks'
 import AgencyDirectory from '#agencies/services/agency_directory'
 
 @inject()
-export default class ReassignOperator {
+export default class ReassignOperator implements OperatorHandover {
   constructor(private agencies: AgencyDirectory) {}
 
   async execute(
@@ -28,6 +31,7 @@ export default class ReassignOperator {
       .where('agency_id', agencyId)
       .where('owner_operator_id', fromOperatorId)
       .update({ owner_operator_id: toOperatorId, updated_at: new Date() })
+    return ok(undefined)
   }
 
   private async operatorEmail(operatorId: number, trx: TransactionClientContract) {

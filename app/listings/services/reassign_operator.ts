@@ -2,15 +2,17 @@
  * desasociar (docs/spec.md §4.3): the detached collaborator's listings pass to the
  * receiving operator, inside the agencies module's transaction. The sales
  * phone follows the operator (it must be one of the responsible's phones).
+ * Registered as the listings module's operator handover (app/listings/boot.ts).
  */
 import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { fail, ok, type Result } from '#core/result'
+import type { OperatorHandover } from '#agencies/hooks'
 import AgencyDirectory from '#agencies/services/agency_directory'
 
 @inject()
-export default class ReassignOperator {
+export default class ReassignOperator implements OperatorHandover {
   constructor(private directory: AgencyDirectory) {}
 
   /** Moves every listing of `fromOperatorId` in the agency; answers how many moved. */

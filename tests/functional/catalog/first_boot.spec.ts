@@ -130,6 +130,14 @@ test.group('First boot: npm start on an empty database', () => {
         started.output(),
         'Reference data catalog: loaded places, vehicles, currencies'
       )
+      // The apps module's start step: a demo app whose token, printed once, works.
+      assert.match(started.output(), /Demo app \d+ created/)
+      const token = /dla_[A-Za-z0-9._-]+/.exec(started.output())?.[0]
+      assert.exists(token, 'the demo token is printed')
+      const entry = await fetch(`http://127.0.0.1:${port}/v3`, {
+        headers: { Authorization: `Bearer ${token}` },
+      })
+      assert.equal(entry.status, 200)
 
       // Same ids as row-by-row inserts: 1..n in input order, every model entry using one up.
       const versions = await fresh.client
@@ -164,6 +172,8 @@ test.group('First boot: npm start on an empty database', () => {
       started = await start(fresh.url, port, dataDir)
       await ready(started, port)
       assert.include(started.output(), 'Reference data catalog: already loaded')
+      assert.include(started.output(), 'Apps exist already. A new token: npm run ace -- app:token')
+      assert.notMatch(started.output(), /dla_/, 'no second demo app, no token printed')
       assert.deepEqual(await counts(), expected.counts)
       assert.deepEqual(
         await fresh.client.from('catalog_state').select('revision').first(),

@@ -1,6 +1,6 @@
 /*
- * Bearer authentication of the calling app. After it, `ctx.caller` is the app
- * every module scopes its queries to.
+ * Bearer authentication of the calling app. After it, `ctx.caller` (typed in
+ * #core/auth/caller) is the app every module scopes its queries to.
  *
  * The header is exactly `Bearer <token68>` (scheme case-insensitive, RFC 7235
  * §2.1 / RFC 6750 §2.1); anything else is a 401. Every 401 counts against the
@@ -15,15 +15,8 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import limiter from '@adonisjs/limiter/services/main'
 import { errors } from '@adonisjs/auth'
-import type App from '#apps/models/app'
 import { settings } from '#core/settings'
-import { Problem } from '../problem.js'
-
-declare module '@adonisjs/core/http' {
-  interface HttpContext {
-    caller: App
-  }
-}
+import { Problem } from '#core/http/problem'
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i
 

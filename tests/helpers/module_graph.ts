@@ -1,0 +1,124 @@
+/*
+ * The module import graph of `app/`, read from the sources (no app boot):
+ * every `#module/…` or relative specifier, static, type-only or dynamic, that
+ * lands in another module. tests/unit/core/module_boundaries.spec.ts checks
+ * the house rules of docs/architecture.md on it.
+ */
+import { readdir, readFile } from 'node:fs/promises'
+import { posix } from 'node:path'
+import ts from 'typescript'
+
+export type SourceFile = { path: string; source: string }
+
+/** One import of `file` (from module `from`) that lands in module `to`, at `target` inside it. */
+export type ModuleImport = {
+  from: string
+  to: string
+  target: string
+  file: string
+  specifier: string
+}
+
+/** Every `.ts` file under `root/app`, with paths relative to `root`. */
+export async function readSources(root: string): Promise<SourceFile[]> {
+  const entries = await readdir(posix.join(root, 'app'), { recursive: true, withFileTypes: true })
+  const files = entries.filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+  return Promise.all(
+    files.map(async (entry) => {
+      const absolute = posix.join(entry.parentPath, entry.name)
+      return { path: posix.relative(root, absolute), source: await readFile(absolute, 'utf8') }
+    })
+  )
+}
+
+/** `app/<module>/…` → module, else null. */
+export function moduleOf(path: string): string | null {
+  const match = /^app\/([^/]+)\//.exec(path)
+  return match ? match[1] : null
+}
+
+/** The imports of the sources that cross from one module into another. */
+export function crossImports(files: SourceFile[]): ModuleImport[] {
+  const modules = new Set(files.map((file) => moduleOf(file.path)).filter((name) => name !== null))
+  const found: ModuleImport[] = []
+  for (const file of files) {
+    const from = moduleOf(file.path)
+    if (!from) continue
+    // Comments and strings are skipped by the scanner; `import('…')` counts too.
+    const { importedFiles } = ts.preProcessFile(file.source, true, true)
+    for (const { fileName: specifier } of importedFiles) {
+      const inside = landing(file.path, specifier, modules)
+      if (inside && inside.module !== from)
+        found.push({ from, to: inside.module, target: inside.target, file: file.path, specifier })
+    }
+  }
+  return found
+}
+
+function landing(importer: string, specifier: string, modules: Set<string>) {
+  let path: string
+  if (specifier.startsWith('#')) path = `app/${specifier.slice(1)}`
+  else if (specifier.startsWith('.')) path = posix.join(posix.dirname(importer), specifier)
+  else return null
+  const module = moduleOf(path)
+  if (!module || !modules.has(module)) return null
+  return { module, target: path.slice(`app/${module}/`.length).replace(/\.js$/, '') }
+}
+
+/** Module → the modules it imports, each with the imports that make the edge. */
+export function moduleGraph(imports: ModuleImport[]) {
+  const graph = new Map<string, Map<string, ModuleImport[]>>()
+  for (const edge of imports) {
+    const targets = graph.get(edge.from) ?? new Map<string, ModuleImport[]>()
+    targets.set(edge.to, [...(targets.get(edge.to) ?? []), edge])
+    graph.set(edge.from, targets)
+  }
+  return graph
+}
+
+/** A cycle of the graph as the modules along it (first = last), or null. */
+export function findCycle(graph: ReturnType<typeof moduleGraph>): string[] | null {
+  const done = new Set<string>()
+  const path: string[] = []
+  const visit = (module: string): string[] | null => {
+    const open = path.indexOf(module)
+    if (open >= 0) return [...path.slice(open), module]
+    if (done.has(module)) return null
+    path.push(module)
+    for (const next of [...(graph.get(module)?.keys() ?? [])].sort()) {
+      const cycle = visit(next)
+      if (cycle) return cycle
+    }
+    path.pop()
+    done.add(module)
+    return null
+  }
+  for (const module of [...graph.keys()].sort()) {
+    const cycle = visit(module)
+    if (cycle) return cycle
+  }
+  return null
+}
+
+/** A cycle with, for each step, one import that makes it: for the failure message. */
+export function describeCycle(graph: ReturnType<typeof moduleGraph>, cycle: string[]) {
+  return cycle
+    .slice(1)
+    .map((to, index) => {
+      const edge = graph.get(cycle[index])!.get(to)![0]
+      return `${edge.from} → ${to} (${edge.file} imports ${edge.specifier})`
+    })
+    .join('\n')
+}
+
+/** The house rules (docs/architecture.md) the imports break, one line each. */
+export function boundaryViolations(imports: ModuleImport[]) {
+  const line = (edge: ModuleImport) => `${edge.file} imports ${edge.specifier}`
+  const graph = moduleGraph(imports)
+  const cycle = findCycle(graph)
+  return {
+    coreImportsModule: imports.filter((edge) => edge.from === 'core').map(line),
+    cycle: cycle ? describeCycle(graph, cycle) : null,
+    internals: imports.filter((edge) => /^(controllers|models)\//.test(edge.target)).map(line),
+  }
+}

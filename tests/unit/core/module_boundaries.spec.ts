@@ -1,0 +1,105 @@
+/*
+ * Module boundaries (docs/architecture.md), read from the sources: core imports
+ * no feature module, the modules import each other without a cycle, and a
+ * module uses another's services, never its controllers or models.
+ */
+import { test } from '@japa/runner'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { posix } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import {
+  boundaryViolations,
+  crossImports,
+  findCycle,
+  moduleGraph,
+  moduleOf,
+  readSources,
+} from '#tests/helpers/module_graph'
+
+const root = fileURLToPath(new URL('../../../', import.meta.url))
+
+test.group('Module boundaries', () => {
+  test('app/: core imports no module, no cycle, no foreign controllers or models', async ({
+    assert,
+  }) => {
+    const files = await readSources(root)
+    assert.isAbove(files.length, 100)
+    const imports = crossImports(files)
+    // The graph is real: the known dependencies are seen.
+    assert.isTrue(moduleGraph(imports).get('listings')?.has('agencies'))
+    assert.isTrue(moduleGraph(imports).get('buyers')?.has('leads'))
+
+    const violations = boundaryViolations(imports)
+    assert.deepEqual(violations.coreImportsModule, [], 'app/core imports a feature module')
+    assert.isNull(violations.cycle, `import cycle between modules:\n${violations.cycle}`)
+    assert.deepEqual(violations.internals, [], "a module imports another's controllers or models")
+
+    // start/modules.ts lists a module after those it imports: hooks run in that order.
+    const listed = [
+      ...(await readFile(posix.join(root, 'start/modules.ts'), 'utf8')).matchAll(/name: '(\w+)'/g),
+    ].map((match) => match[1])
+    assert.sameMembers(listed, [...new Set(files.map((file) => moduleOf(file.path)))])
+    for (const edge of imports)
+      assert.isBelow(
+        listed.indexOf(edge.to),
+        listed.indexOf(edge.from),
+        `${edge.file} imports ${edge.specifier}`
+      )
+  })
+
+  test('a synthetic tree that breaks every rule is caught', async ({ assert, cleanup }) => {
+    const fixture = posix.join(root, 'tmp', 'module_boundaries_fixture')
+    cleanup(() => rm(fixture, { recursive: true, force: true }))
+    const tree: Record<string, string> = {
+      'app/core/commands/start.ts': `// import '#apps/in_a_comment'\nexport async function run() {\n  const { default: App } = await import('#apps/models/app')\n}`,
+      'app/core/http/auth.ts': `import type App from '../../apps/models/app.js'`,
+      'app/apps/models/app.ts': `export default class App {}`,
+      'app/agencies/services/detach.ts': `import Reassign from '#listings/services/reassign'`,
+      'app/listings/services/reassign.ts': `export { Directory } from '#leads/services/directory'`,
+      'app/leads/services/directory.ts': `import Agency from '#agencies/models/agency'`,
+      'app/agencies/models/agency.ts': `import '#core/settings'`,
+      'app/catalog/services/place.ts': `import { x } from '#catalog/services/other'\nimport env from '#start/env'`,
+    }
+    for (const [path, source] of Object.entries(tree)) {
+      await mkdir(posix.dirname(posix.join(fixture, path)), { recursive: true })
+      await writeFile(posix.join(fixture, path), source)
+    }
+
+    const violations = boundaryViolations(crossImports(await readSources(fixture)))
+    assert.deepEqual(violations.coreImportsModule.sort(), [
+      'app/core/commands/start.ts imports #apps/models/app',
+      'app/core/http/auth.ts imports ../../apps/models/app.js',
+    ])
+    assert.equal(
+      violations.cycle,
+      [
+        'agencies → listings (app/agencies/services/detach.ts imports #listings/services/reassign)',
+        'listings → leads (app/listings/services/reassign.ts imports #leads/services/directory)',
+        'leads → agencies (app/leads/services/directory.ts imports #agencies/models/agency)',
+      ].join('\n')
+    )
+    assert.sameMembers(violations.internals, [
+      'app/core/commands/start.ts imports #apps/models/app',
+      'app/core/http/auth.ts imports ../../apps/models/app.js',
+      'app/leads/services/directory.ts imports #agencies/models/agency',
+    ])
+  })
+
+  test('findCycle: an acyclic graph has none; a self-contained loop is found', ({ assert }) => {
+    const edge = (from: string, to: string) => ({
+      from,
+      to,
+      target: 'services/x',
+      file: `app/${from}/x.ts`,
+      specifier: `#${to}/services/x`,
+    })
+    const acyclic = [edge('buyers', 'leads'), edge('leads', 'listings'), edge('buyers', 'listings')]
+    assert.isNull(findCycle(moduleGraph(acyclic)))
+    assert.deepEqual(findCycle(moduleGraph([...acyclic, edge('listings', 'buyers')])), [
+      'buyers',
+      'leads',
+      'listings',
+      'buyers',
+    ])
+  })
+})
