@@ -311,6 +311,11 @@ function serverChecker() {
   checker ??= fetch(baseUrl() + '/v3/openapi.json')
     .then((response) => response.json())
     .then((document) => new ContractChecker(document as Json))
+    .catch((error) => {
+      // Not cached: the next response tries again (e.g. after a test stopped the database).
+      checker = null
+      throw error
+    })
   return checker
 }
 
