@@ -6,6 +6,53 @@ import { link, path } from '#core/http/links'
 import { listEnvelope } from '#core/http/envelopes'
 import type Branch from '#agencies/models/branch'
 import type { PlaceNames } from '#agencies/services/place_names'
+import { named, type Wire } from '#core/openapi/schema'
+import { LinksSchema, type ReferenceSchema } from '#core/openapi/wire'
+
+const HoursSchema = named('Horario', {
+  type: ['object', 'null'],
+  required: ['Desde', 'Hasta'],
+  properties: {
+    Desde: { type: 'string', examples: ['09:00:00'] },
+    Hasta: { type: 'string', examples: ['18:00:00'] },
+  },
+})
+
+export const SucursalSchema = named('Sucursal', {
+  type: 'object',
+  required: [
+    'Descripcion',
+    'Email',
+    'Telefono',
+    'Region',
+    'Ciudad',
+    'Direccion',
+    'Comercial',
+    'TallerMecanico',
+    'Autopartes',
+    'Laborable',
+    'PreFestivo',
+    'Festivo',
+    'ResponsableLeadsPostVenta',
+    '_links',
+  ],
+  properties: {
+    Descripcion: { type: 'string' },
+    Email: { type: ['string', 'null'], format: 'email' },
+    Telefono: { type: ['string', 'null'] },
+    Region: { type: 'string' },
+    Ciudad: { type: 'string' },
+    Direccion: { type: 'string' },
+    Comercial: { type: 'boolean' },
+    TallerMecanico: { type: 'boolean' },
+    Autopartes: { type: 'boolean' },
+    Laborable: HoursSchema,
+    PreFestivo: HoursSchema,
+    Festivo: HoursSchema,
+    ResponsableLeadsPostVenta: { type: ['string', 'null'], format: 'email' },
+    _links: LinksSchema,
+  },
+})
 
 const hours = (from: string | null, to: string | null) =>
   from && to ? { Desde: from, Hasta: to } : null
@@ -14,11 +61,15 @@ export function branchHref(agencyEmail: string, branch: Branch) {
   return path('sucursales', agencyEmail, branch.id)
 }
 
-export function branchRef(agencyEmail: string, branch: Branch) {
+export function branchRef(agencyEmail: string, branch: Branch): Wire<typeof ReferenceSchema> {
   return { href: branchHref(agencyEmail, branch), title: branch.description }
 }
 
-export function branchFull(agencyEmail: string, branch: Branch, names: PlaceNames) {
+export function branchFull(
+  agencyEmail: string,
+  branch: Branch,
+  names: PlaceNames
+): Wire<typeof SucursalSchema> {
   const href = branchHref(agencyEmail, branch)
   return {
     Descripcion: branch.description,
