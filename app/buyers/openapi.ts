@@ -3,6 +3,7 @@
  * pages with their inquiry forms (HTML, no credentials) and the visits report.
  */
 import {
+  locationHeader,
   negotiated,
   open,
   parametersOf,
@@ -48,10 +49,15 @@ const form = (extra: Record<string, unknown> = {}) => ({
   },
 })
 
+/** A redirect: `Location` and a short text body. */
+const seeOther = (description: string) => ({
+  description,
+  headers: { Location: locationHeader },
+  content: { 'text/plain': { schema: { type: 'string' } } },
+})
+
 const formResponses = {
-  '303': {
-    description: 'Consulta recibida: redirige a la página de confirmación (Post/Redirect/Get)',
-  },
+  '303': seeOther('Consulta recibida: redirige a la página de confirmación (Post/Redirect/Get)'),
   '400': html('Datos inválidos: el formulario con los mensajes junto a cada campo'),
   '403': html('Token CSRF ausente o inválido'),
   '404': html('No existe'),
@@ -94,6 +100,7 @@ export const openapi: OpenApiFragment = {
       responses: {
         '200': html('La página'),
         '304': { description: 'Sin cambios respecto del ETag enviado' },
+        '400': html('Dirección mal formada'),
         '404': html('La publicación no existe'),
         '410': html('La publicación está suspendida o archivada'),
       },
@@ -115,7 +122,7 @@ export const openapi: OpenApiFragment = {
       security: open,
       responses: {
         '200': html('Confirmación'),
-        '303': { description: 'Sin consulta reciente: vuelve a la publicación' },
+        '303': seeOther('Sin consulta reciente: vuelve a la publicación'),
         '404': html('No existe'),
       },
     },
@@ -150,7 +157,7 @@ export const openapi: OpenApiFragment = {
       security: open,
       responses: {
         '200': html('Confirmación'),
-        '303': { description: 'Sin consulta reciente: vuelve al modelo' },
+        '303': seeOther('Sin consulta reciente: vuelve al modelo'),
         '404': html('No existe'),
       },
     },

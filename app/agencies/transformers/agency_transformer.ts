@@ -6,7 +6,7 @@ import { group, link, path, templated } from '#core/http/links'
 import { listEnvelope } from '#core/http/envelopes'
 import { segment } from '#core/http/links'
 import type Invitation from '#agencies/models/invitation'
-import { named, type Wire } from '#core/openapi/schema'
+import { named, object, type Wire } from '#core/openapi/schema'
 import { LinkGroupSchema, LinksSchema } from '#core/openapi/wire'
 
 const groups = [
@@ -33,28 +33,26 @@ export const AgenciaSchema = named('Agencia', {
   },
 })
 
-export const AgenciaRefSchema = named('AgenciaRef', {
-  type: 'object',
-  required: ['AdminMail', 'href', 'title'],
-  properties: {
+export const AgenciaRefSchema = named(
+  'AgenciaRef',
+  object({
     AdminMail: { type: 'string' },
     href: { type: 'string' },
     title: { type: 'string' },
-  },
-})
+  })
+)
 
-export const InvitacionPendienteSchema = named('InvitacionPendiente', {
-  type: 'object',
-  required: ['AdminMail', 'NombreComercial', 'Estado', 'Enviada', 'Vence', '_links'],
-  properties: {
+export const InvitacionPendienteSchema = named(
+  'InvitacionPendiente',
+  object({
     AdminMail: { type: 'string' },
     NombreComercial: { type: 'string' },
     Estado: { type: 'string', enum: ['Pendiente'] },
     Enviada: { type: 'string', format: 'date-time' },
     Vence: { type: 'string', format: 'date-time' },
     _links: LinksSchema,
-  },
-})
+  })
+)
 
 export type AgencyWire = { adminEmail: string; tradeName: string }
 

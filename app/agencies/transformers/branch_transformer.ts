@@ -6,37 +6,20 @@ import { link, path } from '#core/http/links'
 import { listEnvelope } from '#core/http/envelopes'
 import type Branch from '#agencies/models/branch'
 import type { PlaceNames } from '#agencies/services/place_names'
-import { named, type Wire } from '#core/openapi/schema'
+import { named, object, nullableObject, type Wire } from '#core/openapi/schema'
 import { LinksSchema, type ReferenceSchema } from '#core/openapi/wire'
 
-const HoursSchema = named('Horario', {
-  type: ['object', 'null'],
-  required: ['Desde', 'Hasta'],
-  properties: {
+const HoursSchema = named(
+  'Horario',
+  nullableObject({
     Desde: { type: 'string', examples: ['09:00:00'] },
     Hasta: { type: 'string', examples: ['18:00:00'] },
-  },
-})
+  })
+)
 
-export const SucursalSchema = named('Sucursal', {
-  type: 'object',
-  required: [
-    'Descripcion',
-    'Email',
-    'Telefono',
-    'Region',
-    'Ciudad',
-    'Direccion',
-    'Comercial',
-    'TallerMecanico',
-    'Autopartes',
-    'Laborable',
-    'PreFestivo',
-    'Festivo',
-    'ResponsableLeadsPostVenta',
-    '_links',
-  ],
-  properties: {
+export const SucursalSchema = named(
+  'Sucursal',
+  object({
     Descripcion: { type: 'string' },
     Email: { type: ['string', 'null'], format: 'email' },
     Telefono: { type: ['string', 'null'] },
@@ -51,8 +34,8 @@ export const SucursalSchema = named('Sucursal', {
     Festivo: HoursSchema,
     ResponsableLeadsPostVenta: { type: ['string', 'null'], format: 'email' },
     _links: LinksSchema,
-  },
-})
+  })
+)
 
 const hours = (from: string | null, to: string | null) =>
   from && to ? { Desde: from, Hasta: to } : null
@@ -73,8 +56,9 @@ export function branchFull(
   const href = branchHref(agencyEmail, branch)
   return {
     Descripcion: branch.description,
-    Email: branch.email,
-    Telefono: branch.phone,
+    // A freshly created row leaves unset columns undefined; the wire sends null.
+    Email: branch.email ?? null,
+    Telefono: branch.phone ?? null,
     Region: names.region(branch.regionId),
     Ciudad: names.city(branch.cityId),
     Direccion: branch.address ?? '',
@@ -84,7 +68,7 @@ export function branchFull(
     Laborable: hours(branch.workdayFrom, branch.workdayTo),
     PreFestivo: hours(branch.preHolidayFrom, branch.preHolidayTo),
     Festivo: hours(branch.holidayFrom, branch.holidayTo),
-    ResponsableLeadsPostVenta: branch.afterSalesLeadOwner,
+    ResponsableLeadsPostVenta: branch.afterSalesLeadOwner ?? null,
     _links: {
       self: link(href),
       edit: link(href, { method: 'PUT' }),

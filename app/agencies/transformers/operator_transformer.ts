@@ -6,45 +6,30 @@ import { expand, group, link, segment, templated } from '#core/http/links'
 import { listEnvelope } from '#core/http/envelopes'
 import type Operator from '#agencies/models/operator'
 import type { PlaceNames } from '#agencies/services/place_names'
-import { named, type Wire } from '#core/openapi/schema'
+import { named, object, type Wire } from '#core/openapi/schema'
 import { LinkGroupSchema, LinksSchema, type ReferenceSchema } from '#core/openapi/wire'
 
-export const OperadorSchema = named('Operador', {
-  type: 'object',
-  required: [
-    'Nombre',
-    'Apellido',
-    'Email',
-    'Telefonos',
-    'Direcciones',
-    'EsAdministradorAgencia',
-    'Publicaciones',
-    'Consultas',
-    '_links',
-  ],
-  properties: {
+export const OperadorSchema = named(
+  'Operador',
+  object({
     Nombre: { type: ['string', 'null'] },
     Apellido: { type: ['string', 'null'] },
     Email: { type: 'string', format: 'email' },
     Telefonos: { type: 'array', items: { type: 'string' } },
     Direcciones: {
       type: 'array',
-      items: {
-        type: 'object',
-        required: ['Region', 'Ciudad', 'Direccion'],
-        properties: {
-          Region: { type: 'string' },
-          Ciudad: { type: 'string' },
-          Direccion: { type: 'string' },
-        },
-      },
+      items: object({
+        Region: { type: 'string' },
+        Ciudad: { type: 'string' },
+        Direccion: { type: 'string' },
+      }),
     },
     EsAdministradorAgencia: { type: 'boolean' },
     Publicaciones: LinkGroupSchema,
     Consultas: LinkGroupSchema,
     _links: LinksSchema,
-  },
-})
+  })
+)
 
 export type OperatorEntry = { operator: Operator; isAdmin: boolean; agencyEmail: string }
 

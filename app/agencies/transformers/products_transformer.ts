@@ -6,37 +6,28 @@ import { link, path } from '#core/http/links'
 import type { AgencyView, PlanView } from '#agencies/services/agency_directory'
 import type { Usage } from '#agencies/services/plan_usage'
 
-import { named, type Wire } from '#core/openapi/schema'
+import { named, object, type Wire } from '#core/openapi/schema'
 import { LinksSchema, type ReferenceSchema } from '#core/openapi/wire'
 
 const LEVELS = ['Alta', 'Media', 'Baja'] as const
 
-const QuotaSchema = {
-  type: 'object',
-  required: ['Cupo', 'Usadas', 'Disponibles'],
-  properties: {
-    Cupo: { type: 'integer' },
-    Usadas: { type: 'integer' },
-    Disponibles: { type: 'integer' },
-  },
-} as const
+const QuotaSchema = object({
+  Cupo: { type: 'integer' },
+  Usadas: { type: 'integer' },
+  Disponibles: { type: 'integer' },
+})
 
-export const ProductosSchema = named('Productos', {
-  type: 'object',
-  required: ['Capacidad', 'Usadas', 'Disponibles', 'Exposiciones', 'Suspendida', '_links'],
-  properties: {
+export const ProductosSchema = named(
+  'Productos',
+  object({
     Capacidad: { type: 'integer' },
     Usadas: { type: 'integer' },
     Disponibles: { type: 'integer' },
-    Exposiciones: {
-      type: 'object',
-      required: ['Alta', 'Media', 'Baja'],
-      properties: { Alta: QuotaSchema, Media: QuotaSchema, Baja: QuotaSchema },
-    },
+    Exposiciones: object({ Alta: QuotaSchema, Media: QuotaSchema, Baja: QuotaSchema }),
     Suspendida: { type: 'boolean' },
     _links: LinksSchema,
-  },
-})
+  })
+)
 
 export function productsShapes(agency: AgencyView, plan: PlanView, used: Usage) {
   const href = path('productos', agency.adminMail)

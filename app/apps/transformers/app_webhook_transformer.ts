@@ -5,28 +5,17 @@ import { link, path, type Links } from '#core/http/links'
 import { listEnvelope } from '#core/http/envelopes'
 import { APP_TOPICS, type StoredHeader } from '#apps/models/app_webhook'
 import type AppWebhook from '#apps/models/app_webhook'
-import { named, type Wire } from '#core/openapi/schema'
+import { named, object, nullableObject, type Wire } from '#core/openapi/schema'
 import { LinksSchema } from '#core/openapi/wire'
 
-const HeaderSchema = named('HeaderCustom', {
-  type: ['object', 'null'],
-  required: ['Name', 'Value'],
-  properties: { Name: { type: 'string' }, Value: { type: 'string' } },
-})
+const HeaderSchema = named(
+  'HeaderCustom',
+  nullableObject({ Name: { type: 'string' }, Value: { type: 'string' } })
+)
 
-export const AppWebhookSchema = named('AppWebhook', {
-  type: 'object',
-  required: [
-    'Callback',
-    'Secret',
-    'Description',
-    'Activo',
-    'HeaderCustom01',
-    'HeaderCustom02',
-    'HeaderCustom03',
-    '_links',
-  ],
-  properties: {
+export const AppWebhookSchema = named(
+  'AppWebhook',
+  object({
     Callback: { type: 'string', format: 'uri' },
     Secret: { type: 'null', description: 'Nunca se devuelve' },
     Description: { type: ['string', 'null'] },
@@ -35,19 +24,18 @@ export const AppWebhookSchema = named('AppWebhook', {
     HeaderCustom02: HeaderSchema,
     HeaderCustom03: HeaderSchema,
     _links: LinksSchema,
-  },
-})
+  })
+)
 
-export const AppWebhookRefSchema = named('AppWebhookRef', {
-  type: 'object',
-  required: ['href', 'title', 'Topico', 'Activo'],
-  properties: {
+export const AppWebhookRefSchema = named(
+  'AppWebhookRef',
+  object({
     href: { type: 'string' },
     title: { type: 'string' },
     Topico: { type: 'string' },
     Activo: { type: 'boolean' },
-  },
-})
+  })
+)
 
 const header = (headers: StoredHeader[], index: number) => {
   const item = headers[index]

@@ -5,42 +5,38 @@
 import { group, link, path } from '#core/http/links'
 import type { CityRef, RegionRef } from '#catalog/services/place_resolver'
 import type { CurrencyView } from '#catalog/services/place_directory'
-import { named, type Wire } from '#core/openapi/schema'
+import { named, object, type Wire } from '#core/openapi/schema'
 import { LinkGroupSchema, LinksSchema, type ReferenceSchema } from '#core/openapi/wire'
 
-export const RegionSchema = named('Region', {
-  type: 'object',
-  required: ['Nombre', 'Codigo', 'Ciudades', '_links'],
-  properties: {
+export const RegionSchema = named(
+  'Region',
+  object({
     Nombre: { type: 'string' },
     Codigo: { type: 'string', examples: ['AR-X'] },
     Ciudades: LinkGroupSchema,
     _links: LinksSchema,
-  },
-})
+  })
+)
 
-export const CiudadSchema = named('Ciudad', {
-  type: 'object',
-  required: ['Nombre', 'Region', '_links'],
-  properties: { Nombre: { type: 'string' }, Region: { type: 'string' }, _links: LinksSchema },
-})
+export const CiudadSchema = named(
+  'Ciudad',
+  object({ Nombre: { type: 'string' }, Region: { type: 'string' }, _links: LinksSchema })
+)
 
-export const MonedaSchema = named('Moneda', {
-  type: 'object',
-  required: ['Codigo', 'Nombre', 'Aceptada', '_links'],
-  properties: {
+export const MonedaSchema = named(
+  'Moneda',
+  object({
     Codigo: { type: 'string', examples: ['ARS'] },
     Nombre: { type: 'string' },
     Aceptada: { type: 'boolean' },
     _links: LinksSchema,
-  },
-})
+  })
+)
 
-export const ValorNombradoSchema = named('ValorNombrado', {
-  type: 'object',
-  required: ['Nombre', 'Codename', '_links'],
-  properties: { Nombre: { type: 'string' }, Codename: { type: 'string' }, _links: LinksSchema },
-})
+export const ValorNombradoSchema = named(
+  'ValorNombrado',
+  object({ Nombre: { type: 'string' }, Codename: { type: 'string' }, _links: LinksSchema })
+)
 
 type Reference = Wire<typeof ReferenceSchema>
 

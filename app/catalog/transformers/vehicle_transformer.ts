@@ -5,54 +5,38 @@ import { group, link, path } from '#core/http/links'
 import { listEnvelope } from '#core/http/envelopes'
 import type { Links } from '#core/http/links'
 import type { BrandRef, ModelRef, VersionRef } from '#catalog/services/vehicle_resolver'
-import { named, type Wire } from '#core/openapi/schema'
+import { named, object, type Wire } from '#core/openapi/schema'
 import { LinkGroupSchema, LinksSchema, type ReferenceSchema } from '#core/openapi/wire'
 
 const str = { type: 'string' } as const
 const nullableStr = { type: ['string', 'null'] } as const
 const nullableInt = { type: ['integer', 'null'] } as const
 
-export const MarcaSchema = named('Marca', {
-  type: 'object',
-  required: ['Nombre', 'Codenames', 'Modelos', '_links'],
-  properties: {
+export const MarcaSchema = named(
+  'Marca',
+  object({
     Nombre: str,
     Codenames: { type: 'array', items: str },
     Modelos: LinkGroupSchema,
     _links: LinksSchema,
-  },
-})
+  })
+)
 
-export const ModeloSchema = named('Modelo', {
-  type: 'object',
-  required: ['Marca', 'Nombre', 'Codename', 'Carrocerias', 'Versiones', '_links'],
-  properties: {
+export const ModeloSchema = named(
+  'Modelo',
+  object({
     Marca: str,
     Nombre: str,
     Codename: str,
     Carrocerias: { type: 'array', items: str },
     Versiones: LinkGroupSchema,
     _links: LinksSchema,
-  },
-})
+  })
+)
 
-export const VersionSchema = named('Version', {
-  type: 'object',
-  required: [
-    'VersionYear',
-    'Propulsion',
-    'Transmision',
-    'Potencia',
-    'Cilindrada',
-    'Marca',
-    'Modelo',
-    'Nombre',
-    'Codename',
-    'Carroceria',
-    'Segmento',
-    '_links',
-  ],
-  properties: {
+export const VersionSchema = named(
+  'Version',
+  object({
     VersionYear: nullableInt,
     Propulsion: nullableStr,
     Transmision: nullableStr,
@@ -65,21 +49,20 @@ export const VersionSchema = named('Version', {
     Carroceria: nullableStr,
     Segmento: nullableStr,
     _links: LinksSchema,
-  },
-})
+  })
+)
 
-export const VersionRefSchema = named('VersionRef', {
-  type: 'object',
-  required: ['Marca', 'Modelo', 'Version', 'VersionYear', 'href', 'title'],
-  properties: {
+export const VersionRefSchema = named(
+  'VersionRef',
+  object({
     Marca: str,
     Modelo: str,
     Version: str,
     VersionYear: nullableInt,
     href: str,
     title: str,
-  },
-})
+  })
+)
 
 type Reference = Wire<typeof ReferenceSchema>
 

@@ -7,11 +7,32 @@
  */
 import router from '@adonisjs/core/services/router'
 import { contributions } from '#core/modules'
-import { problems, secured, type OpenApiFragment, type Parameter } from './helpers.js'
+import { header, problems, secured, type OpenApiFragment, type Parameter } from './helpers.js'
 import { refsOf } from './schema.js'
 import { ProblemSchema } from './wire.js'
 
 let cached: Promise<object> | null = null
+
+/**
+ * Any operation may answer 503 + Retry-After while the database is away
+ * (docs/design.md §13): a problem, or the HTML error page where the operation's
+ * client errors are pages.
+ */
+function unavailable(responses: Record<string, any>) {
+  const pages = Object.entries(responses).some(
+    ([status, response]) =>
+      status.startsWith('4') &&
+      response.content?.['text/html'] &&
+      !response.content['application/problem+json']
+  )
+  return {
+    description: 'Servicio no disponible: reintentar después de Retry-After',
+    headers: { 'Retry-After': header('Segundos', { type: 'integer' }) },
+    content: pages
+      ? { 'text/html': { schema: { type: 'string' } } }
+      : { 'application/problem+json': { schema: ProblemSchema } },
+  }
+}
 
 export function openApiDocument() {
   cached ??= build()
@@ -66,6 +87,8 @@ async function build() {
       if (!param) throw new Error(`OpenAPI: no description for path parameter ${name} of ${key}`)
       return param
     })
+    // A path parameter checked by a validator answers 400 when malformed.
+    const checked = pathParams.some((param) => param.validated) ? [400] : []
     const isOpen = security !== undefined && security.length === 0
     const path = openApiPath(pattern)
     paths[path] ??= {}
@@ -74,11 +97,16 @@ async function build() {
       ...rest,
       ...(isOpen ? { security } : {}),
       ...(pathParams.length || parameters?.length
-        ? { parameters: [...pathParams, ...(parameters ?? [])] }
+        ? {
+            parameters: [...pathParams, ...(parameters ?? [])].map(
+              ({ validated: _validated, ...param }) => param
+            ),
+          }
         : {}),
       responses: {
+        '503': unavailable(responses),
         ...responses,
-        ...problems(...(statuses ?? []), ...(isOpen ? [] : [401, 429])),
+        ...problems(...new Set([...checked, ...(statuses ?? []), ...(isOpen ? [] : [401, 429])])),
       },
     }
   }

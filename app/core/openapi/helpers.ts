@@ -17,6 +17,8 @@ export type Parameter = {
   required: boolean
   description: string
   schema: unknown
+  /** Checked by a validator: a malformed value is a 400 naming it. */
+  validated?: boolean
 }
 
 export type Operation = {
@@ -106,18 +108,23 @@ export function negotiated(
   }
 }
 
-export const header = (description: string, schema: unknown = { type: 'string' }) => ({
-  description,
-  schema,
-})
+export const header = (
+  description: string,
+  schema: unknown = { type: 'string' },
+  required = false
+) => ({ description, required, schema })
 
 export const etagHeader = header('ETag fuerte de la representación')
-export const locationHeader = header('URL del recurso', { type: 'string', format: 'uri-reference' })
+export const locationHeader = header(
+  'URL del recurso',
+  { type: 'string', format: 'uri-reference' },
+  true
+)
 
 /** 304 to a matching `If-None-Match`: no body, the current `ETag`. */
 export const notModified = {
   description: 'Sin cambios respecto del ETag enviado',
-  headers: { ETag: etagHeader },
+  headers: { ETag: header('ETag fuerte de la representación', { type: 'string' }, true) },
 }
 
 export function jsonBody(schema: unknown, required = true) {
@@ -153,6 +160,7 @@ export function parametersOf(
       required: location === 'path' || required.includes(name),
       description: descriptions[name] ?? description ?? name,
       schema: rest,
+      validated: true,
     }
   })
 }

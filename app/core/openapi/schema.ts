@@ -75,3 +75,21 @@ export function refsOf(value: unknown, components: Record<string, unknown>, top 
     Object.entries(value).map(([key, item]) => [key, refsOf(item, components, false)])
   )
 }
+
+type Shape<Type, P> = { type: Type; required: Extract<keyof P, string>[]; properties: P }
+
+/** An object schema whose properties are all sent: every one is `required`. */
+export function object<const P extends Record<string, object>>(properties: P): Shape<'object', P> {
+  return {
+    type: 'object',
+    required: Object.keys(properties) as Extract<keyof P, string>[],
+    properties,
+  }
+}
+
+/** The same, or null. */
+export function nullableObject<const P extends Record<string, object>>(
+  properties: P
+): Shape<readonly ['object', 'null'], P> {
+  return { ...object(properties), type: ['object', 'null'] as const }
+}

@@ -6,25 +6,14 @@ import type { Delivery } from '#core/outbound/deliveries'
 import { link } from '#core/http/links'
 import { CHANNELS, type Channel } from '#leads/services/notification_fanout'
 import { inquiryPath, moment } from './inquiry_transformer.js'
-import { named, type Wire } from '#core/openapi/schema'
+import { named, object, type Wire } from '#core/openapi/schema'
 import { LinksSchema, ReferenceSchema } from '#core/openapi/wire'
 
 const CHANNEL_WIRES = Object.values(CHANNELS).map((channel) => channel.wire)
 
-export const EntregaSchema = named('Entrega', {
-  type: 'object',
-  required: [
-    'Canal',
-    'Destino',
-    'Estado',
-    'WebhookId',
-    'Creada',
-    'Entregada',
-    'ProximoIntento',
-    'UltimoError',
-    'Intentos',
-  ],
-  properties: {
+export const EntregaSchema = named(
+  'Entrega',
+  object({
     Canal: { type: 'string', enum: CHANNEL_WIRES },
     Destino: { type: 'string' },
     Estado: {
@@ -38,32 +27,26 @@ export const EntregaSchema = named('Entrega', {
     UltimoError: { type: ['string', 'null'] },
     Intentos: {
       type: 'array',
-      items: {
-        type: 'object',
-        required: ['Numero', 'Momento', 'CodigoRespuesta', 'DuracionMs', 'Error'],
-        properties: {
-          Numero: { type: 'integer' },
-          Momento: { type: 'string', format: 'date-time' },
-          CodigoRespuesta: { type: ['integer', 'null'] },
-          DuracionMs: { type: 'integer' },
-          Error: { type: ['string', 'null'] },
-        },
-      },
+      items: object({
+        Numero: { type: 'integer' },
+        Momento: { type: 'string', format: 'date-time' },
+        CodigoRespuesta: { type: ['integer', 'null'] },
+        DuracionMs: { type: 'integer' },
+        Error: { type: ['string', 'null'] },
+      }),
     },
-  },
-})
+  })
+)
 
-export const EntregasSchema = named('Entregas', {
-  type: 'object',
-  required: ['_links', '_entries'],
-  properties: { _links: LinksSchema, _entries: { type: 'array', items: EntregaSchema } },
-})
+export const EntregasSchema = named(
+  'Entregas',
+  object({ _links: LinksSchema, _entries: { type: 'array', items: EntregaSchema } })
+)
 
-export const EntregasRefSchema = named('EntregasRef', {
-  type: 'object',
-  required: ['_links', '_entries'],
-  properties: { _links: LinksSchema, _entries: { type: 'array', items: ReferenceSchema } },
-})
+export const EntregasRefSchema = named(
+  'EntregasRef',
+  object({ _links: LinksSchema, _entries: { type: 'array', items: ReferenceSchema } })
+)
 
 const STATUS: Record<string, string> = {
   pending: 'Pendiente',

@@ -9,7 +9,7 @@ import type { Shapes } from '#core/http/respond'
 import { settings } from '#core/settings'
 import type Inquiry from '#leads/models/inquiry'
 import type { Money } from '#leads/models/inquiry'
-import { named, type Wire } from '#core/openapi/schema'
+import { named, object, nullableObject, type Wire } from '#core/openapi/schema'
 import { LinksSchema, pagedOf, ReferenceSchema, ValorSchema } from '#core/openapi/wire'
 import { INTERESTS, LEAD_ORIGINS } from '#core/value_sets'
 
@@ -18,21 +18,9 @@ const int = { type: ['integer', 'null'] } as const
 const valorOrNull = { anyOf: [ValorSchema, { type: 'null' }] } as const
 const momentSchema = { type: 'string', format: 'date-time' } as const
 
-export const InteresadoSchema = named('Interesado', {
-  type: 'object',
-  required: [
-    'Interes',
-    'Nombre',
-    'Apellido',
-    'Email',
-    'Telefono',
-    'DocIdentidad',
-    'Provincia',
-    'Ciudad',
-    'Comentario',
-    'InfoOperacion',
-  ],
-  properties: {
+export const InteresadoSchema = named(
+  'Interesado',
+  object({
     Interes: { type: ['string', 'null'], enum: [...INTERESTS, null] },
     Nombre: str,
     Apellido: str,
@@ -42,79 +30,40 @@ export const InteresadoSchema = named('Interesado', {
     Provincia: str,
     Ciudad: str,
     Comentario: str,
-    InfoOperacion: {
-      type: ['object', 'null'],
-      required: ['EntregaVehiculo', 'FinanciacionDeseada', 'QuiereCotizacionSeguro'],
-      properties: {
-        EntregaVehiculo: {
-          type: ['object', 'null'],
-          required: ['Marca', 'Modelo', 'VersionYear'],
-          properties: { Marca: str, Modelo: str, VersionYear: int },
-        },
-        FinanciacionDeseada: {
-          type: ['object', 'null'],
-          required: ['Adelanto', 'Cuota'],
-          properties: { Adelanto: valorOrNull, Cuota: valorOrNull },
-        },
-        QuiereCotizacionSeguro: { type: ['boolean', 'null'] },
-      },
-    },
-  },
-})
+    InfoOperacion: nullableObject({
+      EntregaVehiculo: nullableObject({ Marca: str, Modelo: str, VersionYear: int }),
+      FinanciacionDeseada: nullableObject({ Adelanto: valorOrNull, Cuota: valorOrNull }),
+      QuiereCotizacionSeguro: { type: ['boolean', 'null'] },
+    }),
+  })
+)
 
-export const ConsultaSchema = named('Consulta', {
-  type: 'object',
-  required: [
-    'Momento',
-    'OrigenLead',
-    'TipoAnuncio',
-    'Auto',
-    'Interesado',
-    'OperadorResponsable',
-    '_links',
-  ],
-  properties: {
+export const ConsultaSchema = named(
+  'Consulta',
+  object({
     Momento: momentSchema,
     OrigenLead: { type: 'string', enum: LEAD_ORIGINS },
     TipoAnuncio: { type: 'string', enum: ['Publicacion', 'Catalogo'] },
-    Auto: {
-      type: 'object',
-      required: [
-        'ExternalId',
-        'RefStock',
-        'Marca',
-        'Modelo',
-        'Version',
-        'VersionYear',
-        'Kilometraje',
-        'Color',
-        'BodyType',
-        'Estado',
-        'Precio',
-        'Anticipo',
-        'Cuota',
-      ],
-      properties: {
-        ExternalId: str,
-        RefStock: str,
-        Marca: str,
-        Modelo: str,
-        Version: str,
-        VersionYear: int,
-        Kilometraje: int,
-        Color: str,
-        BodyType: str,
-        Estado: { type: ['string', 'null'], enum: ['Nuevo', 'Usado', null] },
-        Precio: valorOrNull,
-        Anticipo: valorOrNull,
-        Cuota: valorOrNull,
-      },
-    },
+    Auto: object({
+      ExternalId: str,
+      RefStock: str,
+      Marca: str,
+      Modelo: str,
+      Version: str,
+      VersionYear: int,
+      Kilometraje: int,
+      Color: str,
+      BodyType: str,
+      Estado: { type: ['string', 'null'], enum: ['Nuevo', 'Usado', null] },
+      Precio: valorOrNull,
+      Anticipo: valorOrNull,
+      Cuota: valorOrNull,
+    }),
     Interesado: InteresadoSchema,
     OperadorResponsable: { type: ['string', 'null'], format: 'email' },
     _links: LinksSchema,
-  },
-})
+  })
+)
 
 const periodSchema = {
   Desde: { ...momentSchema, description: 'Comienzo del período' },
@@ -146,11 +95,7 @@ export const PublicacionConsultadaSchema = named('PublicacionConsultada', {
     Tipo: { type: 'string', const: 'PublicacionConsultada' },
     Momento: momentSchema,
     Reenvio: { type: 'boolean', const: true, description: 'Presente (true) en los reenvíos' },
-    Agencia: {
-      type: 'object',
-      required: ['AdminMail', 'href'],
-      properties: { AdminMail: { type: 'string' }, href: { type: 'string' } },
-    },
+    Agencia: object({ AdminMail: { type: 'string' }, href: { type: 'string' } }),
     Consulta: ConsultaSchema,
   },
 })

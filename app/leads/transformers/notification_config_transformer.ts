@@ -5,70 +5,46 @@
 import { link, path } from '#core/http/links'
 import type NotificationConfig from '#leads/models/notification_config'
 import type { StoredHeader } from '#leads/models/notification_config'
-import { named, type Wire } from '#core/openapi/schema'
+import { named, object, nullableObject, type Wire } from '#core/openapi/schema'
 import { LinksSchema, type ReferenceSchema } from '#core/openapi/wire'
 
-const HeaderSchema = named('HeaderCustom', {
-  type: ['object', 'null'],
-  required: ['Name', 'Value'],
-  properties: { Name: { type: 'string' }, Value: { type: 'string' } },
-})
+const HeaderSchema = named(
+  'HeaderCustom',
+  nullableObject({ Name: { type: 'string' }, Value: { type: 'string' } })
+)
 const callback = { type: 'string', format: 'uri' } as const
 const active = { type: 'boolean' } as const
 
-export const NotificacionesConfigSchema = named('NotificacionesConfig', {
-  type: 'object',
-  required: [
-    'PublicacionConsultadaWebHook',
-    'PublicacionConsultadaAdfHook',
-    'PublicacionConsultadaAdfMail',
-    'PublicacionConsultadaHtmlMail',
-    '_links',
-  ],
-  properties: {
-    PublicacionConsultadaWebHook: {
-      type: ['object', 'null'],
-      required: [
-        'Callback',
-        'Secret',
-        'Activo',
-        'HeaderCustom01',
-        'HeaderCustom02',
-        'HeaderCustom03',
-      ],
-      properties: {
-        Callback: callback,
-        Secret: { type: 'null', description: 'Nunca se devuelve' },
-        Activo: active,
-        HeaderCustom01: HeaderSchema,
-        HeaderCustom02: HeaderSchema,
-        HeaderCustom03: HeaderSchema,
+export const NotificacionesConfigSchema = named(
+  'NotificacionesConfig',
+  object({
+    PublicacionConsultadaWebHook: nullableObject({
+      Callback: callback,
+      Secret: { type: 'null', description: 'Nunca se devuelve' },
+      Activo: active,
+      HeaderCustom01: HeaderSchema,
+      HeaderCustom02: HeaderSchema,
+      HeaderCustom03: HeaderSchema,
+    }),
+    PublicacionConsultadaAdfHook: nullableObject({
+      Callback: callback,
+      Activo: active,
+      HeaderCustom01: HeaderSchema,
+    }),
+    PublicacionConsultadaAdfMail: nullableObject({
+      Email: { type: 'string', format: 'email' },
+      Activo: active,
+    }),
+    PublicacionConsultadaHtmlMail: nullableObject({
+      EmailsCCO: {
+        type: 'string',
+        description: 'Direcciones separadas por comas (copia oculta)',
       },
-    },
-    PublicacionConsultadaAdfHook: {
-      type: ['object', 'null'],
-      required: ['Callback', 'Activo', 'HeaderCustom01'],
-      properties: { Callback: callback, Activo: active, HeaderCustom01: HeaderSchema },
-    },
-    PublicacionConsultadaAdfMail: {
-      type: ['object', 'null'],
-      required: ['Email', 'Activo'],
-      properties: { Email: { type: 'string', format: 'email' }, Activo: active },
-    },
-    PublicacionConsultadaHtmlMail: {
-      type: ['object', 'null'],
-      required: ['EmailsCCO', 'Activo'],
-      properties: {
-        EmailsCCO: {
-          type: 'string',
-          description: 'Direcciones separadas por comas (copia oculta)',
-        },
-        Activo: active,
-      },
-    },
+      Activo: active,
+    }),
     _links: LinksSchema,
-  },
-})
+  })
+)
 
 const header = (headers: StoredHeader[], index: number) => {
   const item = headers[index]

@@ -11,7 +11,7 @@ import { listingEtag } from '#listings/services/listing_etag'
 import { photoUrl } from '#listings/services/photo_storage'
 import type ListingPhoto from '#listings/models/listing_photo'
 
-import { named, type Wire } from '#core/openapi/schema'
+import { named, object, type Wire } from '#core/openapi/schema'
 import { LinkGroupSchema, LinksSchema, type ReferenceSchema, ValorSchema } from '#core/openapi/wire'
 
 type Agency = Pick<AgencyView, 'adminMail'>
@@ -19,44 +19,17 @@ type Agency = Pick<AgencyView, 'adminMail'>
 const nullableString = { type: ['string', 'null'] } as const
 const valor = { anyOf: [ValorSchema, { type: 'null' }] } as const
 
-export const DatoTecnicoSchema = named('DatoTecnico', {
-  type: 'object',
-  required: ['Nombre', 'Valor'],
-  properties: {
+export const DatoTecnicoSchema = named(
+  'DatoTecnico',
+  object({
     Nombre: { type: 'string', minLength: 1, maxLength: 50 },
     Valor: { type: 'string', maxLength: 200 },
-  },
-})
+  })
+)
 
-export const PublicacionSchema = named('Publicacion', {
-  type: 'object',
-  required: [
-    'ExternalId',
-    'RefStock',
-    'EstadoActual',
-    'Exposicion',
-    'OperadorResponsable',
-    'Marca',
-    'Modelo',
-    'Version',
-    'VersionYear',
-    'Transmision',
-    'Propulsion',
-    'Kilometraje',
-    'Color',
-    'Descripcion',
-    'DatosTecnicosCustom',
-    'Precio',
-    'Adelanto',
-    'Cuota',
-    'Fotos',
-    'CertificadoDeGarantiaUsado',
-    'Locacion',
-    'Telefono',
-    'Consultas',
-    '_links',
-  ],
-  properties: {
+export const PublicacionSchema = named(
+  'Publicacion',
+  object({
     ExternalId: { type: 'string' },
     RefStock: nullableString,
     EstadoActual: { type: 'string', enum: ['Activa', 'Suspendida', 'Archivada'] },
@@ -87,33 +60,27 @@ export const PublicacionSchema = named('Publicacion', {
       description:
         'Objeto solo cuando el certificado aplica (usado y AplicaCertificadoGarantiaUsado)',
     },
-    Locacion: {
-      type: 'object',
-      required: ['Region', 'Ciudad', 'Direccion'],
-      properties: { Region: nullableString, Ciudad: nullableString, Direccion: nullableString },
-    },
+    Locacion: object({ Region: nullableString, Ciudad: nullableString, Direccion: nullableString }),
     Telefono: nullableString,
     Consultas: LinkGroupSchema,
     _links: LinksSchema,
-  },
-})
+  })
+)
 
-export const PublicacionRefSchema = named('PublicacionRef', {
-  type: 'object',
-  required: ['etag', 'ExternalId', 'EstadoActual', 'href', 'title'],
-  properties: {
+export const PublicacionRefSchema = named(
+  'PublicacionRef',
+  object({
     etag: { type: 'string' },
     ExternalId: { type: 'string' },
     EstadoActual: { type: 'string', enum: ['Activa', 'Suspendida', 'Archivada'] },
     href: { type: 'string' },
     title: { type: 'string' },
-  },
-})
+  })
+)
 
-export const FotoSchema = named('Foto', {
-  type: 'object',
-  required: ['Posicion', 'Origen', 'Estado', 'Motivo', 'Url', 'Miniatura', 'Ancho', 'Alto'],
-  properties: {
+export const FotoSchema = named(
+  'Foto',
+  object({
     Posicion: { type: 'integer', minimum: 1 },
     Origen: { type: 'string', format: 'uri' },
     Estado: { type: 'string', enum: ['Pendiente', 'Lista', 'Rechazada'] },
@@ -122,8 +89,8 @@ export const FotoSchema = named('Foto', {
     Miniatura: { type: ['string', 'null'], format: 'uri' },
     Ancho: { type: ['integer', 'null'] },
     Alto: { type: ['integer', 'null'] },
-  },
-})
+  })
+)
 
 export function listingHref(agency: Agency, externalId: string) {
   return path('publicaciones', agency.adminMail, externalId)
