@@ -5,6 +5,7 @@
  */
 import {
   bodyOf,
+  header,
   jsonBody,
   locationHeader,
   negotiated,
@@ -250,7 +251,12 @@ export const openapi: OpenApiFragment = {
       responses: {
         '201': {
           description: 'Registrada: página HTML, o la referencia de la agencia en JSON',
-          headers: location,
+          headers: {
+            Location: header('URL de la agencia (solo con la respuesta JSON)', {
+              type: 'string',
+              format: 'uri-reference',
+            }),
+          },
           content: {
             'text/html': { schema: { type: 'string' } },
             'application/json': { schema: AgenciaRefSchema },

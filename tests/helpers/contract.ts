@@ -150,8 +150,9 @@ export class ContractChecker {
     if (!METHODS.includes(method)) return [`method ${observed.method} is not an HTTP method`]
 
     if (!template || !documented) {
-      // The router's own answer to an unknown path or method: a problem document, nothing more.
-      if ([404, 405].includes(observed.status)) return this.#problemOnly(observed)
+      // The router's own answer to an unknown path or method, or the input gate's before routing
+      // (413, 415): a problem document, nothing more.
+      if ([404, 405, 413, 415].includes(observed.status)) return this.#problemOnly(observed)
       return [`${observed.method} ${path} is not documented`]
     }
 
