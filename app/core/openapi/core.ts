@@ -15,34 +15,8 @@ import {
   pathParam,
   type OpenApiFragment,
 } from './helpers.js'
+import { EntryPointSchema } from '#core/entry_point'
 import { named } from './schema.js'
-import { LinkGroupSchema, LinksSchema } from './wire.js'
-
-const entries = [
-  'Agencias',
-  'Regiones',
-  'Ciudades',
-  'Monedas',
-  'Propulsiones',
-  'Transmisiones',
-  'Carrocerias',
-  'Marcas',
-  'Modelos',
-  'Versiones',
-  'AppNotificaciones',
-] as const
-
-export const EntryPointSchema = named('EntryPoint', {
-  type: 'object',
-  required: [...entries, '_links'],
-  properties: {
-    ...(Object.fromEntries(entries.map((name) => [name, LinkGroupSchema])) as Record<
-      (typeof entries)[number],
-      typeof LinkGroupSchema
-    >),
-    _links: LinksSchema,
-  },
-})
 
 export const HealthSchema = named('Salud', {
   type: 'object',
