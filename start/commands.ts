@@ -10,6 +10,7 @@ const loader = Promise.all([
   import('#core/commands/start'),
   import('#core/commands/jobs_work'),
   import('#core/commands/jobs_run'),
+  import('#core/commands/openapi_dump'),
   import('#leads/commands/deliveries_list'),
   import('#leads/commands/deliveries_retry'),
   import('#apps/commands/app_create'),

@@ -1,453 +1,277 @@
 /*
- * OpenAPI fragment of the agencies module: agencies and invitations,
- * products, operators, branches and the registration page.
+ * What the agencies routes mean (beside routes.ts): agencies and invitations,
+ * products, operators, branches and the registration page. Bodies and query
+ * strings come from the validators, response shapes from the transformers.
  */
 import {
+  bodyOf,
+  header,
   jsonBody,
-  listOf,
+  locationHeader,
   negotiated,
   open,
+  parametersOf,
   pathParam,
   problems,
-  queryParam,
-  ref,
   type OpenApiFragment,
 } from '#core/openapi/helpers'
+import { listOf, ReferenceSchema } from '#core/openapi/wire'
+import {
+  agencyCreateValidator,
+  agencyEditValidator,
+  registrationValidator,
+} from '#agencies/validators/agency_validators'
+import { branchCreateValidator, branchEditValidator } from '#agencies/validators/branch_validators'
+import {
+  collaboratorCreateValidator,
+  detachValidator,
+  operatorEditValidator,
+  operatorFilterValidator,
+  operatorQueryValidator,
+} from '#agencies/validators/operator_validators'
+import {
+  AgenciaRefSchema,
+  AgenciaSchema,
+  InvitacionPendienteSchema,
+} from '#agencies/transformers/agency_transformer'
+import { ProductosSchema } from '#agencies/transformers/products_transformer'
+import { OperadorSchema } from '#agencies/transformers/operator_transformer'
+import { SucursalSchema } from '#agencies/transformers/branch_transformer'
 
-const adminmail = pathParam(
-  'adminmail',
-  'E-mail del administrador de la agencia (sin distinguir mayúsculas)',
-  {
-    type: 'string',
-    format: 'email',
-  }
-)
-const token = pathParam('token', 'Token del enlace de registro enviado por correo')
-const branchId = pathParam('id', 'Id de la sucursal', { type: 'integer' })
-const operadorOptional = queryParam('operador', 'E-mail de un colaborador', {
-  type: 'string',
-  format: 'email',
+const location = { Location: locationHeader }
+const html = (description: string) => ({
+  description,
+  content: { 'text/html': { schema: { type: 'string' } } },
 })
-const operadorRequired = queryParam(
-  'operador',
-  'E-mail del operador',
-  { type: 'string', format: 'email' },
-  true
-)
-const str = (maxLength: number, minLength = 0) => ({
-  type: ['string', 'null'],
-  minLength,
-  maxLength,
-})
-const tel = {
-  type: ['string', 'null'],
-  minLength: 8,
-  maxLength: 20,
-  examples: ['+5491155550000', '011 4555-0000'],
+const agency = (description: string) => negotiated(description, AgenciaSchema, AgenciaRefSchema)
+const pending = negotiated('Invitación pendiente', InvitacionPendienteSchema, AgenciaRefSchema)
+const operator = (description: string, headers = {}) =>
+  negotiated(description, OperadorSchema, ReferenceSchema, headers)
+const branch = (description: string, headers = {}) =>
+  negotiated(description, SucursalSchema, ReferenceSchema, headers)
+const operatorQuery = { operador: 'E-mail del operador' }
+const show = {
+  tag: 'Agencias',
+  description:
+    'Con la agencia registrada, su representación (200); con una invitación pendiente, su estado (202); ' +
+    'invitación vencida: 410.',
+  responses: { '200': agency('Agencia registrada'), '202': pending },
+  problems: [404, 406, 410],
 }
-const group = ref('LinkGroup')
-const hours = {
-  type: ['object', 'null'],
-  properties: {
-    Desde: { type: 'string', examples: ['09:00:00'] },
-    Hasta: { type: 'string', examples: ['18:00:00'] },
-  },
-}
-const statusDoc = {
-  '202': negotiated('Invitación pendiente', ref('InvitacionPendiente')),
-}
+const AgenciaEdit = bodyOf('AgenciaEdit', agencyEditValidator)
 
 export const openapi: OpenApiFragment = {
-  paths: {
-    '/v3/agencias': {
-      get: {
-        tags: ['Agencias'],
-        summary: 'Agencias de la aplicación',
-        responses: {
-          '200': negotiated('Lista de agencias', listOf(ref('Agencia')), listOf(ref('AgenciaRef'))),
-          ...problems(406),
-        },
-      },
-      post: {
-        tags: ['Agencias'],
-        summary: 'Invita a registrar una agencia',
-        description:
-          'Guarda una invitación y envía al AdminMail un correo con el enlace `{PUBLIC_URL}/registro/{token}`. ' +
-          'Un segundo POST mientras está pendiente reenvía el correo. El estado se consulta con GET u OPTIONS en `Location`.',
-        requestBody: jsonBody(ref('AgenciaCreate')),
-        responses: {
-          '202': {
-            ...negotiated('Invitación enviada', ref('InvitacionPendiente')),
-            headers: { Location: { schema: { type: 'string', format: 'uri' } } },
-          },
-          ...problems(400, 409, 415),
-        },
-      },
+  tags: [
+    { name: 'Agencias', description: 'Agencias de la aplicación, invitaciones y plan contratado' },
+    { name: 'Operadores', description: 'Administrador y colaboradores de cada agencia' },
+    { name: 'Sucursales', description: 'Sucursales de la agencia con horarios y servicios' },
+    {
+      name: 'Registro',
+      description: 'Página que completa la persona invitada (HTML, o JSON para pruebas)',
     },
-    '/v3/agencias/{adminmail}': {
-      get: {
-        tags: ['Agencias'],
-        summary: 'La agencia, o el estado de su invitación',
-        parameters: [adminmail],
-        responses: {
-          '200': negotiated('Agencia registrada', ref('Agencia'), ref('AgenciaRef')),
-          ...statusDoc,
-          ...problems(404, 406, 410),
-        },
-      },
-      options: {
-        tags: ['Agencias'],
-        summary: 'Igual que GET: la agencia o el estado de su invitación',
-        parameters: [adminmail],
-        responses: {
-          '200': negotiated('Agencia registrada', ref('Agencia'), ref('AgenciaRef')),
-          ...statusDoc,
-          ...problems(404, 406, 410),
-        },
-      },
-      put: {
-        tags: ['Agencias'],
-        summary: 'Edita la agencia',
-        parameters: [adminmail],
-        requestBody: jsonBody(ref('AgenciaEdit')),
-        responses: {
-          '200': negotiated('Agencia', ref('Agencia'), ref('AgenciaRef')),
-          ...problems(400, 403, 406, 415),
-        },
-      },
-    },
-    '/v3/productos/{adminmail}': {
-      get: {
-        tags: ['Agencias'],
-        summary: 'Plan contratado: capacidad de publicaciones activas y cupos por exposición',
-        parameters: [adminmail],
-        responses: { '200': negotiated('Productos', ref('Productos')), ...problems(404, 406) },
-      },
-    },
-    '/v3/operadores': {
-      get: {
-        tags: ['Operadores'],
-        summary: 'Un operador de cualquier agencia de la aplicación',
-        parameters: [operadorRequired],
-        responses: { '200': negotiated('Operador', ref('Operador')), ...problems(400, 404, 406) },
-      },
-    },
-    '/v3/operadores/{adminmail}': {
-      get: {
-        tags: ['Operadores'],
-        summary: 'Operadores de la agencia',
-        parameters: [adminmail, operadorOptional],
-        responses: {
-          '200': negotiated(
-            'Lista de operadores',
-            listOf(ref('Operador')),
-            listOf(ref('Reference'))
-          ),
-          ...problems(400, 404, 406),
-        },
-      },
-      post: {
-        tags: ['Operadores'],
-        summary: 'Agrega un colaborador',
-        parameters: [adminmail],
-        requestBody: jsonBody(ref('OperadorCreate')),
-        responses: {
-          '201': {
-            ...negotiated('Operador', ref('Operador')),
-            headers: { Location: { schema: { type: 'string' } } },
-          },
-          ...problems(400, 403, 409, 415),
-        },
-      },
-      put: {
-        tags: ['Operadores'],
-        summary: 'Edita un operador (por omisión, el administrador)',
-        parameters: [adminmail, operadorOptional],
-        requestBody: jsonBody(ref('OperadorEdit')),
-        responses: {
-          '200': negotiated('Operador', ref('Operador')),
-          ...problems(400, 403, 404, 406, 415),
-        },
-      },
-    },
-    '/v3/operadores/{adminmail}/desasociar': {
-      patch: {
-        tags: ['Operadores'],
-        summary:
-          'Desasocia un colaborador; sus publicaciones, consultas y notificaciones pasan al operador de destino',
-        parameters: [
-          adminmail,
-          queryParam(
-            'operador',
-            'Colaborador a desasociar',
-            { type: 'string', format: 'email' },
-            true
-          ),
-          queryParam(
-            'operadorDestino',
-            'Colaborador que recibe',
-            { type: 'string', format: 'email' },
-            true
-          ),
-        ],
-        responses: { '204': { description: 'Desasociado' }, ...problems(400, 403) },
-      },
-    },
-    '/v3/sucursales/{adminmail}': {
-      get: {
-        tags: ['Sucursales'],
-        summary: 'Sucursales de la agencia',
-        parameters: [adminmail],
-        responses: {
-          '200': negotiated(
-            'Lista de sucursales',
-            listOf(ref('Sucursal')),
-            listOf(ref('Reference'))
-          ),
-          ...problems(404, 406),
-        },
-      },
-      post: {
-        tags: ['Sucursales'],
-        summary: 'Crea una sucursal',
-        parameters: [adminmail],
-        requestBody: jsonBody(ref('SucursalEdit')),
-        responses: {
-          '201': {
-            ...negotiated('Sucursal', ref('Sucursal')),
-            headers: { Location: { schema: { type: 'string' } } },
-          },
-          ...problems(400, 403, 415),
-        },
-      },
-    },
-    '/v3/sucursales/{adminmail}/{id}': {
-      get: {
-        tags: ['Sucursales'],
-        summary: 'Una sucursal',
-        parameters: [adminmail, branchId],
-        responses: { '200': negotiated('Sucursal', ref('Sucursal')), ...problems(400, 404, 406) },
-      },
-      put: {
-        tags: ['Sucursales'],
-        summary: 'Edita una sucursal (los campos ausentes no cambian)',
-        parameters: [adminmail, branchId],
-        requestBody: jsonBody(ref('SucursalEdit')),
-        responses: {
-          '200': negotiated('Sucursal', ref('Sucursal')),
-          ...problems(400, 403, 404, 415),
-        },
-      },
-    },
-    '/registro/{token}': {
-      get: {
-        tags: ['Registro'],
-        summary: 'Página de registro de la agencia invitada (HTML)',
-        security: open,
-        parameters: [token],
-        responses: {
-          '200': { description: 'Formulario', content: { 'text/html': {} } },
-          '404': { description: 'Enlace desconocido', content: { 'text/html': {} } },
-          '410': { description: 'Enlace usado o vencido', content: { 'text/html': {} } },
-        },
-      },
-      post: {
-        tags: ['Registro'],
-        summary: 'Completa el registro (formulario o JSON)',
-        security: open,
-        parameters: [token],
-        requestBody: {
-          required: true,
-          content: {
-            'application/x-www-form-urlencoded': { schema: ref('Registro') },
-            'application/json': { schema: ref('Registro') },
-          },
-        },
-        responses: {
-          '201': {
-            description: 'Registrada: página HTML, o la referencia de la agencia en JSON',
-            headers: { Location: { schema: { type: 'string' } } },
-          },
-          '400': {
-            description:
-              'Formulario inválido: la página con los mensajes junto a cada campo, o un problema JSON',
-          },
-          '404': { description: 'Enlace desconocido' },
-          '410': { description: 'Enlace usado o vencido' },
-        },
-      },
-    },
+  ],
+  params: {
+    token: pathParam('token', 'Token del enlace de registro enviado por correo'),
+    id: pathParam('id', 'Id de la sucursal', { type: 'integer', minimum: 1 }),
   },
-  schemas: {
-    AgenciaCreate: {
-      type: 'object',
-      required: ['AdminMail', 'NombreComercial'],
-      properties: {
-        AdminMail: { type: 'string', format: 'email', minLength: 8, maxLength: 50 },
-        NombreComercial: { type: 'string', minLength: 3, maxLength: 100 },
-        Region: { ...str(200), description: 'id, URL de la API, ruta, nombre o código ISO 3166-2' },
-        Ciudad: { ...str(200), description: 'id, URL de la API, ruta, nombre completo o parte' },
-        Direccion: str(200),
-        Telefono: { ...tel, description: '`+{país}{área}{número}` se registra como WhatsApp' },
-        AdminNombre: str(50),
-        AdminApellido: str(50),
+  operations: {
+    'GET /v3/agencias': {
+      operationId: 'listAgencies',
+      tag: 'Agencias',
+      summary: 'Agencias de la aplicación',
+      description: 'Las agencias vinculadas a la aplicación que llama.',
+      responses: {
+        '200': negotiated('Lista de agencias', listOf(AgenciaSchema), listOf(AgenciaRefSchema)),
+      },
+      problems: [406],
+    },
+    'POST /v3/agencias': {
+      operationId: 'inviteAgency',
+      tag: 'Agencias',
+      summary: 'Invita a registrar una agencia',
+      description:
+        'Guarda una invitación y envía al AdminMail un correo con el enlace `{PUBLIC_URL}/registro/{token}`. ' +
+        'Un segundo POST mientras está pendiente reenvía el correo. El estado se consulta con GET u OPTIONS en `Location`.',
+      requestBody: jsonBody(bodyOf('AgenciaCreate', agencyCreateValidator)),
+      responses: {
+        '202': negotiated(
+          'Invitación enviada',
+          InvitacionPendienteSchema,
+          AgenciaRefSchema,
+          location
+        ),
+      },
+      problems: [400, 406, 409, 413, 415],
+    },
+    'GET /v3/agencias/:adminmail': {
+      operationId: 'getAgency',
+      summary: 'La agencia, o el estado de su invitación',
+      ...show,
+    },
+    'OPTIONS /v3/agencias/:adminmail': {
+      operationId: 'getAgencyStatus',
+      summary: 'Igual que GET: la agencia o el estado de su invitación',
+      ...show,
+    },
+    'PUT /v3/agencias/:adminmail': {
+      operationId: 'updateAgency',
+      tag: 'Agencias',
+      summary: 'Edita la agencia',
+      description: 'Cambia el nombre comercial.',
+      requestBody: jsonBody(AgenciaEdit),
+      responses: { '200': agency('Agencia') },
+      problems: [400, 403, 406, 413, 415],
+    },
+    'GET /v3/productos/:adminmail': {
+      operationId: 'getAgencyProducts',
+      tag: 'Agencias',
+      summary: 'Plan contratado de la agencia',
+      description:
+        'Capacidad de publicaciones activas y cupos por exposición, con lo que está en uso.',
+      responses: { '200': negotiated('Productos', ProductosSchema) },
+      problems: [404, 406],
+    },
+    'GET /v3/operadores': {
+      operationId: 'findOperator',
+      tag: 'Operadores',
+      summary: 'Un operador de cualquier agencia de la aplicación',
+      description: 'Busca el operador por e-mail entre las agencias de la aplicación.',
+      parameters: parametersOf(operatorQueryValidator, 'query', operatorQuery),
+      responses: { '200': operator('Operador') },
+      problems: [400, 404, 406],
+    },
+    'GET /v3/operadores/:adminmail': {
+      operationId: 'listOperators',
+      tag: 'Operadores',
+      summary: 'Operadores de la agencia',
+      description: 'El administrador y los colaboradores; con `operador`, solo ese.',
+      parameters: parametersOf(operatorFilterValidator, 'query', {
+        operador: 'E-mail de un colaborador',
+      }),
+      responses: {
+        '200': negotiated('Lista de operadores', listOf(OperadorSchema), listOf(ReferenceSchema)),
+      },
+      problems: [400, 404, 406],
+    },
+    'POST /v3/operadores/:adminmail': {
+      operationId: 'createOperator',
+      tag: 'Operadores',
+      summary: 'Agrega un colaborador',
+      description: 'Crea el colaborador en la agencia; un e-mail ya registrado es 409.',
+      requestBody: jsonBody(bodyOf('OperadorCreate', collaboratorCreateValidator)),
+      responses: { '201': operator('Operador', location) },
+      problems: [400, 403, 406, 409, 413, 415],
+    },
+    'PUT /v3/operadores/:adminmail': {
+      operationId: 'updateOperator',
+      tag: 'Operadores',
+      summary: 'Edita un operador',
+      description: 'Edita el operador de `operador`; por omisión, el administrador.',
+      parameters: parametersOf(operatorFilterValidator, 'query', operatorQuery),
+      requestBody: jsonBody(bodyOf('OperadorEdit', operatorEditValidator)),
+      responses: { '200': operator('Operador') },
+      problems: [400, 403, 404, 406, 413, 415],
+    },
+    'PATCH /v3/operadores/:adminmail/desasociar': {
+      operationId: 'detachOperator',
+      tag: 'Operadores',
+      summary: 'Desasocia un colaborador',
+      description: 'Sus publicaciones, consultas y notificaciones pasan al operador de destino.',
+      parameters: parametersOf(detachValidator, 'query', {
+        operador: 'Colaborador a desasociar',
+        operadorDestino: 'Colaborador que recibe',
+      }),
+      responses: { '204': { description: 'Desasociado' } },
+      problems: [400, 403],
+    },
+    'GET /v3/sucursales/:adminmail': {
+      operationId: 'listBranches',
+      tag: 'Sucursales',
+      summary: 'Sucursales de la agencia',
+      description: 'Todas las sucursales de la agencia.',
+      responses: {
+        '200': negotiated('Lista de sucursales', listOf(SucursalSchema), listOf(ReferenceSchema)),
+      },
+      problems: [404, 406],
+    },
+    'POST /v3/sucursales/:adminmail': {
+      operationId: 'createBranch',
+      tag: 'Sucursales',
+      summary: 'Crea una sucursal',
+      description: 'Descripcion es obligatoria; los horarios aceptan HH:MM o HH:MM:SS.',
+      requestBody: jsonBody(bodyOf('SucursalCreate', branchCreateValidator)),
+      responses: { '201': branch('Sucursal', location) },
+      problems: [400, 403, 406, 413, 415],
+    },
+    'GET /v3/sucursales/:adminmail/:id': {
+      operationId: 'getBranch',
+      tag: 'Sucursales',
+      summary: 'Una sucursal',
+      description: 'La sucursal por id.',
+      responses: { '200': branch('Sucursal') },
+      problems: [400, 404, 406],
+    },
+    'PUT /v3/sucursales/:adminmail/:id': {
+      operationId: 'updateBranch',
+      tag: 'Sucursales',
+      summary: 'Edita una sucursal',
+      description: 'Los campos ausentes no cambian.',
+      requestBody: jsonBody(bodyOf('SucursalEdit', branchEditValidator)),
+      responses: { '200': branch('Sucursal') },
+      problems: [400, 403, 404, 406, 413, 415],
+    },
+    'GET /registro/:token': {
+      operationId: 'getRegistrationPage',
+      tag: 'Registro',
+      summary: 'Página de registro de la agencia invitada',
+      description: 'Formulario HTML con los datos de la invitación.',
+      security: open,
+      responses: {
+        '200': html('Formulario'),
+        '404': html('Enlace desconocido'),
+        '410': html('Enlace usado o vencido'),
       },
     },
-    AgenciaEdit: {
-      type: 'object',
-      required: ['NombreComercial'],
-      properties: { NombreComercial: { type: 'string', minLength: 3, maxLength: 100 } },
-    },
-    Agencia: {
-      type: 'object',
-      properties: {
-        AdminMail: { type: 'string', format: 'email' },
-        NombreComercial: { type: 'string' },
-        Productos: group,
-        Operadores: group,
-        Sucursales: group,
-        Notificaciones: group,
-        Publicaciones: group,
-        Consultas: group,
-        Visitas: group,
-        _links: ref('Links'),
+    'POST /registro/:token': {
+      operationId: 'completeRegistration',
+      tag: 'Registro',
+      summary: 'Completa el registro',
+      description:
+        'Formulario (respuestas HTML) o JSON (`Content-Type` o `Accept` JSON: la referencia de la agencia o un problema).',
+      security: open,
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: bodyOf('Registro', registrationValidator),
+          },
+          'application/json': { schema: bodyOf('Registro', registrationValidator) },
+        },
       },
-    },
-    AgenciaRef: {
-      type: 'object',
-      properties: {
-        AdminMail: { type: 'string' },
-        href: { type: 'string' },
-        title: { type: 'string' },
-      },
-    },
-    InvitacionPendiente: {
-      type: 'object',
-      properties: {
-        AdminMail: { type: 'string' },
-        NombreComercial: { type: 'string' },
-        Estado: { type: 'string', enum: ['Pendiente'] },
-        Enviada: { type: 'string', format: 'date-time' },
-        Vence: { type: 'string', format: 'date-time' },
-        _links: ref('Links'),
-      },
-    },
-    Productos: {
-      type: 'object',
-      properties: {
-        Capacidad: { type: 'integer' },
-        Usadas: { type: 'integer' },
-        Disponibles: { type: 'integer' },
-        Exposiciones: {
-          type: 'object',
-          additionalProperties: {
-            type: 'object',
-            properties: {
-              Cupo: { type: 'integer' },
-              Usadas: { type: 'integer' },
-              Disponibles: { type: 'integer' },
-            },
+      responses: {
+        '201': {
+          description: 'Registrada: página HTML, o la referencia de la agencia en JSON',
+          headers: {
+            Location: header('URL de la agencia (solo con la respuesta JSON)', {
+              type: 'string',
+              format: 'uri-reference',
+            }),
+          },
+          content: {
+            'text/html': { schema: { type: 'string' } },
+            'application/json': { schema: AgenciaRefSchema },
           },
         },
-        Suspendida: { type: 'boolean' },
-        _links: ref('Links'),
-      },
-    },
-    Operador: {
-      type: 'object',
-      properties: {
-        Nombre: { type: 'string' },
-        Apellido: { type: 'string' },
-        Email: { type: 'string', format: 'email' },
-        Telefonos: { type: 'array', items: { type: 'string' } },
-        Direcciones: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              Region: { type: 'string' },
-              Ciudad: { type: 'string' },
-              Direccion: { type: 'string' },
+        ...Object.fromEntries(
+          Object.entries(problems(400, 404, 410)).map(([status, response]) => [
+            status,
+            {
+              ...response,
+              description: `${response.description} (página HTML o problema JSON)`,
+              content: { ...response.content, 'text/html': { schema: { type: 'string' } } },
             },
-          },
-        },
-        EsAdministradorAgencia: { type: 'boolean' },
-        Publicaciones: group,
-        Consultas: group,
-        _links: ref('Links'),
-      },
-    },
-    OperadorEdit: {
-      type: 'object',
-      properties: {
-        Nombre: str(50),
-        Apellido: str(50),
-        TelefonoLaboral: tel,
-        WhatsApp: { ...tel, pattern: '^\\+[1-9][0-9]{6,18}$' },
-        Region: str(200),
-        Ciudad: str(200),
-        Direccion: str(200),
-      },
-    },
-    OperadorCreate: {
-      type: 'object',
-      required: ['Email'],
-      properties: {
-        Email: { type: 'string', format: 'email', maxLength: 50 },
-        Nombre: str(50),
-        Apellido: str(50),
-        Telefonos: {
-          type: 'array',
-          maxItems: 5,
-          items: { type: 'string', minLength: 8, maxLength: 20 },
-        },
-      },
-    },
-    Sucursal: {
-      type: 'object',
-      properties: {
-        Descripcion: { type: 'string' },
-        Email: { type: ['string', 'null'], format: 'email' },
-        Telefono: { type: ['string', 'null'] },
-        Region: { type: 'string' },
-        Ciudad: { type: 'string' },
-        Direccion: { type: 'string' },
-        Comercial: { type: 'boolean' },
-        TallerMecanico: { type: 'boolean' },
-        Autopartes: { type: 'boolean' },
-        Laborable: hours,
-        PreFestivo: hours,
-        Festivo: hours,
-        ResponsableLeadsPostVenta: { type: ['string', 'null'], format: 'email' },
-        _links: ref('Links'),
-      },
-    },
-    SucursalEdit: {
-      type: 'object',
-      description: 'Descripcion es obligatoria al crear.',
-      properties: {
-        Descripcion: { type: 'string', minLength: 1, maxLength: 100 },
-        Email: { type: ['string', 'null'], format: 'email' },
-        Telefono: tel,
-        Region: str(200),
-        Ciudad: str(200),
-        Direccion: str(200),
-        Comercial: { type: 'boolean' },
-        TallerMecanico: { type: 'boolean' },
-        Autopartes: { type: 'boolean' },
-        Laborable: hours,
-        PreFestivo: hours,
-        Festivo: hours,
-        ResponsableLeadsPostVenta: { type: ['string', 'null'], format: 'email' },
-      },
-    },
-    Registro: {
-      type: 'object',
-      required: ['AdminNombre', 'AdminApellido', 'Password'],
-      properties: {
-        AdminNombre: { type: 'string', minLength: 1, maxLength: 50 },
-        AdminApellido: { type: 'string', minLength: 1, maxLength: 50 },
-        Password: { type: 'string', minLength: 10, maxLength: 200 },
+          ])
+        ),
       },
     },
   },

@@ -1,132 +1,72 @@
+/*
+ * What the app-subscription routes mean (docs/design.md §6), beside routes.ts.
+ */
 import {
+  bodyOf,
   jsonBody,
-  listOf,
+  locationHeader,
   negotiated,
   pathParam,
-  problems,
-  ref,
   type OpenApiFragment,
 } from '#core/openapi/helpers'
+import { listOf } from '#core/openapi/wire'
+import { appWebhookValidator } from '#apps/validators/app_webhook_validator'
+import { APP_TOPICS } from '#apps/models/app_webhook'
+import { AppWebhookRefSchema, AppWebhookSchema } from '#apps/transformers/app_webhook_transformer'
 
-const topic = pathParam('topic', 'Tópico de eventos de la aplicación', {
-  type: 'string',
-  enum: ['invitaciones'],
-})
-
-const header = {
-  oneOf: [
-    { type: 'null' },
-    {
-      type: 'object',
-      required: ['Name', 'Value'],
-      properties: {
-        Name: {
-          type: 'string',
-          minLength: 1,
-          maxLength: 64,
-          description:
-            'Token RFC 7230; no se admiten Host, Content-*, Transfer-Encoding, Connection, User-Agent ni webhook-*',
-        },
-        Value: {
-          type: 'string',
-          maxLength: 1024,
-          description: 'Sin CR, LF ni caracteres de control',
-        },
-      },
-    },
-  ],
-}
-
-const webhookFields = {
-  Callback: {
-    type: 'string',
-    format: 'uri',
-    maxLength: 1024,
-    description: 'URL https absoluta que recibe los eventos (POST JSON, Standard Webhooks)',
-  },
-  Secret: {
-    type: ['string', 'null'],
-    maxLength: 256,
-    description:
-      'Clave de firma (16..256; `whsec_…` en base64 o texto libre, firmado con sus bytes UTF-8). Solo escritura: null o ausente la conserva, "" la elimina.',
-  },
-  Description: { type: ['string', 'null'], maxLength: 200 },
-  Activo: { type: 'boolean', default: true },
-  HeaderCustom01: header,
-  HeaderCustom02: header,
-  HeaderCustom03: header,
-}
-
-const write = (summary: string, success: Record<string, unknown>, errors: number[]) => ({
-  tags: ['Aplicación'],
-  summary,
-  parameters: [topic],
-  requestBody: jsonBody(ref('AppWebhookEdit')),
-  responses: { ...success, ...problems(400, 404, 406, 413, 415, ...errors) },
-})
+const AppWebhookEdit = bodyOf('AppWebhookEdit', appWebhookValidator)
+const webhook = (description: string, headers = {}) =>
+  negotiated(description, AppWebhookSchema, AppWebhookRefSchema, headers)
 
 export const openapi: OpenApiFragment = {
-  paths: {
-    '/v3/appnotificaciones': {
-      get: {
-        tags: ['Aplicación'],
-        summary: 'Suscripciones de la aplicación a eventos (tópicos y enlaces)',
-        responses: {
-          '200': negotiated(
-            'Suscripciones',
-            listOf(ref('AppWebhook')),
-            listOf(ref('AppWebhookRef'))
-          ),
-          ...problems(406),
-        },
-      },
+  tags: [
+    {
+      name: 'Aplicación',
+      description: 'Suscripciones de la aplicación a eventos (webhooks Standard Webhooks)',
     },
-    '/v3/appnotificaciones/{topic}': {
-      get: {
-        tags: ['Aplicación'],
-        summary: 'Suscripción a un tópico',
-        parameters: [topic],
-        responses: {
-          '200': negotiated('Suscripción', ref('AppWebhook'), ref('AppWebhookRef')),
-          ...problems(404, 406),
-        },
-      },
-      post: write(
-        'Crea la suscripción a un tópico',
-        {
-          '201': {
-            ...negotiated('Creada', ref('AppWebhook'), ref('AppWebhookRef')),
-            headers: { Location: { schema: { type: 'string' } } },
-          },
-        },
-        [409]
-      ),
-      put: write(
-        'Crea o reemplaza la suscripción a un tópico',
-        { '200': negotiated('Guardada', ref('AppWebhook'), ref('AppWebhookRef')) },
-        []
-      ),
-    },
+  ],
+  params: {
+    topic: pathParam('topic', 'Tópico de eventos de la aplicación', {
+      type: 'string',
+      enum: [...APP_TOPICS],
+    }),
   },
-  schemas: {
-    AppWebhookEdit: { type: 'object', required: ['Callback'], properties: webhookFields },
-    AppWebhook: {
-      type: 'object',
-      properties: {
-        ...webhookFields,
-        Secret: { type: 'null', description: 'Nunca se devuelve' },
-        _links: ref('Links'),
+  operations: {
+    'GET /v3/appnotificaciones': {
+      operationId: 'listAppSubscriptions',
+      tag: 'Aplicación',
+      summary: 'Suscripciones de la aplicación',
+      description: 'Tópicos y enlaces: GET para los suscriptos, PUT para los demás.',
+      responses: {
+        '200': negotiated('Suscripciones', listOf(AppWebhookSchema), listOf(AppWebhookRefSchema)),
       },
+      problems: [406],
     },
-    AppWebhookRef: {
-      type: 'object',
-      required: ['href', 'title'],
-      properties: {
-        href: { type: 'string' },
-        title: { type: 'string' },
-        Topico: { type: 'string' },
-        Activo: { type: 'boolean' },
-      },
+    'GET /v3/appnotificaciones/:topic': {
+      operationId: 'getAppSubscription',
+      tag: 'Aplicación',
+      summary: 'Suscripción a un tópico',
+      description: 'El webhook del tópico; sin suscripción, 404.',
+      responses: { '200': webhook('Suscripción') },
+      problems: [404, 406],
+    },
+    'POST /v3/appnotificaciones/:topic': {
+      operationId: 'createAppSubscription',
+      tag: 'Aplicación',
+      summary: 'Crea la suscripción a un tópico',
+      description: 'Si ya existe, 409 (usar PUT para reemplazarla).',
+      requestBody: jsonBody(AppWebhookEdit),
+      responses: { '201': webhook('Creada', { Location: locationHeader }) },
+      problems: [400, 404, 406, 409, 413, 415],
+    },
+    'PUT /v3/appnotificaciones/:topic': {
+      operationId: 'putAppSubscription',
+      tag: 'Aplicación',
+      summary: 'Crea o reemplaza la suscripción a un tópico',
+      description: 'Secret null o ausente conserva la clave guardada.',
+      requestBody: jsonBody(AppWebhookEdit),
+      responses: { '200': webhook('Guardada') },
+      problems: [400, 404, 406, 413, 415],
     },
   },
 }

@@ -1,50 +1,63 @@
+/*
+ * What the buyers' routes mean, beside routes.ts: public listing and model
+ * pages with their inquiry forms (HTML, no credentials) and the visits report.
+ */
 import {
-  listOf,
+  locationHeader,
   negotiated,
   open,
+  parametersOf,
   pathParam,
-  problems,
   queryParam,
-  ref,
+  schemaOf,
   type OpenApiFragment,
 } from '#core/openapi/helpers'
-import { MAX_SPAN_DAYS } from '#buyers/validators/visits_query'
+import { listOf } from '#core/openapi/wire'
+import { intakeValidator } from '#leads/validators/inquiry_validators'
+import { FORM_FIELDS, HONEYPOT } from '#buyers/validators/inquiry_form'
+import { MAX_SPAN_DAYS, visitsQueryValidator } from '#buyers/validators/visits_query'
+import { VisitaRefSchema, VisitaSchema } from '#buyers/transformers/visit_transformer'
 
 const html = (description: string) => ({
   description,
   content: { 'text/html': { schema: { type: 'string' } } },
 })
 
-const slug = pathParam(
-  'slug',
-  'Identificador público de la publicación (`_links.publica` de la Publicacion)'
+/** The form posts Interesado's fields as text (docs: same rules as the API). */
+const interesado = schemaOf(intakeValidator).properties.Interesado.properties
+const formFields = Object.fromEntries(
+  FORM_FIELDS.map((name) => {
+    const { type: _type, enum: values, ...rest } = interesado[name]
+    return [name, { type: 'string', ...rest, ...(values ? { enum: values.filter(Boolean) } : {}) }]
+  })
 )
-const modelId = pathParam('id', 'Id del modelo del catálogo', { type: 'integer', format: 'int32' })
-
-const formFields = {
-  Nombre: { type: 'string', maxLength: 50 },
-  Apellido: { type: 'string', maxLength: 50 },
-  Email: { type: 'string', format: 'email', maxLength: 100 },
-  Telefono: { type: 'string', minLength: 6, maxLength: 30 },
-  Comentario: { type: 'string', maxLength: 2000 },
-  Interes: { type: 'string', enum: ['Compra', 'Financiacion', 'Permuta', 'PruebaDeManejo'] },
-  _csrf: { type: 'string', description: 'Token CSRF del formulario (sesión en cookie)' },
-  Sitio: { type: 'string', description: 'Trampa para robots: debe llegar vacío' },
-}
 
 const form = (extra: Record<string, unknown> = {}) => ({
   required: true,
   content: {
     'application/x-www-form-urlencoded': {
-      schema: { type: 'object', properties: { ...formFields, ...extra } },
+      schema: {
+        type: 'object',
+        properties: {
+          ...formFields,
+          _csrf: { type: 'string', description: 'Token CSRF del formulario (sesión en cookie)' },
+          [HONEYPOT]: { type: 'string', description: 'Trampa para robots: debe llegar vacío' },
+          ...extra,
+        },
+      },
     },
   },
 })
 
+/** A redirect: `Location` and a short text body. */
+const seeOther = (description: string) => ({
+  description,
+  headers: { Location: locationHeader },
+  content: { 'text/plain': { schema: { type: 'string' } } },
+})
+
 const formResponses = {
-  '303': {
-    description: 'Consulta recibida: redirige a la página de confirmación (Post/Redirect/Get)',
-  },
+  '303': seeOther('Consulta recibida: redirige a la página de confirmación (Post/Redirect/Get)'),
   '400': html('Datos inválidos: el formulario con los mensajes junto a cada campo'),
   '403': html('Token CSRF ausente o inválido'),
   '404': html('No existe'),
@@ -52,152 +65,124 @@ const formResponses = {
 }
 
 export const openapi: OpenApiFragment = {
-  paths: {
-    '/autos/{slug}': {
-      get: {
-        tags: ['Compradores'],
-        summary: 'Página pública de una publicación activa (HTML)',
-        description:
-          'Fotos, precio, datos principales, descripción, agencia y formulario de consulta. Cuenta una visita por ' +
-          'visitante y día (sin cookies; robots excluidos). `Cache-Control: private, no-cache` y `ETag` (304).',
-        security: open,
-        parameters: [slug],
-        responses: {
-          '200': html('La página'),
-          '304': { description: 'Sin cambios respecto del ETag enviado' },
-          '404': html('La publicación no existe'),
-          '410': html('La publicación está suspendida o archivada'),
-        },
-      },
+  tags: [
+    {
+      name: 'Compradores',
+      description: 'Páginas públicas de publicaciones y modelos, con sus formularios de consulta',
     },
-    '/autos/{slug}/consultas': {
-      post: {
-        tags: ['Compradores'],
-        summary: 'Formulario de consulta de una publicación (OrigenLead Portal)',
-        security: open,
-        parameters: [slug],
-        requestBody: form(),
-        responses: { ...formResponses, '410': html('La publicación está suspendida o archivada') },
-      },
-    },
-    '/autos/{slug}/consulta-enviada': {
-      get: {
-        tags: ['Compradores'],
-        summary: 'Confirmación de la consulta enviada (HTML)',
-        security: open,
-        parameters: [slug],
-        responses: {
-          '200': html('Confirmación'),
-          '303': { description: 'Sin consulta reciente: vuelve a la publicación' },
-        },
-      },
-    },
-    '/modelos/{id}': {
-      get: {
-        tags: ['Compradores'],
-        summary:
-          'Página de un modelo del catálogo con sus versiones y formulario de consulta (HTML)',
-        security: open,
-        parameters: [modelId],
-        responses: { '200': html('La página'), '404': html('El modelo no existe') },
-      },
-    },
-    '/modelos/{id}/consultas': {
-      post: {
-        tags: ['Compradores'],
-        summary:
-          'Consulta de catálogo (TipoAnuncio Catalogo) para una agencia de la región elegida',
-        security: open,
-        parameters: [modelId],
-        requestBody: form({
-          Region: { type: 'integer', description: 'Id de la región del comprador' },
-          VersionId: { type: 'integer', description: 'Versión de interés (opcional)' },
-        }),
-        responses: {
-          ...formResponses,
-          '409': html('Ninguna agencia recibe consultas de catálogo en la región'),
-        },
-      },
-    },
-    '/modelos/{id}/consulta-enviada': {
-      get: {
-        tags: ['Compradores'],
-        summary: 'Confirmación de la consulta de catálogo enviada (HTML)',
-        security: open,
-        parameters: [modelId],
-        responses: {
-          '200': html('Confirmación'),
-          '303': { description: 'Sin consulta reciente: vuelve al modelo' },
-        },
-      },
-    },
-    '/recursos/compradores.css': {
-      get: {
-        tags: ['Compradores'],
-        summary: 'Hoja de estilos de las páginas públicas',
-        security: open,
-        parameters: [queryParam('v', 'Versión (cambia con el contenido)')],
-        responses: {
-          '200': { description: 'CSS', content: { 'text/css': { schema: { type: 'string' } } } },
-        },
-      },
-    },
-    '/v3/visitas/{adminmail}': {
-      get: {
-        tags: ['Visitas'],
-        summary: 'Visitas diarias de las publicaciones de la agencia',
-        description:
-          'Visitas por publicación y día a las páginas públicas de las publicaciones de la aplicación (un visitante ' +
-          'cuenta una vez por día; robots excluidos). Sin `hasta`: hoy; sin `desde`: 30 días hasta `hasta`; ' +
-          `a lo sumo ${MAX_SPAN_DAYS} días entre ambas. Sólo días con visitas.`,
-        parameters: [
-          pathParam('adminmail', 'E-mail del administrador de la agencia', {
-            type: 'string',
-            format: 'email',
-          }),
-          queryParam('externalid', 'ExternalId de una publicación'),
-          queryParam('desde', 'Primer día (YYYY-MM-DD)', { type: 'string', format: 'date' }),
-          queryParam('hasta', 'Último día (YYYY-MM-DD), no anterior a desde', {
-            type: 'string',
-            format: 'date',
-          }),
-          queryParam('operador', 'Sólo publicaciones de este colaborador', {
-            type: 'string',
-            format: 'email',
-          }),
-        ],
-        responses: {
-          '200': negotiated(
-            'Visitas por publicación y día',
-            listOf(ref('Visita')),
-            listOf(ref('VisitaRef'))
-          ),
-          ...problems(400, 404, 406),
-        },
-      },
-    },
+    { name: 'Visitas', description: 'Visitas diarias a las páginas públicas de las publicaciones' },
+  ],
+  params: {
+    slug: pathParam('slug', 'Identificador público de la publicación (`_links.publica`)'),
+    id: pathParam('id', 'Id del modelo del catálogo', { type: 'integer', format: 'int32' }),
   },
-  schemas: {
-    Visita: {
-      type: 'object',
-      required: ['ExternalId', 'Fecha', 'Visitas', '_links'],
-      properties: {
-        ExternalId: { type: 'string' },
-        Fecha: { type: 'string', format: 'date' },
-        Visitas: { type: 'integer', minimum: 1 },
-        _links: ref('Links'),
+  operations: {
+    'GET /recursos/compradores.css': {
+      operationId: 'getBuyersStylesheet',
+      tag: 'Compradores',
+      summary: 'Hoja de estilos de las páginas públicas',
+      description: 'Inmutable por versión: `v` cambia con el contenido.',
+      security: open,
+      parameters: [queryParam('v', 'Versión (cambia con el contenido)')],
+      responses: {
+        '200': { description: 'CSS', content: { 'text/css': { schema: { type: 'string' } } } },
+        '404': html('No existe'),
       },
     },
-    VisitaRef: {
-      type: 'object',
-      required: ['ExternalId', 'Fecha', 'Visitas', 'href', 'title'],
-      properties: {
-        ExternalId: { type: 'string' },
-        Fecha: { type: 'string', format: 'date' },
-        Visitas: { type: 'integer', minimum: 1 },
-        href: { type: 'string' },
-        title: { type: 'string' },
+    'GET /autos/:slug': {
+      operationId: 'getListingPage',
+      tag: 'Compradores',
+      summary: 'Página pública de una publicación activa',
+      description:
+        'Fotos, precio, datos principales, descripción, agencia y formulario de consulta. Cuenta una visita por ' +
+        'visitante y día (sin cookies; robots excluidos). `Cache-Control: private, no-cache` y `ETag` (304).',
+      security: open,
+      responses: {
+        '200': html('La página'),
+        '304': { description: 'Sin cambios respecto del ETag enviado' },
+        '400': html('Dirección mal formada'),
+        '404': html('La publicación no existe'),
+        '410': html('La publicación está suspendida o archivada'),
       },
+    },
+    'POST /autos/:slug/consultas': {
+      operationId: 'submitListingInquiryForm',
+      tag: 'Compradores',
+      summary: 'Formulario de consulta de una publicación',
+      description: 'Crea una consulta con OrigenLead Portal.',
+      security: open,
+      requestBody: form(),
+      responses: { ...formResponses, '410': html('La publicación está suspendida o archivada') },
+    },
+    'GET /autos/:slug/consulta-enviada': {
+      operationId: 'getListingInquirySent',
+      tag: 'Compradores',
+      summary: 'Confirmación de la consulta enviada',
+      description: 'Sin consulta reciente en la sesión, vuelve a la publicación.',
+      security: open,
+      responses: {
+        '200': html('Confirmación'),
+        '303': seeOther('Sin consulta reciente: vuelve a la publicación'),
+        '404': html('No existe'),
+      },
+    },
+    'GET /modelos/:id': {
+      operationId: 'getModelPage',
+      tag: 'Compradores',
+      summary: 'Página de un modelo del catálogo',
+      description: 'Sus versiones y un formulario de consulta de catálogo.',
+      security: open,
+      responses: { '200': html('La página'), '404': html('El modelo no existe') },
+    },
+    'POST /modelos/:id/consultas': {
+      operationId: 'submitModelInquiryForm',
+      tag: 'Compradores',
+      summary: 'Consulta de catálogo',
+      description: 'TipoAnuncio Catalogo, para una agencia de la región elegida.',
+      security: open,
+      requestBody: form({
+        Region: { type: 'integer', description: 'Id de la región del comprador' },
+        VersionId: { type: 'integer', description: 'Versión de interés (opcional)' },
+      }),
+      responses: {
+        ...formResponses,
+        '409': html('Ninguna agencia recibe consultas de catálogo en la región'),
+      },
+    },
+    'GET /modelos/:id/consulta-enviada': {
+      operationId: 'getModelInquirySent',
+      tag: 'Compradores',
+      summary: 'Confirmación de la consulta de catálogo enviada',
+      description: 'Sin consulta reciente en la sesión, vuelve al modelo.',
+      security: open,
+      responses: {
+        '200': html('Confirmación'),
+        '303': seeOther('Sin consulta reciente: vuelve al modelo'),
+        '404': html('No existe'),
+      },
+    },
+    'GET /v3/visitas/:adminmail': {
+      operationId: 'listVisits',
+      tag: 'Visitas',
+      summary: 'Visitas diarias de las publicaciones de la agencia',
+      description:
+        'Visitas por publicación y día a las páginas públicas de las publicaciones de la aplicación (un visitante ' +
+        'cuenta una vez por día; robots excluidos). Sin `hasta`: hoy; sin `desde`: 30 días hasta `hasta`; ' +
+        `a lo sumo ${MAX_SPAN_DAYS} días entre ambas. Solo días con visitas.`,
+      parameters: parametersOf(visitsQueryValidator, 'query', {
+        externalid: 'ExternalId de una publicación',
+        desde: 'Primer día (YYYY-MM-DD)',
+        hasta: 'Último día (YYYY-MM-DD), no anterior a desde',
+        operador: 'Solo publicaciones de este colaborador',
+      }),
+      responses: {
+        '200': negotiated(
+          'Visitas por publicación y día',
+          listOf(VisitaSchema),
+          listOf(VisitaRefSchema)
+        ),
+      },
+      problems: [400, 404, 406],
     },
   },
 }

@@ -1,310 +1,289 @@
 /*
- * OpenAPI fragment of the catalogue: brands, models, versions, best matches,
- * regions, cities, currencies, body types and the closed value sets.
+ * What the catalogue routes mean (docs/spec.md §4.7), beside routes.ts: brands,
+ * models, versions, best matches, regions, cities, currencies and the closed
+ * value sets. Queries come from the validators, shapes from the transformers.
  */
 import {
-  listOf,
+  etagHeader,
   negotiated,
+  notModified,
+  paramsOf,
+  parametersOf,
   pathParam,
-  problems,
-  queryParam,
-  ref,
+  type Describable,
   type OpenApiFragment,
+  type Operation,
 } from '#core/openapi/helpers'
+import { listOf, ReferenceSchema } from '#core/openapi/wire'
+import {
+  brandMatchValidator,
+  brandsQueryValidator,
+  citiesQueryValidator,
+  currencyCodeValidator,
+  idValidator,
+  modelMatchValidator,
+  modelsQueryValidator,
+  versionMatchValidator,
+  versionsQueryValidator,
+} from '#catalog/validators/catalog_validators'
+import {
+  MarcaSchema,
+  ModeloSchema,
+  VersionRefSchema,
+  VersionSchema,
+} from '#catalog/transformers/vehicle_transformer'
+import {
+  CiudadSchema,
+  MonedaSchema,
+  RegionSchema,
+  ValorNombradoSchema,
+} from '#catalog/transformers/reference_transformer'
 
-const int32 = { type: 'integer', format: 'int32', minimum: 1 }
-const id = (what: string) => pathParam('id', `Id ${what}`, int32)
-const q = queryParam(
-  'q',
-  'Parte del nombre o del codename (sin distinguir mayúsculas ni acentos); hasta 100 caracteres',
-  {
-    type: 'string',
-    maxLength: 100,
-  }
-)
-const soloMercadoNuevos = queryParam(
-  'soloMercadoNuevos',
-  'Solo entradas a la venta como 0 km (por defecto false)',
-  {
-    type: 'boolean',
-    default: false,
-  }
-)
-const match = (name: string, description: string, required = true) =>
-  queryParam(name, description, { type: 'string', minLength: 1, maxLength: 200 }, required)
-const year = (description: string) =>
-  queryParam('year', description, {
-    type: 'integer',
-    format: 'int32',
-    minimum: 1908,
-    maximum: 2050,
-  })
-const etag = { ETag: { schema: { type: 'string' } } }
+const QUERY: Record<string, string> = {
+  q: 'Parte del nombre o del codename (sin distinguir mayúsculas ni acentos)',
+  soloMercadoNuevos: 'Solo entradas a la venta como 0 km (por defecto false)',
+  marca: 'Id de la marca',
+  modelo: 'Id del modelo',
+  year: 'Año modelo: versiones de ±2 años, la más cercana primero',
+  make: 'Marca: id, URL de la API, ruta, nombre o codename',
+  model: 'Modelo: id, URL de la API, ruta, nombre completo, parte del nombre o codename',
+  bodystyle: 'Carrocería: id, URL de la API, ruta, nombre o codename',
+  version:
+    'Versión: id, URL, nombre, parte del nombre o codename; sin ella, la única versión que cumple los demás filtros',
+  propulsion: 'Propulsión (Nafta, Diésel, GNC, Híbrido, Híbrido enchufable, Eléctrico)',
+  transmission: 'Transmisión (Manual, Automática, Automatizada, CVT)',
+  region: 'Región: id, URL de la API, ruta, nombre o código ISO 3166-2 (AR-X)',
+}
 
-/** A catalogue GET: negotiated 200 with ETag, 304, and the given problems. */
+/** A catalogue GET: negotiated 200 with ETag, 304 to a matching If-None-Match. */
 function read(
-  tag: string,
+  operationId: string,
+  tag: 'Catálogo' | 'Referencia',
   summary: string,
-  parameters: unknown[],
-  full: unknown,
-  reference: unknown,
-  errors: number[],
-  description?: string
-) {
+  description: string,
+  shapes: [full: unknown, reference: unknown],
+  problems: number[],
+  extra: { query?: Describable; params?: Operation['params'] } = {}
+): Operation {
   return {
-    get: {
-      tags: [tag],
-      summary,
-      ...(description ? { description } : {}),
-      parameters,
-      responses: {
-        '200': { ...negotiated(summary, full, reference), headers: etag },
-        '304': { description: 'Sin cambios respecto del ETag enviado' },
-        ...problems(...errors, 406),
-      },
+    operationId,
+    tag,
+    summary,
+    description,
+    ...(extra.query ? { parameters: parametersOf(extra.query, 'query', QUERY) } : {}),
+    ...(extra.params ? { params: extra.params } : {}),
+    responses: {
+      '200': negotiated(summary, shapes[0], shapes[1], { ETag: etagHeader }),
+      '304': notModified,
     },
+    problems: [...problems, 406],
   }
 }
 
-const list = (name: string, refName = 'Reference') =>
-  [listOf(ref(name)), listOf(ref(refName))] as const
-const str = { type: 'string' }
-const nullableStr = { type: ['string', 'null'] }
-const named = {
-  type: 'object',
-  properties: { Nombre: str, Codename: str, _links: ref('Links') },
-}
+const list = (item: unknown, reference: unknown = ReferenceSchema): [unknown, unknown] => [
+  listOf(item),
+  listOf(reference),
+]
+const one = (item: unknown, reference: unknown = ReferenceSchema): [unknown, unknown] => [
+  item,
+  reference,
+]
+const byName = (name: string, what: string) => ({
+  [name]: pathParam(name, `Id, codename o nombre ${what}`),
+})
+const NO_MATCH =
+  'Sin coincidencia o con más de una igual de buena: 400 con `Errors` bajo el parámetro que falló.'
 
 export const openapi: OpenApiFragment = {
-  paths: {
-    '/v3/marcas': read('Catálogo', 'Marcas', [q, soloMercadoNuevos], ...list('Marca'), [400]),
-    '/v3/marcas/bestmatch': read(
+  tags: [
+    { name: 'Catálogo', description: 'Marcas, modelos y versiones de vehículos' },
+    {
+      name: 'Referencia',
+      description: 'Regiones, ciudades, monedas, carrocerías y los conjuntos cerrados de valores',
+    },
+  ],
+  params: {
+    ...paramsOf(idValidator, { id: 'Id de la entrada' }),
+    ...paramsOf(currencyCodeValidator, { codigo: 'Código ISO 4217' }),
+  },
+  operations: {
+    'GET /v3/marcas': read(
+      'listBrands',
+      'Catálogo',
+      'Marcas',
+      'Marcas del catálogo, filtradas por nombre.',
+      list(MarcaSchema),
+      [400],
+      { query: brandsQueryValidator }
+    ),
+    'GET /v3/marcas/bestmatch': read(
+      'matchBrand',
       'Catálogo',
       'La marca que mejor coincide',
-      [match('make', 'Id, URL de la API, ruta, nombre o codename')],
-      ref('Marca'),
-      ref('Reference'),
+      NO_MATCH,
+      one(MarcaSchema),
       [400],
-      'Sin coincidencia o con más de una igual de buena: 400 con `Errors.make`.'
+      { query: brandMatchValidator }
     ),
-    '/v3/marcas/{id}': read(
+    'GET /v3/marcas/:id': read(
+      'getBrand',
       'Catálogo',
       'Una marca',
-      [id('de la marca')],
-      ref('Marca'),
-      ref('Reference'),
+      'La marca por id.',
+      one(MarcaSchema),
       [400, 404]
     ),
-    '/v3/modelos': read(
+    'GET /v3/modelos': read(
+      'listModels',
       'Catálogo',
       'Modelos de una marca',
-      [queryParam('marca', 'Id de la marca', int32, true), q, soloMercadoNuevos],
-      ...list('Modelo'),
-      [400]
+      'Modelos de la marca, filtrados por nombre.',
+      list(ModeloSchema),
+      [400],
+      { query: modelsQueryValidator }
     ),
-    '/v3/modelos/bestmatch': read(
+    'GET /v3/modelos/bestmatch': read(
+      'matchModel',
       'Catálogo',
       'El modelo que mejor coincide',
-      [
-        match('make', 'Marca: id, URL de la API, ruta, nombre o codename'),
-        match(
-          'model',
-          'Modelo: id, URL de la API, ruta, nombre completo, parte del nombre o codename'
-        ),
-        match('bodystyle', 'Carrocería: id, URL de la API, ruta, nombre o codename', false),
-      ],
-      ref('Modelo'),
-      ref('Reference'),
+      NO_MATCH,
+      one(ModeloSchema),
       [400],
-      'Sin coincidencia o ambigua: 400 con `Errors` bajo el parámetro que falló.'
+      { query: modelMatchValidator }
     ),
-    '/v3/modelos/{id}': read(
+    'GET /v3/modelos/:id': read(
+      'getModel',
       'Catálogo',
       'Un modelo',
-      [id('del modelo')],
-      ref('Modelo'),
-      ref('Reference'),
+      'El modelo por id.',
+      one(ModeloSchema),
       [400, 404]
     ),
-    '/v3/versiones': read(
+    'GET /v3/versiones': read(
+      'listVersions',
       'Catálogo',
       'Versiones de un modelo',
-      [
-        queryParam('modelo', 'Id del modelo', int32, true),
-        year('Año modelo: versiones de ±2 años; sin él, solo las que están a la venta como 0 km'),
-        q,
-      ],
-      ...list('Version', 'VersionRef'),
-      [400]
+      'Con `year`, las de ±2 años; sin él, solo las que están a la venta como 0 km.',
+      list(VersionSchema, VersionRefSchema),
+      [400],
+      { query: versionsQueryValidator }
     ),
-    '/v3/versiones/bestmatch': read(
+    'GET /v3/versiones/bestmatch': read(
+      'matchVersion',
       'Catálogo',
       'La versión que mejor coincide',
-      [
-        match('make', 'Marca: id, URL de la API, ruta, nombre o codename'),
-        match('model', 'Modelo: id, URL de la API, ruta, nombre, parte del nombre o codename'),
-        match(
-          'version',
-          'Versión: id, URL, nombre, parte del nombre o codename; sin ella, la única versión que cumple los demás filtros',
-          false
-        ),
-        year('Año modelo (±2 años, el más cercano primero)'),
-        match(
-          'propulsion',
-          'Propulsión (Nafta, Diésel, GNC, Híbrido, Híbrido enchufable, Eléctrico)',
-          false
-        ),
-        match('transmission', 'Transmisión (Manual, Automática, Automatizada, CVT)', false),
-      ],
-      ref('Version'),
-      ref('VersionRef'),
-      [400]
+      NO_MATCH,
+      one(VersionSchema, VersionRefSchema),
+      [400],
+      { query: versionMatchValidator }
     ),
-    '/v3/versiones/{id}': read(
+    'GET /v3/versiones/:id': read(
+      'getVersion',
       'Catálogo',
       'Una versión',
-      [id('de la versión')],
-      ref('Version'),
-      ref('VersionRef'),
+      'La versión por id.',
+      one(VersionSchema, VersionRefSchema),
       [400, 404]
     ),
-    '/v3/regiones': read('Referencia', 'Regiones (provincias)', [], ...list('Region'), []),
-    '/v3/regiones/{id}': read(
+    'GET /v3/regiones': read(
+      'listRegions',
+      'Referencia',
+      'Regiones',
+      'Regiones (provincias) con su código ISO 3166-2.',
+      list(RegionSchema),
+      []
+    ),
+    'GET /v3/regiones/:id': read(
+      'getRegion',
       'Referencia',
       'Una región',
-      [id('de la región')],
-      ref('Region'),
-      ref('Reference'),
+      'La región por id.',
+      one(RegionSchema),
       [400, 404]
     ),
-    '/v3/ciudades': read(
+    'GET /v3/ciudades': read(
+      'listCities',
       'Referencia',
       'Ciudades',
-      [
-        match(
-          'region',
-          'Región: id, URL de la API, ruta, nombre o código ISO 3166-2 (AR-X)',
-          false
-        ),
-        q,
-      ],
-      ...list('Ciudad'),
-      [400]
+      'Ciudades, filtradas por región y nombre.',
+      list(CiudadSchema),
+      [400],
+      { query: citiesQueryValidator }
     ),
-    '/v3/ciudades/{id}': read(
+    'GET /v3/ciudades/:id': read(
+      'getCity',
       'Referencia',
       'Una ciudad',
-      [id('de la ciudad')],
-      ref('Ciudad'),
-      ref('Reference'),
+      'La ciudad por id.',
+      one(CiudadSchema),
       [400, 404]
     ),
-    '/v3/monedas': read('Referencia', 'Monedas aceptadas en Valor', [], ...list('Moneda'), []),
-    '/v3/monedas/{codigo}': read(
+    'GET /v3/monedas': read(
+      'listCurrencies',
       'Referencia',
-      'Una moneda ISO 4217',
-      [pathParam('codigo', 'Código ISO 4217', { type: 'string', pattern: '^[A-Za-z]{3}$' })],
-      ref('Moneda'),
-      ref('Reference'),
+      'Monedas',
+      'Monedas ISO 4217, con las aceptadas en Valor marcadas.',
+      list(MonedaSchema),
+      []
+    ),
+    'GET /v3/monedas/:codigo': read(
+      'getCurrency',
+      'Referencia',
+      'Una moneda',
+      'La moneda por código ISO 4217.',
+      one(MonedaSchema),
       [400, 404]
     ),
-    '/v3/carrocerias': read('Referencia', 'Carrocerías', [], ...list('ValorNombrado'), []),
-    '/v3/carrocerias/{id}': read(
+    'GET /v3/carrocerias': read(
+      'listBodyTypes',
+      'Referencia',
+      'Carrocerías',
+      'Tipos de carrocería del catálogo.',
+      list(ValorNombradoSchema),
+      []
+    ),
+    'GET /v3/carrocerias/:id': read(
+      'getBodyType',
       'Referencia',
       'Una carrocería',
-      [pathParam('id', 'Id, codename o nombre de la carrocería')],
-      ref('ValorNombrado'),
-      ref('Reference'),
-      [404]
+      'La carrocería por id, codename o nombre.',
+      one(ValorNombradoSchema),
+      [404],
+      { params: byName('id', 'de la carrocería') }
     ),
-    '/v3/propulsiones': read('Referencia', 'Propulsiones', [], ...list('ValorNombrado'), []),
-    '/v3/propulsiones/{codename}': read(
+    'GET /v3/propulsiones': read(
+      'listPropulsions',
+      'Referencia',
+      'Propulsiones',
+      'El conjunto cerrado de propulsiones.',
+      list(ValorNombradoSchema),
+      []
+    ),
+    'GET /v3/propulsiones/:codename': read(
+      'getPropulsion',
       'Referencia',
       'Una propulsión',
-      [pathParam('codename', 'Codename o nombre')],
-      ref('ValorNombrado'),
-      ref('Reference'),
-      [404]
+      'La propulsión por codename o nombre.',
+      one(ValorNombradoSchema),
+      [404],
+      { params: byName('codename', 'de la propulsión') }
     ),
-    '/v3/transmisiones': read('Referencia', 'Transmisiones', [], ...list('ValorNombrado'), []),
-    '/v3/transmisiones/{codename}': read(
+    'GET /v3/transmisiones': read(
+      'listTransmissions',
+      'Referencia',
+      'Transmisiones',
+      'El conjunto cerrado de transmisiones.',
+      list(ValorNombradoSchema),
+      []
+    ),
+    'GET /v3/transmisiones/:codename': read(
+      'getTransmission',
       'Referencia',
       'Una transmisión',
-      [pathParam('codename', 'Codename o nombre')],
-      ref('ValorNombrado'),
-      ref('Reference'),
-      [404]
+      'La transmisión por codename o nombre.',
+      one(ValorNombradoSchema),
+      [404],
+      { params: byName('codename', 'de la transmisión') }
     ),
-  },
-  schemas: {
-    Marca: {
-      type: 'object',
-      properties: {
-        Nombre: str,
-        Codenames: { type: 'array', items: str },
-        Modelos: ref('LinkGroup'),
-        _links: ref('Links'),
-      },
-    },
-    Modelo: {
-      type: 'object',
-      properties: {
-        Marca: str,
-        Nombre: str,
-        Codename: str,
-        Carrocerias: { type: 'array', items: str },
-        Versiones: ref('LinkGroup'),
-        _links: ref('Links'),
-      },
-    },
-    Version: {
-      type: 'object',
-      properties: {
-        VersionYear: { type: ['integer', 'null'] },
-        Propulsion: nullableStr,
-        Transmision: nullableStr,
-        Potencia: { type: ['integer', 'null'], description: 'CV' },
-        Cilindrada: { type: ['integer', 'null'], description: 'cm³' },
-        Marca: str,
-        Modelo: str,
-        Nombre: str,
-        Codename: str,
-        Carroceria: nullableStr,
-        Segmento: nullableStr,
-        _links: ref('Links'),
-      },
-    },
-    VersionRef: {
-      type: 'object',
-      required: ['href', 'title'],
-      properties: {
-        Marca: str,
-        Modelo: str,
-        Version: str,
-        VersionYear: { type: ['integer', 'null'] },
-        href: str,
-        title: str,
-      },
-    },
-    Region: {
-      type: 'object',
-      properties: {
-        Nombre: str,
-        Codigo: { type: 'string', examples: ['AR-X'] },
-        Ciudades: ref('LinkGroup'),
-        _links: ref('Links'),
-      },
-    },
-    Ciudad: { type: 'object', properties: { Nombre: str, Region: str, _links: ref('Links') } },
-    Moneda: {
-      type: 'object',
-      properties: {
-        Codigo: { type: 'string', examples: ['ARS'] },
-        Nombre: str,
-        Aceptada: { type: 'boolean' },
-        _links: ref('Links'),
-      },
-    },
-    ValorNombrado: named,
   },
 }

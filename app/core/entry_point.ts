@@ -3,8 +3,28 @@
  */
 import { etagOf } from '#core/http/etag'
 import { group, link, templated } from '#core/http/links'
+import { named, object, type Wire } from '#core/openapi/schema'
+import { LinkGroupSchema, LinksSchema } from '#core/openapi/wire'
 
-export const entryPoint = {
+export const EntryPointSchema = named(
+  'EntryPoint',
+  object({
+    Agencias: LinkGroupSchema,
+    Regiones: LinkGroupSchema,
+    Ciudades: LinkGroupSchema,
+    Monedas: LinkGroupSchema,
+    Propulsiones: LinkGroupSchema,
+    Transmisiones: LinkGroupSchema,
+    Carrocerias: LinkGroupSchema,
+    Marcas: LinkGroupSchema,
+    Modelos: LinkGroupSchema,
+    Versiones: LinkGroupSchema,
+    AppNotificaciones: LinkGroupSchema,
+    _links: LinksSchema,
+  })
+)
+
+export const entryPoint: Wire<typeof EntryPointSchema> = {
   Agencias: group({ self: link('/v3/agencias') }),
   Regiones: group({ self: link('/v3/regiones') }),
   Ciudades: group({ self: templated('/v3/ciudades{?region,q}') }),

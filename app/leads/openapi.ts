@@ -1,383 +1,139 @@
+/*
+ * What the inquiry and notification routes mean (docs/spec.md §4.5, §4.6),
+ * beside routes.ts. Bodies and queries come from the validators, shapes from
+ * the transformers.
+ */
 import {
+  bodyOf,
   jsonBody,
+  locationHeader,
   negotiated,
+  parametersOf,
   pathParam,
-  problems,
-  queryParam,
-  ref,
   type OpenApiFragment,
 } from '#core/openapi/helpers'
-import { INTERESTS, LEAD_ORIGINS } from '#core/value_sets'
+import { ReferenceSchema } from '#core/openapi/wire'
+import { intakeValidator, listQueryValidator } from '#leads/validators/inquiry_validators'
+import { notificationConfigValidator } from '#leads/validators/notification_validators'
+import {
+  ConsultaSchema,
+  ConsultasPaginaRefSchema,
+  ConsultasPaginaSchema,
+  PublicacionConsultadaSchema,
+} from '#leads/transformers/inquiry_transformer'
+import { EntregasRefSchema, EntregasSchema } from '#leads/transformers/delivery_transformer'
+import { NotificacionesConfigSchema } from '#leads/transformers/notification_config_transformer'
 
-const adminmail = pathParam('adminmail', 'E-mail del administrador de la agencia', {
-  type: 'string',
-  format: 'email',
-})
-const sid = pathParam('sid', 'Id público de la consulta', { type: 'string' })
-const nullableString = (maxLength: number) => ({ type: ['string', 'null'], maxLength })
-const valor = { oneOf: [{ type: 'null' }, ref('Valor')] }
-
-const header = {
-  oneOf: [
-    { type: 'null' },
-    {
-      type: 'object',
-      required: ['Name', 'Value'],
-      properties: {
-        Name: { type: 'string', minLength: 1, maxLength: 64 },
-        Value: {
-          type: 'string',
-          maxLength: 1024,
-          description: 'Sin CR, LF ni caracteres de control',
-        },
-      },
-    },
-  ],
+const LIST_QUERY = {
+  operador: 'Solo las consultas de este colaborador (operador responsable)',
+  externalid: 'ExternalId de la publicación',
+  desde: 'Primer día de recepción (YYYY-MM-DD); mínimo hoy − 90 días; por defecto hoy − 90 días',
+  hasta: 'Último día de recepción (YYYY-MM-DD); no anterior a desde; por defecto hoy',
+  pagina: 'Página (1..99), de 100 consultas',
 }
-const callback = {
-  type: 'string',
-  format: 'uri',
-  maxLength: 1024,
-  description: 'URL https absoluta (http solo con OUTBOUND_ALLOW_PRIVATE, para pruebas locales)',
-}
-
-const listParams = [
-  queryParam('operador', 'Solo las consultas de este colaborador (operador responsable)', {
-    type: 'string',
-    format: 'email',
-  }),
-  queryParam('externalid', 'ExternalId de la publicación', { type: 'string' }),
-  queryParam(
-    'desde',
-    'Primer día de recepción (YYYY-MM-DD); mínimo hoy − 90 días; por defecto hoy − 90 días',
-    { type: 'string', format: 'date' }
-  ),
-  queryParam(
-    'hasta',
-    'Último día de recepción (YYYY-MM-DD); no anterior a desde; por defecto hoy',
-    { type: 'string', format: 'date' }
-  ),
-  queryParam('pagina', 'Página (1..99), de 100 consultas', {
-    type: 'integer',
-    minimum: 1,
-    maximum: 99,
-    default: 1,
-  }),
-]
-
-const listResponses = {
-  '200': negotiated('Consultas de la página', ref('ConsultasPagina'), ref('ConsultasPaginaRef')),
-}
+const listQuery = parametersOf(listQueryValidator, 'query', LIST_QUERY)
+const page = negotiated('Consultas de la página', ConsultasPaginaSchema, ConsultasPaginaRefSchema)
 
 export const openapi: OpenApiFragment = {
-  paths: {
-    '/v3/consultas': {
-      get: {
-        tags: ['Consultas'],
-        summary:
-          'Consultas de un colaborador en las agencias de la aplicación (operador obligatorio)',
-        parameters: listParams.map((param) =>
-          param.name === 'operador' ? { ...param, required: true } : param
-        ),
-        responses: { ...listResponses, ...problems(400, 406) },
-      },
-    },
-    '/v3/consultas/{adminmail}': {
-      get: {
-        tags: ['Consultas'],
-        summary: 'Consultas de la agencia visibles para la aplicación, paginadas',
-        description:
-          'Consultas de publicaciones de la aplicación y, si la agencia la habilitó para otras consultas, las de catálogo. ' +
-          'Más recientes primero.',
-        parameters: [adminmail, ...listParams],
-        responses: { ...listResponses, ...problems(400, 404, 406) },
-      },
-      post: {
-        tags: ['Consultas'],
-        summary: 'Recibe una consulta (requiere el permiso consultas:crear)',
-        description:
-          'La consulta y todas sus notificaciones se confirman en una transacción. Publicación suspendida o archivada → 409; ' +
-          'publicación o versión inexistente → 400.',
-        parameters: [adminmail],
-        requestBody: jsonBody(ref('ConsultaCreate')),
-        responses: {
-          '201': {
-            ...negotiated('Consulta recibida', ref('Consulta')),
-            headers: { Location: { schema: { type: 'string' } } },
-          },
-          ...problems(400, 403, 404, 406, 409, 413, 415),
-        },
-      },
-    },
-    '/v3/consultas/{adminmail}/{sid}': {
-      get: {
-        tags: ['Consultas'],
-        summary: 'Una consulta',
-        parameters: [adminmail, sid],
-        responses: { '200': negotiated('Consulta', ref('Consulta')), ...problems(404, 406) },
-      },
-    },
-    '/v3/consultas/{adminmail}/{sid}/entregas': {
-      get: {
-        tags: ['Consultas'],
-        summary: 'Notificaciones de la consulta para la aplicación y cada intento',
-        parameters: [adminmail, sid],
-        responses: { '200': negotiated('Entregas', ref('Entregas')), ...problems(404, 406) },
-      },
-    },
-    '/v3/consultas/{adminmail}/{sid}/resendwebhook': {
-      post: {
-        tags: ['Consultas'],
-        summary: 'Reenvía el webhook de la consulta (mismo webhook-id, "Reenvio": true)',
-        description: `Solo dentro del plazo de reenvío (RESEND_WINDOW_DAYS, 7 días por defecto) y con un webhook activo; si no, 400.`,
-        parameters: [adminmail, sid],
-        responses: {
-          '202': {
-            ...negotiated('Carga útil encolada', ref('PublicacionConsultada')),
-            headers: { Location: { description: 'URL del Callback', schema: { type: 'string' } } },
-          },
-          ...problems(400, 403, 404, 406),
-        },
-      },
-    },
-    '/v3/notificaciones/{adminmail}': {
-      get: {
-        tags: ['Notificaciones'],
-        summary: 'Configuración de notificaciones de la agencia para la aplicación',
-        parameters: [adminmail],
-        responses: {
-          '200': negotiated('Configuración', ref('NotificacionesConfig')),
-          ...problems(404, 406),
-        },
-      },
-      put: {
-        tags: ['Notificaciones'],
-        summary:
-          'Reemplaza la configuración de notificaciones (un canal ausente o null se elimina)',
-        parameters: [adminmail],
-        requestBody: jsonBody(ref('NotificacionesConfig')),
-        responses: {
-          '200': negotiated('Configuración guardada', ref('NotificacionesConfig')),
-          ...problems(400, 403, 406, 413, 415),
-        },
-      },
-    },
-  },
-  schemas: {
-    Interesado: {
-      type: 'object',
-      description: 'Se requiere Email o Telefono.',
-      properties: {
-        Interes: { type: ['string', 'null'], enum: [...INTERESTS, null] },
-        Nombre: nullableString(50),
-        Apellido: nullableString(50),
-        Email: { type: ['string', 'null'], format: 'email', maxLength: 100 },
-        Telefono: { type: ['string', 'null'], minLength: 6, maxLength: 30 },
-        DocIdentidad: nullableString(20),
-        Provincia: nullableString(100),
-        Ciudad: nullableString(100),
-        Comentario: nullableString(2000),
-        InfoOperacion: {
-          oneOf: [
-            { type: 'null' },
-            {
-              type: 'object',
-              properties: {
-                EntregaVehiculo: {
-                  type: ['object', 'null'],
-                  properties: {
-                    Marca: nullableString(50),
-                    Modelo: nullableString(50),
-                    VersionYear: { type: ['integer', 'null'], minimum: 1908, maximum: 2050 },
-                  },
-                },
-                FinanciacionDeseada: {
-                  type: ['object', 'null'],
-                  properties: { Adelanto: valor, Cuota: valor },
-                },
-                QuiereCotizacionSeguro: { type: ['boolean', 'null'] },
-              },
-            },
-          ],
-        },
-      },
-    },
-    ConsultaCreate: {
-      type: 'object',
-      required: ['OrigenLead', 'Interesado'],
-      description: 'Exactamente uno de ExternalId (publicación) o VersionId (catálogo).',
-      properties: {
-        ExternalId: { type: 'string', minLength: 2, maxLength: 255, pattern: '^[A-Za-z0-9._~-]+$' },
-        VersionId: { type: 'integer', minimum: 1 },
-        OrigenLead: { type: 'string', enum: [...LEAD_ORIGINS] },
-        Interesado: ref('Interesado'),
-      },
-    },
-    Consulta: {
-      type: 'object',
-      properties: {
-        Momento: { type: 'string', format: 'date-time' },
-        OrigenLead: { type: 'string', enum: [...LEAD_ORIGINS] },
-        TipoAnuncio: { type: 'string', enum: ['Publicacion', 'Catalogo'] },
-        Auto: {
-          type: 'object',
-          properties: {
-            ExternalId: { type: 'string' },
-            RefStock: { type: ['string', 'null'] },
-            Marca: { type: ['string', 'null'] },
-            Modelo: { type: ['string', 'null'] },
-            Version: { type: ['string', 'null'] },
-            VersionYear: { type: ['integer', 'null'] },
-            Kilometraje: { type: ['integer', 'null'] },
-            Color: { type: ['string', 'null'] },
-            BodyType: { type: ['string', 'null'] },
-            Estado: { type: ['string', 'null'], enum: ['Nuevo', 'Usado', null] },
-            Precio: valor,
-            Anticipo: valor,
-            Cuota: valor,
-          },
-        },
-        Interesado: ref('Interesado'),
-        OperadorResponsable: { type: ['string', 'null'], format: 'email' },
-        _links: ref('Links'),
-      },
-    },
-    ConsultasPagina: {
-      type: 'object',
-      properties: {
-        Desde: { type: 'string', format: 'date-time' },
-        Hasta: { type: 'string', format: 'date-time' },
-        Pagina: { type: 'integer' },
-        Total: { type: 'integer' },
-        PerPagina: { type: 'integer', const: 100 },
-        _links: ref('Links'),
-        _entries: { type: 'array', items: ref('Consulta') },
-      },
-    },
-    ConsultasPaginaRef: {
-      type: 'object',
-      properties: {
-        Desde: { type: 'string', format: 'date-time' },
-        Hasta: { type: 'string', format: 'date-time' },
-        Pagina: { type: 'integer' },
-        Total: { type: 'integer' },
-        PerPagina: { type: 'integer' },
-        _links: ref('Links'),
-        _entries: { type: 'array', items: ref('Reference') },
-      },
-    },
-    PublicacionConsultada: {
-      type: 'object',
+  tags: [
+    { name: 'Consultas', description: 'Consultas de compradores y sus entregas a la agencia' },
+    {
+      name: 'Notificaciones',
       description:
-        'Carga del webhook (POST JSON) con encabezados Standard Webhooks: webhook-id (estable en reintentos y reenvíos), ' +
-        'webhook-timestamp y webhook-signature (v1, HMAC-SHA256 con el Secret).',
-      properties: {
-        Tipo: { type: 'string', const: 'PublicacionConsultada' },
-        Momento: { type: 'string', format: 'date-time' },
-        Reenvio: { type: 'boolean', description: 'Presente (true) en los reenvíos' },
-        Agencia: {
-          type: 'object',
-          properties: { AdminMail: { type: 'string' }, href: { type: 'string' } },
-        },
-        Consulta: ref('Consulta'),
-      },
+        'Cómo recibe la agencia las consultas: webhook, ADF por HTTP o correo, y correo HTML',
     },
-    Entregas: {
-      type: 'object',
-      properties: {
-        _links: ref('Links'),
-        _entries: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              Canal: {
-                type: 'string',
-                enum: [
-                  'PublicacionConsultadaWebHook',
-                  'PublicacionConsultadaAdfHook',
-                  'PublicacionConsultadaAdfMail',
-                  'PublicacionConsultadaHtmlMail',
-                ],
-              },
-              Destino: { type: 'string' },
-              Estado: {
-                type: 'string',
-                enum: ['Pendiente', 'Reintentando', 'Entregada', 'Fallida', 'Desactivada'],
-              },
-              WebhookId: { type: 'string' },
-              Creada: { type: 'string', format: 'date-time' },
-              Entregada: { type: ['string', 'null'], format: 'date-time' },
-              ProximoIntento: { type: ['string', 'null'], format: 'date-time' },
-              UltimoError: { type: ['string', 'null'] },
-              Intentos: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  properties: {
-                    Numero: { type: 'integer' },
-                    Momento: { type: 'string', format: 'date-time' },
-                    CodigoRespuesta: { type: ['integer', 'null'] },
-                    DuracionMs: { type: 'integer' },
-                    Error: { type: ['string', 'null'] },
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
+  ],
+  params: { sid: pathParam('sid', 'Id público de la consulta') },
+  operations: {
+    'GET /v3/consultas': {
+      operationId: 'listOperatorInquiries',
+      tag: 'Consultas',
+      summary: 'Consultas de un colaborador',
+      description:
+        'Las consultas del colaborador en todas las agencias de la aplicación (operador obligatorio).',
+      parameters: listQuery.map((param) =>
+        param.name === 'operador' ? { ...param, required: true } : param
+      ),
+      responses: { '200': page },
+      problems: [400, 406],
     },
-    NotificacionesConfig: {
-      type: 'object',
-      properties: {
-        PublicacionConsultadaWebHook: {
-          type: ['object', 'null'],
-          required: ['Callback'],
-          properties: {
-            Callback: callback,
-            Secret: {
-              type: ['string', 'null'],
-              maxLength: 256,
-              description:
-                'Clave de firma (16..256). Solo escritura: las respuestas llevan null; null o ausente conserva la guardada, "" la elimina.',
-            },
-            Activo: { type: 'boolean', default: true },
-            HeaderCustom01: header,
-            HeaderCustom02: header,
-            HeaderCustom03: header,
-          },
-        },
-        PublicacionConsultadaAdfHook: {
-          type: ['object', 'null'],
-          required: ['Callback'],
-          properties: {
-            Callback: callback,
-            Activo: { type: 'boolean', default: true },
-            HeaderCustom01: header,
-          },
-        },
-        PublicacionConsultadaAdfMail: {
-          type: ['object', 'null'],
-          required: ['Email'],
-          properties: {
-            Email: { type: 'string', format: 'email', maxLength: 254 },
-            Activo: { type: 'boolean', default: true },
-          },
-        },
-        PublicacionConsultadaHtmlMail: {
-          type: ['object', 'null'],
-          required: ['EmailsCCO'],
-          properties: {
-            EmailsCCO: {
-              type: 'string',
-              description: 'Lista separada por comas, 1..10 direcciones (copia oculta)',
-            },
-            Activo: { type: 'boolean', default: true },
-          },
-        },
-        _links: ref('Links'),
+    'GET /v3/consultas/:adminmail': {
+      operationId: 'listInquiries',
+      tag: 'Consultas',
+      summary: 'Consultas de la agencia',
+      description:
+        'Consultas de publicaciones de la aplicación y, si la agencia la habilitó para otras consultas, las de catálogo. ' +
+        'Más recientes primero, paginadas.',
+      parameters: listQuery,
+      responses: { '200': page },
+      problems: [400, 404, 406],
+    },
+    'POST /v3/consultas/:adminmail': {
+      operationId: 'createInquiry',
+      tag: 'Consultas',
+      summary: 'Recibe una consulta',
+      description:
+        'Requiere el permiso consultas:crear y la aplicación vinculada a la agencia. La consulta y sus notificaciones ' +
+        'se confirman en una transacción. Publicación suspendida o archivada → 409; inexistente → 400.',
+      requestBody: jsonBody(
+        bodyOf('ConsultaCreate', intakeValidator, {
+          description:
+            'Exactamente uno de ExternalId (publicación) o VersionId (catálogo); Email o Telefono.',
+        })
+      ),
+      responses: {
+        '201': negotiated('Consulta recibida', ConsultaSchema, ReferenceSchema, {
+          Location: locationHeader,
+        }),
       },
+      problems: [400, 403, 404, 406, 409, 413, 415],
+    },
+    'GET /v3/consultas/:adminmail/:sid': {
+      operationId: 'getInquiry',
+      tag: 'Consultas',
+      summary: 'Una consulta',
+      description: 'La consulta por su id público.',
+      responses: { '200': negotiated('Consulta', ConsultaSchema) },
+      problems: [404, 406],
+    },
+    'GET /v3/consultas/:adminmail/:sid/entregas': {
+      operationId: 'listInquiryDeliveries',
+      tag: 'Consultas',
+      summary: 'Entregas de la consulta',
+      description: 'Las notificaciones de la consulta para la aplicación y cada intento.',
+      responses: { '200': negotiated('Entregas', EntregasSchema, EntregasRefSchema) },
+      problems: [404, 406],
+    },
+    'POST /v3/consultas/:adminmail/:sid/resendwebhook': {
+      operationId: 'resendInquiryWebhook',
+      tag: 'Consultas',
+      summary: 'Reenvía el webhook de la consulta',
+      description:
+        'Mismo webhook-id, con "Reenvio": true. Solo dentro del plazo de reenvío (RESEND_WINDOW_DAYS, 7 días por ' +
+        'defecto) y con un webhook activo; si no, 400.',
+      responses: {
+        '202': negotiated('Carga útil encolada', PublicacionConsultadaSchema, ReferenceSchema, {
+          Location: { description: 'URL del Callback', schema: { type: 'string', format: 'uri' } },
+        }),
+      },
+      problems: [400, 403, 404, 406],
+    },
+    'GET /v3/notificaciones/:adminmail': {
+      operationId: 'getNotificationConfig',
+      tag: 'Notificaciones',
+      summary: 'Configuración de notificaciones',
+      description: 'Los canales de la agencia para la aplicación; Secret nunca se devuelve.',
+      responses: { '200': negotiated('Configuración', NotificacionesConfigSchema) },
+      problems: [404, 406],
+    },
+    'PUT /v3/notificaciones/:adminmail': {
+      operationId: 'putNotificationConfig',
+      tag: 'Notificaciones',
+      summary: 'Reemplaza la configuración de notificaciones',
+      description: 'Un canal ausente o null se elimina.',
+      requestBody: jsonBody(bodyOf('NotificacionesConfigEdit', notificationConfigValidator)),
+      responses: { '200': negotiated('Configuración guardada', NotificacionesConfigSchema) },
+      problems: [400, 403, 406, 413, 415],
     },
   },
 }

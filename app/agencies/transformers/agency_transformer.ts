@@ -6,6 +6,53 @@ import { group, link, path, templated } from '#core/http/links'
 import { listEnvelope } from '#core/http/envelopes'
 import { segment } from '#core/http/links'
 import type Invitation from '#agencies/models/invitation'
+import { named, object, type Wire } from '#core/openapi/schema'
+import { LinkGroupSchema, LinksSchema } from '#core/openapi/wire'
+
+const groups = [
+  'Productos',
+  'Operadores',
+  'Sucursales',
+  'Notificaciones',
+  'Publicaciones',
+  'Consultas',
+  'Visitas',
+] as const
+
+export const AgenciaSchema = named('Agencia', {
+  type: 'object',
+  required: ['AdminMail', 'NombreComercial', ...groups, '_links'],
+  properties: {
+    AdminMail: { type: 'string', format: 'email' },
+    NombreComercial: { type: 'string' },
+    ...(Object.fromEntries(groups.map((name) => [name, LinkGroupSchema])) as Record<
+      (typeof groups)[number],
+      typeof LinkGroupSchema
+    >),
+    _links: LinksSchema,
+  },
+})
+
+export const AgenciaRefSchema = named(
+  'AgenciaRef',
+  object({
+    AdminMail: { type: 'string' },
+    href: { type: 'string' },
+    title: { type: 'string' },
+  })
+)
+
+export const InvitacionPendienteSchema = named(
+  'InvitacionPendiente',
+  object({
+    AdminMail: { type: 'string' },
+    NombreComercial: { type: 'string' },
+    Estado: { type: 'string', enum: ['Pendiente'] },
+    Enviada: { type: 'string', format: 'date-time' },
+    Vence: { type: 'string', format: 'date-time' },
+    _links: LinksSchema,
+  })
+)
 
 export type AgencyWire = { adminEmail: string; tradeName: string }
 
@@ -13,7 +60,7 @@ export function agencyHref(adminMail: string) {
   return path('agencias', adminMail)
 }
 
-export function agencyRef(agency: AgencyWire) {
+export function agencyRef(agency: AgencyWire): Wire<typeof AgenciaRefSchema> {
   return {
     AdminMail: agency.adminEmail,
     href: agencyHref(agency.adminEmail),
@@ -21,7 +68,7 @@ export function agencyRef(agency: AgencyWire) {
   }
 }
 
-export function agencyFull(agency: AgencyWire) {
+export function agencyFull(agency: AgencyWire): Wire<typeof AgenciaSchema> {
   const m = agency.adminEmail
   const s = segment(m)
   return {
@@ -78,14 +125,18 @@ export function agencyListShapes(agencies: AgencyWire[]) {
 export function invitationShapes(invitation: Invitation) {
   const href = agencyHref(invitation.adminEmail)
   return {
-    full: () => ({
+    full: (): Wire<typeof InvitacionPendienteSchema> => ({
       AdminMail: invitation.adminEmail,
       NombreComercial: invitation.tradeName,
       Estado: 'Pendiente',
-      Enviada: invitation.sentAt.toISO(),
-      Vence: invitation.expiresAt.toISO(),
+      Enviada: invitation.sentAt.toISO()!,
+      Vence: invitation.expiresAt.toISO()!,
       _links: { self: link(href), reenviar: link('/v3/agencias', { method: 'POST' }) },
     }),
-    ref: () => ({ AdminMail: invitation.adminEmail, href, title: invitation.tradeName }),
+    ref: (): Wire<typeof AgenciaRefSchema> => ({
+      AdminMail: invitation.adminEmail,
+      href,
+      title: invitation.tradeName,
+    }),
   }
 }

@@ -6,6 +6,36 @@ import { link, path } from '#core/http/links'
 import { listEnvelope } from '#core/http/envelopes'
 import type Branch from '#agencies/models/branch'
 import type { PlaceNames } from '#agencies/services/place_names'
+import { named, object, nullableObject, type Wire } from '#core/openapi/schema'
+import { LinksSchema, type ReferenceSchema } from '#core/openapi/wire'
+
+const HoursSchema = named(
+  'Horario',
+  nullableObject({
+    Desde: { type: 'string', examples: ['09:00:00'] },
+    Hasta: { type: 'string', examples: ['18:00:00'] },
+  })
+)
+
+export const SucursalSchema = named(
+  'Sucursal',
+  object({
+    Descripcion: { type: 'string' },
+    Email: { type: ['string', 'null'], format: 'email' },
+    Telefono: { type: ['string', 'null'] },
+    Region: { type: 'string' },
+    Ciudad: { type: 'string' },
+    Direccion: { type: 'string' },
+    Comercial: { type: 'boolean' },
+    TallerMecanico: { type: 'boolean' },
+    Autopartes: { type: 'boolean' },
+    Laborable: HoursSchema,
+    PreFestivo: HoursSchema,
+    Festivo: HoursSchema,
+    ResponsableLeadsPostVenta: { type: ['string', 'null'], format: 'email' },
+    _links: LinksSchema,
+  })
+)
 
 const hours = (from: string | null, to: string | null) =>
   from && to ? { Desde: from, Hasta: to } : null
@@ -14,16 +44,21 @@ export function branchHref(agencyEmail: string, branch: Branch) {
   return path('sucursales', agencyEmail, branch.id)
 }
 
-export function branchRef(agencyEmail: string, branch: Branch) {
+export function branchRef(agencyEmail: string, branch: Branch): Wire<typeof ReferenceSchema> {
   return { href: branchHref(agencyEmail, branch), title: branch.description }
 }
 
-export function branchFull(agencyEmail: string, branch: Branch, names: PlaceNames) {
+export function branchFull(
+  agencyEmail: string,
+  branch: Branch,
+  names: PlaceNames
+): Wire<typeof SucursalSchema> {
   const href = branchHref(agencyEmail, branch)
   return {
     Descripcion: branch.description,
-    Email: branch.email,
-    Telefono: branch.phone,
+    // A freshly created row leaves unset columns undefined; the wire sends null.
+    Email: branch.email ?? null,
+    Telefono: branch.phone ?? null,
     Region: names.region(branch.regionId),
     Ciudad: names.city(branch.cityId),
     Direccion: branch.address ?? '',
@@ -33,7 +68,7 @@ export function branchFull(agencyEmail: string, branch: Branch, names: PlaceName
     Laborable: hours(branch.workdayFrom, branch.workdayTo),
     PreFestivo: hours(branch.preHolidayFrom, branch.preHolidayTo),
     Festivo: hours(branch.holidayFrom, branch.holidayTo),
-    ResponsableLeadsPostVenta: branch.afterSalesLeadOwner,
+    ResponsableLeadsPostVenta: branch.afterSalesLeadOwner ?? null,
     _links: {
       self: link(href),
       edit: link(href, { method: 'PUT' }),

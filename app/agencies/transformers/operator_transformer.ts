@@ -6,6 +6,30 @@ import { expand, group, link, segment, templated } from '#core/http/links'
 import { listEnvelope } from '#core/http/envelopes'
 import type Operator from '#agencies/models/operator'
 import type { PlaceNames } from '#agencies/services/place_names'
+import { named, object, type Wire } from '#core/openapi/schema'
+import { LinkGroupSchema, LinksSchema, type ReferenceSchema } from '#core/openapi/wire'
+
+export const OperadorSchema = named(
+  'Operador',
+  object({
+    Nombre: { type: ['string', 'null'] },
+    Apellido: { type: ['string', 'null'] },
+    Email: { type: 'string', format: 'email' },
+    Telefonos: { type: 'array', items: { type: 'string' } },
+    Direcciones: {
+      type: 'array',
+      items: object({
+        Region: { type: 'string' },
+        Ciudad: { type: 'string' },
+        Direccion: { type: 'string' },
+      }),
+    },
+    EsAdministradorAgencia: { type: 'boolean' },
+    Publicaciones: LinkGroupSchema,
+    Consultas: LinkGroupSchema,
+    _links: LinksSchema,
+  })
+)
 
 export type OperatorEntry = { operator: Operator; isAdmin: boolean; agencyEmail: string }
 
@@ -18,11 +42,14 @@ export function operatorTitle(operator: Operator) {
   return name ? `${name} (${operator.email})` : `(${operator.email})`
 }
 
-export function operatorRef({ operator, agencyEmail }: OperatorEntry) {
+export function operatorRef({
+  operator,
+  agencyEmail,
+}: OperatorEntry): Wire<typeof ReferenceSchema> {
   return { href: operatorHref(agencyEmail, operator.email), title: operatorTitle(operator) }
 }
 
-export function operatorFull(entry: OperatorEntry, names: PlaceNames) {
+export function operatorFull(entry: OperatorEntry, names: PlaceNames): Wire<typeof OperadorSchema> {
   const { operator, isAdmin, agencyEmail } = entry
   const self = operatorHref(agencyEmail, operator.email)
   const a = segment(agencyEmail)

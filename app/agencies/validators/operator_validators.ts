@@ -18,7 +18,8 @@ export const operatorEditValidator = vine.create({
     .maxLength(20)
     .regex(WHATSAPP_FORMAT)
     .nullable()
-    .optional(),
+    .optional()
+    .meta({ description: '`+{país}{área}{número}`', examples: ['+5491155550000'] }),
   Region: optionalText(200),
   Ciudad: optionalText(200),
   Direccion: optionalText(200),

@@ -5,6 +5,37 @@ import { link, path, type Links } from '#core/http/links'
 import { listEnvelope } from '#core/http/envelopes'
 import { APP_TOPICS, type StoredHeader } from '#apps/models/app_webhook'
 import type AppWebhook from '#apps/models/app_webhook'
+import { named, object, nullableObject, type Wire } from '#core/openapi/schema'
+import { LinksSchema } from '#core/openapi/wire'
+
+const HeaderSchema = named(
+  'HeaderCustom',
+  nullableObject({ Name: { type: 'string' }, Value: { type: 'string' } })
+)
+
+export const AppWebhookSchema = named(
+  'AppWebhook',
+  object({
+    Callback: { type: 'string', format: 'uri' },
+    Secret: { type: 'null', description: 'Nunca se devuelve' },
+    Description: { type: ['string', 'null'] },
+    Activo: { type: 'boolean' },
+    HeaderCustom01: HeaderSchema,
+    HeaderCustom02: HeaderSchema,
+    HeaderCustom03: HeaderSchema,
+    _links: LinksSchema,
+  })
+)
+
+export const AppWebhookRefSchema = named(
+  'AppWebhookRef',
+  object({
+    href: { type: 'string' },
+    title: { type: 'string' },
+    Topico: { type: 'string' },
+    Activo: { type: 'boolean' },
+  })
+)
 
 const header = (headers: StoredHeader[], index: number) => {
   const item = headers[index]
@@ -14,7 +45,7 @@ const header = (headers: StoredHeader[], index: number) => {
 const self = (topic: string) => path('appnotificaciones', topic)
 
 export const AppWebhookTransformer = {
-  full(webhook: AppWebhook) {
+  full(webhook: AppWebhook): Wire<typeof AppWebhookSchema> {
     return {
       Callback: webhook.callback,
       Secret: null,
@@ -30,7 +61,7 @@ export const AppWebhookTransformer = {
     }
   },
 
-  ref(webhook: AppWebhook) {
+  ref(webhook: AppWebhook): Wire<typeof AppWebhookRefSchema> {
     return {
       href: self(webhook.topic),
       title: `Notificaciones de ${webhook.topic}`,

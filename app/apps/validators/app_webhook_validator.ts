@@ -28,7 +28,14 @@ const secretLength = vine.createRule(
       )
     }
   },
-  { name: 'secretLength' }
+  {
+    name: 'secretLength',
+    toJSONSchema: (schema) => {
+      schema.pattern = `^(|[\\s\\S]{${APP_WEBHOOK_LIMITS.secretMin},})$`
+      schema.description =
+        'Clave de firma (`whsec_…` en base64 o texto libre). Solo escritura: null o ausente la conserva, "" la elimina.'
+    },
+  }
 )
 
 export const appWebhookValidator = vine.create({

@@ -5,6 +5,26 @@
 import { expand, path, templated, type Links } from '#core/http/links'
 import { listEnvelope } from '#core/http/envelopes'
 import type { VisitRow } from '#buyers/services/visit_report'
+import { named, type Wire } from '#core/openapi/schema'
+import { LinksSchema } from '#core/openapi/wire'
+
+const counts = {
+  ExternalId: { type: 'string' },
+  Fecha: { type: 'string', format: 'date' },
+  Visitas: { type: 'integer', minimum: 1 },
+} as const
+
+export const VisitaSchema = named('Visita', {
+  type: 'object',
+  required: ['ExternalId', 'Fecha', 'Visitas', '_links'],
+  properties: { ...counts, _links: LinksSchema },
+})
+
+export const VisitaRefSchema = named('VisitaRef', {
+  type: 'object',
+  required: ['ExternalId', 'Fecha', 'Visitas', 'href', 'title'],
+  properties: { ...counts, href: { type: 'string' }, title: { type: 'string' } },
+})
 
 const QUERY = '{?externalid,desde,hasta,operador}'
 
@@ -27,7 +47,7 @@ function entryLinks(adminMail: string, row: VisitRow): Links {
   }
 }
 
-export function visitFull(adminMail: string, row: VisitRow) {
+export function visitFull(adminMail: string, row: VisitRow): Wire<typeof VisitaSchema> {
   return {
     ExternalId: row.externalId,
     Fecha: row.day,
@@ -36,7 +56,7 @@ export function visitFull(adminMail: string, row: VisitRow) {
   }
 }
 
-export function visitRef(adminMail: string, row: VisitRow) {
+export function visitRef(adminMail: string, row: VisitRow): Wire<typeof VisitaRefSchema> {
   return {
     ExternalId: row.externalId,
     Fecha: row.day,

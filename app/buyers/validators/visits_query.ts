@@ -13,6 +13,9 @@ import { daysBetween, shiftDay, today } from '#buyers/services/visit_clock'
 export const MAX_SPAN_DAYS = 90
 export const DEFAULT_SPAN_DAYS = 29
 
+/** Vine describes a date field without a type; the wire form is a calendar day. */
+const DAY = { type: 'string', format: 'date' } as const
+
 export const visitsQueryValidator = vine.create(
   vine.object({
     externalid: vine
@@ -22,11 +25,15 @@ export const visitsQueryValidator = vine.create(
       .maxLength(255)
       .regex(/^[A-Za-z0-9._~-]+$/)
       .optional(),
-    desde: vine.date({ formats: ['YYYY-MM-DD'] }).optional(),
+    desde: vine
+      .date({ formats: ['YYYY-MM-DD'] })
+      .optional()
+      .meta(DAY),
     hasta: vine
       .date({ formats: ['YYYY-MM-DD'] })
       .afterOrSameAs('desde')
-      .optional(),
+      .optional()
+      .meta(DAY),
     operador: vine.string().trim().use(emailAddress()).maxLength(254).optional(),
   })
 )

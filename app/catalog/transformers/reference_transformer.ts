@@ -5,8 +5,42 @@
 import { group, link, path } from '#core/http/links'
 import type { CityRef, RegionRef } from '#catalog/services/place_resolver'
 import type { CurrencyView } from '#catalog/services/place_directory'
+import { named, object, type Wire } from '#core/openapi/schema'
+import { LinkGroupSchema, LinksSchema, type ReferenceSchema } from '#core/openapi/wire'
 
-export function regionFull(region: RegionRef) {
+export const RegionSchema = named(
+  'Region',
+  object({
+    Nombre: { type: 'string' },
+    Codigo: { type: 'string', examples: ['AR-X'] },
+    Ciudades: LinkGroupSchema,
+    _links: LinksSchema,
+  })
+)
+
+export const CiudadSchema = named(
+  'Ciudad',
+  object({ Nombre: { type: 'string' }, Region: { type: 'string' }, _links: LinksSchema })
+)
+
+export const MonedaSchema = named(
+  'Moneda',
+  object({
+    Codigo: { type: 'string', examples: ['ARS'] },
+    Nombre: { type: 'string' },
+    Aceptada: { type: 'boolean' },
+    _links: LinksSchema,
+  })
+)
+
+export const ValorNombradoSchema = named(
+  'ValorNombrado',
+  object({ Nombre: { type: 'string' }, Codename: { type: 'string' }, _links: LinksSchema })
+)
+
+type Reference = Wire<typeof ReferenceSchema>
+
+export function regionFull(region: RegionRef): Wire<typeof RegionSchema> {
   return {
     Nombre: region.name,
     Codigo: region.code,
@@ -15,12 +49,12 @@ export function regionFull(region: RegionRef) {
   }
 }
 
-export const regionRef = (region: RegionRef) => ({
+export const regionRef = (region: RegionRef): Reference => ({
   href: path('regiones', region.id),
   title: region.name,
 })
 
-export function cityFull(city: CityRef) {
+export function cityFull(city: CityRef): Wire<typeof CiudadSchema> {
   return {
     Nombre: city.name,
     Region: city.regionName,
@@ -31,12 +65,12 @@ export function cityFull(city: CityRef) {
   }
 }
 
-export const cityRef = (city: CityRef) => ({
+export const cityRef = (city: CityRef): Reference => ({
   href: path('ciudades', city.id),
   title: `${city.name}, ${city.regionName}`,
 })
 
-export function currencyFull(currency: CurrencyView) {
+export function currencyFull(currency: CurrencyView): Wire<typeof MonedaSchema> {
   return {
     Codigo: currency.code,
     Nombre: currency.name,
@@ -45,7 +79,7 @@ export function currencyFull(currency: CurrencyView) {
   }
 }
 
-export const currencyRef = (currency: CurrencyView) => ({
+export const currencyRef = (currency: CurrencyView): Reference => ({
   href: path('monedas', currency.code),
   title: currency.name,
 })
@@ -58,7 +92,7 @@ export type NamedValue = {
   codename: string
 }
 
-export function namedFull(value: NamedValue) {
+export function namedFull(value: NamedValue): Wire<typeof ValorNombradoSchema> {
   return {
     Nombre: value.name,
     Codename: value.codename,
@@ -66,7 +100,7 @@ export function namedFull(value: NamedValue) {
   }
 }
 
-export const namedRef = (value: NamedValue) => ({
+export const namedRef = (value: NamedValue): Reference => ({
   href: path(value.collection, value.key),
   title: value.name,
 })

@@ -5,8 +5,68 @@ import { group, link, path } from '#core/http/links'
 import { listEnvelope } from '#core/http/envelopes'
 import type { Links } from '#core/http/links'
 import type { BrandRef, ModelRef, VersionRef } from '#catalog/services/vehicle_resolver'
+import { named, object, type Wire } from '#core/openapi/schema'
+import { LinkGroupSchema, LinksSchema, type ReferenceSchema } from '#core/openapi/wire'
 
-export function brandFull(brand: BrandRef) {
+const str = { type: 'string' } as const
+const nullableStr = { type: ['string', 'null'] } as const
+const nullableInt = { type: ['integer', 'null'] } as const
+
+export const MarcaSchema = named(
+  'Marca',
+  object({
+    Nombre: str,
+    Codenames: { type: 'array', items: str },
+    Modelos: LinkGroupSchema,
+    _links: LinksSchema,
+  })
+)
+
+export const ModeloSchema = named(
+  'Modelo',
+  object({
+    Marca: str,
+    Nombre: str,
+    Codename: str,
+    Carrocerias: { type: 'array', items: str },
+    Versiones: LinkGroupSchema,
+    _links: LinksSchema,
+  })
+)
+
+export const VersionSchema = named(
+  'Version',
+  object({
+    VersionYear: nullableInt,
+    Propulsion: nullableStr,
+    Transmision: nullableStr,
+    Potencia: { ...nullableInt, description: 'CV' },
+    Cilindrada: { ...nullableInt, description: 'cm³' },
+    Marca: str,
+    Modelo: str,
+    Nombre: str,
+    Codename: str,
+    Carroceria: nullableStr,
+    Segmento: nullableStr,
+    _links: LinksSchema,
+  })
+)
+
+export const VersionRefSchema = named(
+  'VersionRef',
+  object({
+    Marca: str,
+    Modelo: str,
+    Version: str,
+    VersionYear: nullableInt,
+    href: str,
+    title: str,
+  })
+)
+
+type Reference = Wire<typeof ReferenceSchema>
+
+export function brandFull(brand: BrandRef): Wire<typeof MarcaSchema> {
   return {
     Nombre: brand.name,
     Codenames: brand.codenames,
@@ -15,9 +75,12 @@ export function brandFull(brand: BrandRef) {
   }
 }
 
-export const brandRef = (brand: BrandRef) => ({ href: path('marcas', brand.id), title: brand.name })
+export const brandRef = (brand: BrandRef): Reference => ({
+  href: path('marcas', brand.id),
+  title: brand.name,
+})
 
-export function modelFull(model: ModelRef) {
+export function modelFull(model: ModelRef): Wire<typeof ModeloSchema> {
   return {
     Marca: model.brandName,
     Nombre: model.name,
@@ -28,12 +91,12 @@ export function modelFull(model: ModelRef) {
   }
 }
 
-export const modelRef = (model: ModelRef) => ({
+export const modelRef = (model: ModelRef): Reference => ({
   href: path('modelos', model.id),
   title: `${model.brandName} ${model.name}`,
 })
 
-export function versionFull(version: VersionRef) {
+export function versionFull(version: VersionRef): Wire<typeof VersionSchema> {
   return {
     VersionYear: version.year,
     Propulsion: version.propulsion,
@@ -54,7 +117,7 @@ export function versionFull(version: VersionRef) {
   }
 }
 
-export function versionRef(version: VersionRef) {
+export function versionRef(version: VersionRef): Wire<typeof VersionRefSchema> {
   return {
     Marca: version.brandName,
     Modelo: version.modelName,

@@ -23,7 +23,13 @@ export const oneOf = vine.createRule(
     }
     field.mutate(match, field)
   },
-  { name: 'oneOf' }
+  {
+    name: 'oneOf',
+    // The document lists the canonical spellings; matching is more lenient.
+    toJSONSchema: (schema, values) => {
+      schema.enum = [...values, ...(Array.isArray(schema.type) ? [null] : [])]
+    },
+  }
 )
 
 /**
@@ -54,5 +60,10 @@ export const emailAddress = vine.createRule(
     if (!isEmailAddress(value))
       field.report('El campo {{ field }} debe ser una dirección de correo válida.', 'email', field)
   },
-  { name: 'emailAddress' }
+  {
+    name: 'emailAddress',
+    toJSONSchema: (schema) => {
+      schema.format = 'email'
+    },
+  }
 )

@@ -1,120 +1,131 @@
-import { negotiated, open, problems, ref, type OpenApiFragment } from './helpers.js'
+/*
+ * What core contributes to the document: the entry point, the document and
+ * its reference, health; the `{adminmail}` parameter every module shares.
+ */
+import { adminMailSchema } from '#core/http/params'
+import vine from '@vinejs/vine'
+import {
+  clientError,
+  etagHeader,
+  header,
+  negotiated,
+  notModified,
+  open,
+  paramsOf,
+  pathParam,
+  type OpenApiFragment,
+} from './helpers.js'
+import { EntryPointSchema } from '#core/entry_point'
+import { named } from './schema.js'
 
-export const openapi: OpenApiFragment = {
-  paths: {
-    '/v3': {
-      get: {
-        tags: ['Entrada'],
-        summary: 'Puntos de entrada de la API',
-        responses: {
-          '200': {
-            ...negotiated('Puntos de entrada', ref('EntryPoint')),
-            headers: { ETag: { schema: { type: 'string' } } },
-          },
-          '304': { description: 'Sin cambios respecto del ETag enviado' },
-          ...problems(406),
-        },
-      },
-    },
-    '/v3/openapi.json': {
-      get: {
-        tags: ['Entrada'],
-        summary: 'Este documento',
-        security: open,
-        responses: { '200': { description: 'OpenAPI 3.1' } },
-      },
-    },
-    '/docs': {
-      get: {
-        tags: ['Entrada'],
-        summary: 'Referencia navegable de la API',
-        security: open,
-        responses: { '200': { description: 'HTML' } },
-      },
-    },
-    '/docs/assets/{file}': {
-      get: {
-        tags: ['Entrada'],
-        summary: 'Recursos estáticos de la referencia',
-        security: open,
-        parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: { '200': { description: 'Archivo' }, '404': { description: 'No existe' } },
-      },
-    },
-    '/health/live': {
-      get: {
-        tags: ['Salud'],
-        summary: 'El proceso responde',
-        security: open,
-        responses: { '200': { description: 'Vivo' } },
-      },
-    },
-    '/health/ready': {
-      get: {
-        tags: ['Salud'],
-        summary: 'Base de datos y ejecutor de tareas disponibles',
-        security: open,
-        responses: { '200': { description: 'Listo' }, '503': { description: 'No listo' } },
+export const HealthSchema = named('Salud', {
+  type: 'object',
+  required: ['Estado'],
+  properties: {
+    Estado: { type: 'string', enum: ['ok', 'error'] },
+    Chequeos: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        properties: { Estado: { type: 'string' }, Mensaje: { type: 'string' } },
       },
     },
   },
-  schemas: {
-    Problem: {
-      type: 'object',
-      required: ['Type', 'Title', 'Status', 'Instance', 'Extensions'],
-      properties: {
-        Type: { type: 'string', format: 'uri' },
-        Title: { type: 'string' },
-        Status: { type: 'integer' },
-        Detail: { type: 'string' },
-        Instance: { type: 'string' },
-        Extensions: { type: 'object', properties: { TraceId: { type: 'string' } } },
-        Errors: {
-          type: 'object',
-          additionalProperties: { type: 'array', items: { type: 'string' } },
+})
+
+const text = (type: string, description: string) => ({
+  description,
+  content: { [type]: { schema: { type: 'string' } } },
+})
+
+export const openapi: OpenApiFragment = {
+  tags: [
+    { name: 'Entrada', description: 'Puntos de entrada, este documento y su referencia navegable' },
+    { name: 'Salud', description: 'Sondas de vida y disponibilidad para el orquestador' },
+  ],
+  params: paramsOf(vine.create({ adminmail: adminMailSchema() }), {
+    adminmail: 'E-mail del administrador de la agencia (sin distinguir mayúsculas)',
+  }),
+  operations: {
+    'GET /v3': {
+      operationId: 'getEntryPoint',
+      tag: 'Entrada',
+      summary: 'Puntos de entrada de la API',
+      description: 'Enlaces a las colecciones de la API; con ETag (304 a un If-None-Match igual).',
+      responses: {
+        '200': negotiated('Puntos de entrada', EntryPointSchema, undefined, { ETag: etagHeader }),
+        '304': notModified,
+      },
+      problems: [406],
+    },
+    'GET /v3/openapi.json': {
+      operationId: 'getOpenApiDocument',
+      tag: 'Entrada',
+      summary: 'Este documento',
+      description: 'El documento OpenAPI 3.1 de la API, generado a partir del código.',
+      security: open,
+      responses: {
+        '200': {
+          description: 'OpenAPI 3.1',
+          content: { 'application/json': { schema: { type: 'object' } } },
+        },
+        ...clientError,
+      },
+    },
+    'GET /docs': {
+      operationId: 'getDocsPage',
+      tag: 'Entrada',
+      summary: 'Referencia navegable de la API',
+      description: 'Página HTML que presenta este documento; sus recursos se sirven localmente.',
+      security: open,
+      responses: {
+        '200': text('text/html', 'HTML'),
+        ...clientError,
+      },
+    },
+    'GET /docs/assets/:file': {
+      operationId: 'getDocsAsset',
+      tag: 'Entrada',
+      summary: 'Recursos estáticos de la referencia',
+      description: 'Hojas de estilo y scripts de la referencia navegable.',
+      security: open,
+      params: { file: pathParam('file', 'Nombre del recurso') },
+      responses: {
+        '200': {
+          description: 'Archivo',
+          headers: { 'Content-Type': header('text/css o text/javascript') },
+          content: {
+            'text/css': { schema: { type: 'string' } },
+            'text/javascript': { schema: { type: 'string' } },
+          },
         },
       },
+      problems: [404],
     },
-    Link: {
-      type: 'object',
-      required: ['href'],
-      properties: {
-        href: { type: 'string' },
-        templated: { type: 'boolean' },
-        method: { type: 'string' },
-        title: { type: 'string' },
+    'GET /health/live': {
+      operationId: 'checkLiveness',
+      tag: 'Salud',
+      summary: 'El proceso responde',
+      description: 'Responde 200 mientras el proceso atiende solicitudes.',
+      security: open,
+      responses: {
+        '200': { description: 'Vivo', content: { 'application/json': { schema: HealthSchema } } },
+        ...clientError,
       },
     },
-    Links: { type: 'object', additionalProperties: ref('Link') },
-    LinkGroup: { type: 'object', properties: { _links: ref('Links') } },
-    Reference: {
-      type: 'object',
-      required: ['href', 'title'],
-      properties: { href: { type: 'string' }, title: { type: 'string' } },
-    },
-    Valor: {
-      type: 'object',
-      required: ['Moneda', 'Importe'],
-      properties: {
-        Moneda: { type: 'string', examples: ['ARS', 'USD'] },
-        Importe: { type: 'number' },
-      },
-    },
-    EntryPoint: {
-      type: 'object',
-      properties: {
-        Agencias: ref('LinkGroup'),
-        Regiones: ref('LinkGroup'),
-        Ciudades: ref('LinkGroup'),
-        Monedas: ref('LinkGroup'),
-        Propulsiones: ref('LinkGroup'),
-        Transmisiones: ref('LinkGroup'),
-        Carrocerias: ref('LinkGroup'),
-        Marcas: ref('LinkGroup'),
-        Modelos: ref('LinkGroup'),
-        Versiones: ref('LinkGroup'),
-        AppNotificaciones: ref('LinkGroup'),
-        _links: ref('Links'),
+    'GET /health/ready': {
+      operationId: 'checkReadiness',
+      tag: 'Salud',
+      summary: 'Base de datos y ejecutor de tareas disponibles',
+      description: '200 cuando la base de datos y el ejecutor de tareas responden; si no, 503.',
+      security: open,
+      responses: {
+        '200': { description: 'Listo', content: { 'application/json': { schema: HealthSchema } } },
+        '503': {
+          description: 'No listo',
+          content: { 'application/json': { schema: HealthSchema } },
+        },
+        ...clientError,
       },
     },
   },

@@ -1,29 +1,127 @@
 /*
- * The OpenAPI 3.1 document, assembled from each module's fragment (start/modules.ts). A test
- * keeps it equal to the registered routes.
+ * The OpenAPI 3.1 document, generated: paths from the router, what each
+ * operation means from the modules' metadata (start/modules.ts), request
+ * schemas from the Vine validators and response schemas from the wire shapes
+ * the transformers are typed against. A route without metadata, or metadata
+ * without a route, fails the build.
  */
+import router from '@adonisjs/core/services/router'
 import { contributions } from '#core/modules'
-import { secured, type OpenApiFragment } from './helpers.js'
-
-async function fragments(): Promise<OpenApiFragment[]> {
-  const modules = await contributions('openapi')
-  return modules.map((module) => module.openapi)
-}
+import { header, problems, secured, type OpenApiFragment, type Parameter } from './helpers.js'
+import { refsOf } from './schema.js'
+import { ProblemSchema } from './wire.js'
 
 let cached: Promise<object> | null = null
+
+/**
+ * Any operation may answer 503 + Retry-After while the database is away
+ * (docs/design.md §13): a problem, or the HTML error page where the operation's
+ * client errors are pages.
+ */
+function unavailable(responses: Record<string, any>) {
+  const pages = Object.entries(responses).some(
+    ([status, response]) =>
+      status.startsWith('4') &&
+      response.content?.['text/html'] &&
+      !response.content['application/problem+json']
+  )
+  return {
+    description: 'Servicio no disponible: reintentar después de Retry-After',
+    headers: { 'Retry-After': header('Segundos', { type: 'integer' }) },
+    content: pages
+      ? { 'text/html': { schema: { type: 'string' } } }
+      : { 'application/problem+json': { schema: ProblemSchema } },
+  }
+}
 
 export function openApiDocument() {
   cached ??= build()
   return cached
 }
 
+/** `/v3/agencias/:adminmail` → `/v3/agencias/{adminmail}`. */
+function openApiPath(pattern: string) {
+  return pattern.replace(/:(\w+)\??/g, '{$1}')
+}
+
 async function build() {
-  const paths: Record<string, unknown> = {}
-  const schemas: Record<string, unknown> = {}
-  for (const fragment of await fragments()) {
-    Object.assign(paths, fragment.paths)
-    Object.assign(schemas, fragment.schemas)
+  const modules = await contributions('openapi')
+  const fragments = modules.map((module) => module.openapi)
+  const routes = Object.values(router.toJSON())
+    .flat()
+    .flatMap((route) =>
+      route.methods
+        .filter((method) => method !== 'HEAD')
+        .map((method) => ({ method, pattern: route.pattern.replace(/(.)\/$/, '$1') }))
+    )
+  const sharedParams: Record<string, Parameter> = Object.assign(
+    {},
+    ...fragments.map((fragment) => fragment.params ?? {})
+  )
+  const owners = new Map<string, OpenApiFragment>()
+  for (const fragment of fragments) {
+    for (const key of Object.keys(fragment.operations)) owners.set(key, fragment)
   }
+
+  const paths: Record<string, Record<string, unknown>> = {}
+  const undocumented: string[] = []
+  for (const { method, pattern } of routes) {
+    const key = `${method} ${pattern}`
+    const fragment = owners.get(key)
+    if (!fragment) {
+      undocumented.push(key)
+      continue
+    }
+    owners.delete(key)
+    const {
+      tag,
+      params,
+      parameters,
+      problems: statuses,
+      security,
+      responses,
+      ...rest
+    } = fragment.operations[key]
+    const pathParams = [...pattern.matchAll(/:(\w+)/g)].map(([, name]) => {
+      const param = params?.[name] ?? fragment.params?.[name] ?? sharedParams[name]
+      if (!param) throw new Error(`OpenAPI: no description for path parameter ${name} of ${key}`)
+      return param
+    })
+    // A path parameter checked by a validator answers 400 when malformed.
+    const checked = pathParams.some((param) => param.validated) ? [400] : []
+    const isOpen = security !== undefined && security.length === 0
+    const path = openApiPath(pattern)
+    paths[path] ??= {}
+    paths[path][method.toLowerCase()] = {
+      tags: [tag],
+      ...rest,
+      ...(isOpen ? { security } : {}),
+      ...(pathParams.length || parameters?.length
+        ? {
+            parameters: [...pathParams, ...(parameters ?? [])].map(
+              ({ validated: _validated, ...param }) => param
+            ),
+          }
+        : {}),
+      responses: {
+        '503': unavailable(responses),
+        ...responses,
+        ...problems(...new Set([...checked, ...(statuses ?? []), ...(isOpen ? [] : [401, 429])])),
+      },
+    }
+  }
+  const unused = [...owners.keys()]
+  if (undocumented.length || unused.length) {
+    throw new Error(
+      `OpenAPI: routes without metadata: ${undocumented.join(', ') || '-'}; ` +
+        `metadata without a route: ${unused.join(', ') || '-'}`
+    )
+  }
+
+  const schemas: Record<string, unknown> = {}
+  refsOf({ problem: ProblemSchema }, schemas)
+  for (const fragment of fragments) refsOf(fragment.schemas ?? {}, schemas)
+  const resolved = refsOf(paths, schemas)
   return {
     openapi: '3.1.0',
     info: {
@@ -33,15 +131,20 @@ async function build() {
         'API HTTP/JSON para agencias, operadores, sucursales, publicaciones, consultas y el catálogo de vehículos. ' +
         'Autenticación: `Authorization: Bearer <token>` (ver `node ace app:create`). ' +
         'Representación completa con `Accept: application/json`; referencia con `application/vnd.service.ref+json`.',
+      contact: { name: 'Equipo de la API de publicaciones' },
+      license: { name: 'Propietaria', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: '/' }],
+    servers: [{ url: '/', description: 'Este servicio' }],
     security: secured,
-    paths,
+    tags: fragments.flatMap((fragment) => fragment.tags ?? []),
+    paths: Object.fromEntries(
+      Object.entries(resolved as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))
+    ),
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'Token opaco de la aplicación' },
       },
-      schemas,
+      schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
     },
   }
 }

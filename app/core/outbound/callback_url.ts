@@ -49,7 +49,14 @@ export const callbackUrl = vine.createRule(
     }
     if (hasRefusedIpHost(url)) return reportPrivate(field, 'callbackUrl')
   },
-  { name: 'callbackUrl' }
+  {
+    name: 'callbackUrl',
+    toJSONSchema: (schema) => {
+      schema.format = 'uri'
+      schema.description ??=
+        'URL https absoluta de un host público (http solo con OUTBOUND_ALLOW_PRIVATE)'
+    },
+  }
 )
 
 export const publicIpHost = vine.createRule(
@@ -57,5 +64,10 @@ export const publicIpHost = vine.createRule(
     if (typeof value !== 'string' || !URL.canParse(value)) return
     if (hasRefusedIpHost(new URL(value))) reportPrivate(field, 'publicIpHost')
   },
-  { name: 'publicIpHost' }
+  {
+    name: 'publicIpHost',
+    toJSONSchema: (schema) => {
+      schema.description ??= 'URL de un host público (no una IP privada ni reservada)'
+    },
+  }
 )

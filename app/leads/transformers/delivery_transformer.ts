@@ -6,6 +6,47 @@ import type { Delivery } from '#core/outbound/deliveries'
 import { link } from '#core/http/links'
 import { CHANNELS, type Channel } from '#leads/services/notification_fanout'
 import { inquiryPath, moment } from './inquiry_transformer.js'
+import { named, object, type Wire } from '#core/openapi/schema'
+import { LinksSchema, ReferenceSchema } from '#core/openapi/wire'
+
+const CHANNEL_WIRES = Object.values(CHANNELS).map((channel) => channel.wire)
+
+export const EntregaSchema = named(
+  'Entrega',
+  object({
+    Canal: { type: 'string', enum: CHANNEL_WIRES },
+    Destino: { type: 'string' },
+    Estado: {
+      type: 'string',
+      enum: ['Pendiente', 'Reintentando', 'Entregada', 'Fallida', 'Desactivada'],
+    },
+    WebhookId: { type: 'string' },
+    Creada: { type: 'string', format: 'date-time' },
+    Entregada: { type: ['string', 'null'], format: 'date-time' },
+    ProximoIntento: { type: ['string', 'null'], format: 'date-time' },
+    UltimoError: { type: ['string', 'null'] },
+    Intentos: {
+      type: 'array',
+      items: object({
+        Numero: { type: 'integer' },
+        Momento: { type: 'string', format: 'date-time' },
+        CodigoRespuesta: { type: ['integer', 'null'] },
+        DuracionMs: { type: 'integer' },
+        Error: { type: ['string', 'null'] },
+      }),
+    },
+  })
+)
+
+export const EntregasSchema = named(
+  'Entregas',
+  object({ _links: LinksSchema, _entries: { type: 'array', items: EntregaSchema } })
+)
+
+export const EntregasRefSchema = named(
+  'EntregasRef',
+  object({ _links: LinksSchema, _entries: { type: 'array', items: ReferenceSchema } })
+)
 
 const STATUS: Record<string, string> = {
   pending: 'Pendiente',
@@ -16,11 +57,11 @@ const STATUS: Record<string, string> = {
 }
 
 export const DeliveryTransformer = {
-  full(delivery: Delivery) {
+  full(delivery: Delivery): Wire<typeof EntregaSchema> {
     return {
       Canal: CHANNELS[delivery.channel as Channel]?.wire ?? delivery.channel,
       Destino: delivery.target,
-      Estado: STATUS[delivery.status] ?? delivery.status,
+      Estado: (STATUS[delivery.status] ?? delivery.status) as Wire<typeof EntregaSchema>['Estado'],
       WebhookId: delivery.messageId,
       Creada: moment(delivery.createdAt),
       Entregada: delivery.deliveredAt ? moment(delivery.deliveredAt) : null,
@@ -46,15 +87,22 @@ export const DeliveryTransformer = {
     }
   },
 
-  list(deliveries: Delivery[], adminMail: string, sid: string, representation: 'full' | 'ref') {
+  list(
+    deliveries: Delivery[],
+    adminMail: string,
+    sid: string,
+    representation: 'full' | 'ref'
+  ): Wire<typeof EntregasSchema> | Wire<typeof EntregasRefSchema> {
     const self = inquiryPath(adminMail, sid)
-    return {
-      _links: { self: link(`${self}/entregas`), consulta: link(self) },
-      _entries: deliveries.map((delivery) =>
-        representation === 'full'
-          ? DeliveryTransformer.full(delivery)
-          : { href: `${self}/entregas`, ...DeliveryTransformer.ref(delivery) }
-      ),
-    }
+    const _links = { self: link(`${self}/entregas`), consulta: link(self) }
+    return representation === 'full'
+      ? { _links, _entries: deliveries.map(DeliveryTransformer.full) }
+      : {
+          _links,
+          _entries: deliveries.map((delivery) => ({
+            href: `${self}/entregas`,
+            ...DeliveryTransformer.ref(delivery),
+          })),
+        }
   },
 }

@@ -9,6 +9,96 @@ import type { Shapes } from '#core/http/respond'
 import { settings } from '#core/settings'
 import type Inquiry from '#leads/models/inquiry'
 import type { Money } from '#leads/models/inquiry'
+import { named, object, nullableObject, type Wire } from '#core/openapi/schema'
+import { LinksSchema, pagedOf, ReferenceSchema, ValorSchema } from '#core/openapi/wire'
+import { INTERESTS, LEAD_ORIGINS } from '#core/value_sets'
+
+const str = { type: ['string', 'null'] } as const
+const int = { type: ['integer', 'null'] } as const
+const valorOrNull = { anyOf: [ValorSchema, { type: 'null' }] } as const
+const momentSchema = { type: 'string', format: 'date-time' } as const
+
+export const InteresadoSchema = named(
+  'Interesado',
+  object({
+    Interes: { type: ['string', 'null'], enum: [...INTERESTS, null] },
+    Nombre: str,
+    Apellido: str,
+    Email: { type: ['string', 'null'], format: 'email' },
+    Telefono: str,
+    DocIdentidad: str,
+    Provincia: str,
+    Ciudad: str,
+    Comentario: str,
+    InfoOperacion: nullableObject({
+      EntregaVehiculo: nullableObject({ Marca: str, Modelo: str, VersionYear: int }),
+      FinanciacionDeseada: nullableObject({ Adelanto: valorOrNull, Cuota: valorOrNull }),
+      QuiereCotizacionSeguro: { type: ['boolean', 'null'] },
+    }),
+  })
+)
+
+export const ConsultaSchema = named(
+  'Consulta',
+  object({
+    Momento: momentSchema,
+    OrigenLead: { type: 'string', enum: LEAD_ORIGINS },
+    TipoAnuncio: { type: 'string', enum: ['Publicacion', 'Catalogo'] },
+    Auto: object({
+      ExternalId: str,
+      RefStock: str,
+      Marca: str,
+      Modelo: str,
+      Version: str,
+      VersionYear: int,
+      Kilometraje: int,
+      Color: str,
+      BodyType: str,
+      Estado: { type: ['string', 'null'], enum: ['Nuevo', 'Usado', null] },
+      Precio: valorOrNull,
+      Anticipo: valorOrNull,
+      Cuota: valorOrNull,
+    }),
+    Interesado: InteresadoSchema,
+    OperadorResponsable: { type: ['string', 'null'], format: 'email' },
+    _links: LinksSchema,
+  })
+)
+
+const periodSchema = {
+  Desde: { ...momentSchema, description: 'Comienzo del período' },
+  Hasta: { ...momentSchema, description: 'Fin del período' },
+} as const
+
+/** Stored columns hold what the intake validator let in (its value sets). */
+type Consulta = Wire<typeof ConsultaSchema>
+
+export const ConsultasPaginaSchema = named('ConsultasPagina', {
+  ...pagedOf(ConsultaSchema),
+  required: [...pagedOf(ConsultaSchema).required, 'Desde', 'Hasta'],
+  properties: { ...pagedOf(ConsultaSchema).properties, ...periodSchema },
+})
+
+export const ConsultasPaginaRefSchema = named('ConsultasPaginaRef', {
+  ...pagedOf(ReferenceSchema),
+  required: [...pagedOf(ReferenceSchema).required, 'Desde', 'Hasta'],
+  properties: { ...pagedOf(ReferenceSchema).properties, ...periodSchema },
+})
+
+export const PublicacionConsultadaSchema = named('PublicacionConsultada', {
+  type: 'object',
+  description:
+    'Carga del webhook (POST JSON) con encabezados Standard Webhooks: webhook-id (estable en reintentos y reenvíos), ' +
+    'webhook-timestamp y webhook-signature (v1, HMAC-SHA256 con el Secret).',
+  required: ['Tipo', 'Momento', 'Agencia', 'Consulta'],
+  properties: {
+    Tipo: { type: 'string', const: 'PublicacionConsultada' },
+    Momento: momentSchema,
+    Reenvio: { type: 'boolean', const: true, description: 'Presente (true) en los reenvíos' },
+    Agencia: object({ AdminMail: { type: 'string' }, href: { type: 'string' } }),
+    Consulta: ConsultaSchema,
+  },
+})
 
 const LIST_QUERY = '{?operador,externalid,desde,hasta,pagina}'
 
@@ -53,12 +143,12 @@ export function vehicleTitle(inquiry: Inquiry) {
 }
 
 export const InquiryTransformer = {
-  full(inquiry: Inquiry, adminMail: string) {
+  full(inquiry: Inquiry, adminMail: string): Wire<typeof ConsultaSchema> {
     const vehicle = inquiry.vehicle
     const info = inquiry.operationInfo
     return {
       Momento: moment(inquiry.receivedAt),
-      OrigenLead: inquiry.origin,
+      OrigenLead: inquiry.origin as Consulta['OrigenLead'],
       TipoAnuncio: inquiry.kind === 'listing' ? 'Publicacion' : 'Catalogo',
       Auto: {
         ExternalId: vehicle.externalId,
@@ -70,13 +160,13 @@ export const InquiryTransformer = {
         Kilometraje: vehicle.mileage,
         Color: vehicle.color,
         BodyType: vehicle.bodyType,
-        Estado: vehicle.condition,
+        Estado: vehicle.condition as Consulta['Auto']['Estado'],
         Precio: valor(vehicle.price),
         Anticipo: valor(vehicle.downPayment),
         Cuota: valor(vehicle.installment),
       },
       Interesado: {
-        Interes: inquiry.interest,
+        Interes: inquiry.interest as Consulta['Interesado']['Interes'],
         Nombre: inquiry.firstName,
         Apellido: inquiry.lastName,
         Email: inquiry.email,
@@ -110,7 +200,7 @@ export const InquiryTransformer = {
   },
 
   /** Reference: buyer e-mail, vehicle, ExternalId (docs/spec.md §2.11). */
-  ref(inquiry: Inquiry, adminMail: string) {
+  ref(inquiry: Inquiry, adminMail: string): Wire<typeof ReferenceSchema> {
     const buyer = inquiry.email ?? inquiry.phone ?? ''
     const title = [buyer, vehicleTitle(inquiry), inquiry.externalId].filter(Boolean).join(', ')
     return { href: inquiryPath(adminMail, inquiry.sid), title }
@@ -158,11 +248,11 @@ export const InquiryTransformer = {
     inquiry: Inquiry,
     adminMail: string,
     options: { resend?: boolean; at?: DateTime } = {}
-  ) {
+  ): Wire<typeof PublicacionConsultadaSchema> {
     return {
-      Tipo: 'PublicacionConsultada',
+      Tipo: 'PublicacionConsultada' as const,
       Momento: moment(options.at ?? inquiry.receivedAt),
-      ...(options.resend ? { Reenvio: true } : {}),
+      ...(options.resend ? { Reenvio: true as const } : {}),
       Agencia: { AdminMail: adminMail, href: path('agencias', adminMail) },
       Consulta: InquiryTransformer.full(inquiry, adminMail),
     }

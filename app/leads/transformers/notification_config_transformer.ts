@@ -5,6 +5,46 @@
 import { link, path } from '#core/http/links'
 import type NotificationConfig from '#leads/models/notification_config'
 import type { StoredHeader } from '#leads/models/notification_config'
+import { named, object, nullableObject, type Wire } from '#core/openapi/schema'
+import { LinksSchema, type ReferenceSchema } from '#core/openapi/wire'
+
+const HeaderSchema = named(
+  'HeaderCustom',
+  nullableObject({ Name: { type: 'string' }, Value: { type: 'string' } })
+)
+const callback = { type: 'string', format: 'uri' } as const
+const active = { type: 'boolean' } as const
+
+export const NotificacionesConfigSchema = named(
+  'NotificacionesConfig',
+  object({
+    PublicacionConsultadaWebHook: nullableObject({
+      Callback: callback,
+      Secret: { type: 'null', description: 'Nunca se devuelve' },
+      Activo: active,
+      HeaderCustom01: HeaderSchema,
+      HeaderCustom02: HeaderSchema,
+      HeaderCustom03: HeaderSchema,
+    }),
+    PublicacionConsultadaAdfHook: nullableObject({
+      Callback: callback,
+      Activo: active,
+      HeaderCustom01: HeaderSchema,
+    }),
+    PublicacionConsultadaAdfMail: nullableObject({
+      Email: { type: 'string', format: 'email' },
+      Activo: active,
+    }),
+    PublicacionConsultadaHtmlMail: nullableObject({
+      EmailsCCO: {
+        type: 'string',
+        description: 'Direcciones separadas por comas (copia oculta)',
+      },
+      Activo: active,
+    }),
+    _links: LinksSchema,
+  })
+)
 
 const header = (headers: StoredHeader[], index: number) => {
   const item = headers[index]
@@ -12,7 +52,10 @@ const header = (headers: StoredHeader[], index: number) => {
 }
 
 export const NotificationConfigTransformer = {
-  full(config: NotificationConfig | null, adminMail: string) {
+  full(
+    config: NotificationConfig | null,
+    adminMail: string
+  ): Wire<typeof NotificacionesConfigSchema> {
     const self = path('notificaciones', adminMail)
     return {
       PublicacionConsultadaWebHook: config?.webhookCallback
@@ -43,7 +86,7 @@ export const NotificationConfigTransformer = {
     }
   },
 
-  ref(adminMail: string) {
+  ref(adminMail: string): Wire<typeof ReferenceSchema> {
     return { href: path('notificaciones', adminMail), title: `Notificaciones de ${adminMail}` }
   },
 }

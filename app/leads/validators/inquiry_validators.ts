@@ -90,17 +90,22 @@ export function dayInZone(days = 0): string {
   return DateTime.now().setZone(settings.timezone).plus({ days }).toISODate()!
 }
 
+/** Vine describes a date field without a type; the wire form is a calendar day. */
+const DAY = { type: 'string', format: 'date' } as const
+
 export const listQueryValidator = vine.create({
   operador: vine.string().trim().maxLength(254).use(emailAddress()).optional(),
   externalid: vine.string().trim().minLength(1).maxLength(255).optional(),
   desde: vine
     .date({ formats: ['YYYY-MM-DD'] })
     .afterOrEqual(() => dayInZone(-LIMITS.listDays))
-    .optional(),
+    .optional()
+    .meta(DAY),
   hasta: vine
     .date({ formats: ['YYYY-MM-DD'] })
     .afterOrSameAs('desde')
-    .optional(),
+    .optional()
+    .meta(DAY),
   pagina: vine.number().withoutDecimals().range([1, LIMITS.maxPage]).optional(),
 })
 

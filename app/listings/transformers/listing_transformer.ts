@@ -11,7 +11,86 @@ import { listingEtag } from '#listings/services/listing_etag'
 import { photoUrl } from '#listings/services/photo_storage'
 import type ListingPhoto from '#listings/models/listing_photo'
 
+import { named, object, type Wire } from '#core/openapi/schema'
+import { LinkGroupSchema, LinksSchema, type ReferenceSchema, ValorSchema } from '#core/openapi/wire'
+
 type Agency = Pick<AgencyView, 'adminMail'>
+
+const nullableString = { type: ['string', 'null'] } as const
+const valor = { anyOf: [ValorSchema, { type: 'null' }] } as const
+
+export const DatoTecnicoSchema = named(
+  'DatoTecnico',
+  object({
+    Nombre: { type: 'string', minLength: 1, maxLength: 50 },
+    Valor: { type: 'string', maxLength: 200 },
+  })
+)
+
+export const PublicacionSchema = named(
+  'Publicacion',
+  object({
+    ExternalId: { type: 'string' },
+    RefStock: nullableString,
+    EstadoActual: { type: 'string', enum: ['Activa', 'Suspendida', 'Archivada'] },
+    Exposicion: { type: 'string', enum: ['Alta', 'Media', 'Baja'] },
+    OperadorResponsable: { type: 'string', format: 'email' },
+    Marca: { type: 'string' },
+    Modelo: { type: 'string' },
+    Version: { type: 'string' },
+    VersionYear: { type: 'integer' },
+    Transmision: nullableString,
+    Propulsion: nullableString,
+    Kilometraje: { type: 'integer' },
+    Color: nullableString,
+    Descripcion: nullableString,
+    DatosTecnicosCustom: { type: 'array', items: DatoTecnicoSchema },
+    Precio: valor,
+    Adelanto: valor,
+    Cuota: valor,
+    Fotos: {
+      type: 'array',
+      items: { type: 'string', format: 'uri' },
+      description: 'URLs del servicio de las fotos procesadas, en orden',
+    },
+    CertificadoDeGarantiaUsado: {
+      type: ['object', 'null'],
+      required: ['Aplica'],
+      properties: { Aplica: { const: true } },
+      description:
+        'Objeto solo cuando el certificado aplica (usado y AplicaCertificadoGarantiaUsado)',
+    },
+    Locacion: object({ Region: nullableString, Ciudad: nullableString, Direccion: nullableString }),
+    Telefono: nullableString,
+    Consultas: LinkGroupSchema,
+    _links: LinksSchema,
+  })
+)
+
+export const PublicacionRefSchema = named(
+  'PublicacionRef',
+  object({
+    etag: { type: 'string' },
+    ExternalId: { type: 'string' },
+    EstadoActual: { type: 'string', enum: ['Activa', 'Suspendida', 'Archivada'] },
+    href: { type: 'string' },
+    title: { type: 'string' },
+  })
+)
+
+export const FotoSchema = named(
+  'Foto',
+  object({
+    Posicion: { type: 'integer', minimum: 1 },
+    Origen: { type: 'string', format: 'uri' },
+    Estado: { type: 'string', enum: ['Pendiente', 'Lista', 'Rechazada'] },
+    Motivo: nullableString,
+    Url: { type: ['string', 'null'], format: 'uri' },
+    Miniatura: { type: ['string', 'null'], format: 'uri' },
+    Ancho: { type: ['integer', 'null'] },
+    Alto: { type: ['integer', 'null'] },
+  })
+)
 
 export function listingHref(agency: Agency, externalId: string) {
   return path('publicaciones', agency.adminMail, externalId)
@@ -21,7 +100,7 @@ export function listingTitle(listing: ListingData) {
   return `${listing.brandName} ${listing.modelName} ${listing.versionName} ${listing.year}`
 }
 
-const valor = (currency: string | null, amount: number | null) =>
+const money = (currency: string | null, amount: number | null) =>
   currency === null || amount === null ? null : { Moneda: currency, Importe: amount }
 
 function links(agency: Agency, listing: ListingData): Links {
@@ -44,7 +123,10 @@ function links(agency: Agency, listing: ListingData): Links {
   return result
 }
 
-export function listingFull(agency: Agency, { listing, photoUrls }: ListingRecord) {
+export function listingFull(
+  agency: Agency,
+  { listing, photoUrls }: ListingRecord
+): Wire<typeof PublicacionSchema> {
   return {
     ExternalId: listing.externalId,
     RefStock: listing.refStock,
@@ -64,9 +146,9 @@ export function listingFull(agency: Agency, { listing, photoUrls }: ListingRecor
       Nombre: spec.name,
       Valor: spec.value,
     })),
-    Precio: valor(listing.priceCurrency, listing.priceAmount),
-    Adelanto: valor(listing.downPaymentCurrency, listing.downPaymentAmount),
-    Cuota: valor(listing.installmentCurrency, listing.installmentAmount),
+    Precio: money(listing.priceCurrency, listing.priceAmount),
+    Adelanto: money(listing.downPaymentCurrency, listing.downPaymentAmount),
+    Cuota: money(listing.installmentCurrency, listing.installmentAmount),
     Fotos: photoUrls,
     // Decision (docs/decisions.md): an object only while the certificate applies (used vehicle, flag on).
     CertificadoDeGarantiaUsado:
@@ -82,7 +164,10 @@ export function listingFull(agency: Agency, { listing, photoUrls }: ListingRecor
   }
 }
 
-export function listingRef(agency: Agency, { listing }: ListingRecord) {
+export function listingRef(
+  agency: Agency,
+  { listing }: ListingRecord
+): Wire<typeof PublicacionRefSchema> {
   return {
     etag: listingEtag(listing),
     ExternalId: listing.externalId,
@@ -94,7 +179,7 @@ export function listingRef(agency: Agency, { listing }: ListingRecord) {
 
 const PHOTO_STATE = { pending: 'Pendiente', ready: 'Lista', rejected: 'Rechazada' } as const
 
-export function photoEntry(photo: ListingPhoto) {
+export function photoEntry(photo: ListingPhoto): Wire<typeof FotoSchema> {
   return {
     Posicion: photo.position + 1,
     Origen: photo.sourceUrl,
@@ -107,7 +192,7 @@ export function photoEntry(photo: ListingPhoto) {
   }
 }
 
-export function photoRef(photo: ListingPhoto) {
+export function photoRef(photo: ListingPhoto): Wire<typeof ReferenceSchema> {
   return {
     href: photo.storageKey ? photoUrl(photo.storageKey) : photo.sourceUrl,
     title: `Foto ${photo.position + 1} (${PHOTO_STATE[photo.state]})`,

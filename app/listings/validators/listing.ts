@@ -13,12 +13,18 @@ import { publicIpHost } from '#core/outbound/callback_url'
 import type { FieldContext } from '@vinejs/vine/types'
 
 /** An e-mail, or the empty string (length 0 is allowed by the spec and means "none"). */
-const emailOrEmpty = vine.createRule((value, _options, field: FieldContext) => {
-  if (typeof value !== 'string' || value === '') return
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) {
+const EMAIL_OR_EMPTY = /^$|^[^\s@]+@[^\s@]+\.[^\s@]+$/
+const emailOrEmpty = vine.createRule(
+  (value, _options, field: FieldContext) => {
+    if (typeof value !== 'string' || EMAIL_OR_EMPTY.test(value)) return
     field.report('El campo {{ field }} debe ser una dirección de correo válida.', 'email', field)
+  },
+  {
+    toJSONSchema: (schema) => {
+      schema.pattern = EMAIL_OR_EMPTY.source
+    },
   }
-})
+)
 
 const valor = () =>
   vine
