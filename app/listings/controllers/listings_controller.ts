@@ -22,7 +22,8 @@ import {
   toEditInput,
   toPartialInput,
 } from '#listings/validators/listing'
-import { problemFor, type Outcome } from './problems.js'
+import { agencyOfCaller } from '#agencies/controllers/agency_of_caller'
+import { NOT_FOR_APP, problemFor, type Outcome } from './problems.js'
 
 /**
  * Listings of an agency (docs/spec.md §4.1, docs/design.md §6). Services are injected per
@@ -33,7 +34,8 @@ export default class ListingsController {
   async store(ctx: HttpContext, creator: CreateListing) {
     await listingParamsValidator.validate(ctx.params)
     const input = toCreateInput(await listingCreateValidator.validate(ctx.request.body()))
-    const created = await creator.execute(ctx.caller, ctx.params.adminmail, input)
+    const agency = await agencyOfCaller(ctx, 'write', NOT_FOR_APP)
+    const created = await creator.execute(ctx.caller, agency, input)
     if (!created.ok) throw problemFor(created, 'write')
     const href = listingHref(created.value.agency, created.value.record.listing.externalId)
     return send(ctx, created.value, { status: 201, location: settings.publicUrl + href })
@@ -45,13 +47,14 @@ export default class ListingsController {
     const query = await listingQueryValidator.validate(ctx.request.qs())
     const state = query.estado ? STATE_CODE[query.estado as keyof typeof STATE_CODE] : undefined
     const page = query.pagina ?? 1
-    const found = await lister.execute(ctx.caller, ctx.params.adminmail, {
+    const agency = await agencyOfCaller(ctx, 'read', NOT_FOR_APP)
+    const found = await lister.execute(ctx.caller, agency, {
       operator: query.operador,
       state,
       page,
     })
     if (!found.ok) throw problemFor(found, 'read')
-    const { agency, records, total } = found.value
+    const { records, total } = found.value
     const template = `${path('publicaciones', agency.adminMail)}{?operador,estado,pagina}`
     const values = { operador: query.operador, estado: query.estado }
     const envelope = (entries: unknown[]) =>
@@ -100,10 +103,11 @@ export default class ListingsController {
 
 /** PUT, PATCH, suspender, activar and DELETE: one service path (docs/spec.md §3). */
 async function change(ctx: HttpContext, changer: ChangeListing, requested: Change) {
-  const { adminmail, externalid } = await listingParamsValidator.validate(ctx.params)
+  const { externalid } = await listingParamsValidator.validate(ctx.params)
+  const agency = await agencyOfCaller(ctx, 'write', NOT_FOR_APP)
   const changed = await changer.execute({
     caller: ctx.caller,
-    adminMail: adminmail,
+    agency,
     externalId: externalid!,
     ifMatch: ifMatch(ctx),
     change: requested,

@@ -11,13 +11,13 @@ import type { ListingRecord } from '#listings/services/listing_reader'
 
 export type Outcome = { agency: Pick<AgencyView, 'adminMail'>; record: ListingRecord }
 
+/** Also the detail of an unknown `{adminmail}` here: the two look alike on purpose. */
+export const NOT_FOR_APP = 'La agencia o la publicación no existe para esta aplicación.'
+
 export function problemFor(failure: Fail<string>, mode: 'read' | 'write'): Problem {
   switch (failure.reason) {
-    case 'no_agency':
     case 'not_found':
-      return mode === 'read'
-        ? Problem.notFound('La agencia o la publicación no existe para esta aplicación.')
-        : Problem.forbidden('La agencia o la publicación no existe para esta aplicación.')
+      return mode === 'read' ? Problem.notFound(NOT_FOR_APP) : Problem.forbidden(NOT_FOR_APP)
     case 'invalid':
       return Problem.badRequest(failure.errors ?? {})
     case 'conflict':

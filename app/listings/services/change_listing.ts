@@ -29,7 +29,7 @@ export type Change =
   | { kind: 'state'; active: boolean }
   | { kind: 'archive' }
 
-export type ChangeFailure = 'no_agency' | 'not_found' | 'invalid' | 'conflict' | 'precondition'
+export type ChangeFailure = 'not_found' | 'invalid' | 'conflict' | 'precondition'
 
 type Attempt = Result<
   { agency: AgencyView; record: ListingRecord },
@@ -48,14 +48,13 @@ export default class ChangeListing {
 
   async execute(request: {
     caller: Caller
-    adminMail: string
+    agency: AgencyView
     externalId: string
     /** The request's If-Match tags; undefined when none was sent. */
     ifMatch?: string[]
     change: Change
   }): Promise<Result<{ agency: AgencyView; record: ListingRecord }, ChangeFailure>> {
-    const agency = await this.directory.forApp(request.caller.id, request.adminMail)
-    if (!agency) return fail('no_agency')
+    const { agency } = request
     // Locacion is resolved through the catalogue only when it differs from the
     // listing's (a stock sync sends the same place every time): an attempt asks
     // for it (`resolve`), and it is resolved outside the transaction.

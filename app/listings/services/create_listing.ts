@@ -10,7 +10,7 @@ import db from '@adonisjs/lucid/services/db'
 import { fail, ok, type Result } from '#core/result'
 import { uniqueViolation } from '#core/database/errors'
 import type { Caller } from '#core/auth/app_scoped'
-import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
+import type { AgencyView } from '#agencies/services/agency_directory'
 import VehicleResolver, { type VersionRef } from '#catalog/services/vehicle_resolver'
 import type { Spec } from '#listings/models/listing'
 import type { ListingCreateInput } from '#listings/validators/listing'
@@ -19,7 +19,7 @@ import ListingReader, { type ListingRecord } from './listing_reader.js'
 import { installPhotos } from './photo_set.js'
 import { slugFor } from './listing_rules.js'
 
-export type CreateFailure = 'no_agency' | 'invalid' | 'conflict'
+export type CreateFailure = 'invalid' | 'conflict'
 
 const MATCH_MESSAGES: Record<string, (what: string) => string> = {
   not_found: (what) => `No se encontró ${what} en el catálogo.`,
@@ -40,7 +40,6 @@ export function catalogueSpecs(version: VersionRef): Spec[] {
 @inject()
 export default class CreateListing {
   constructor(
-    private directory: AgencyDirectory,
     private vehicles: VehicleResolver,
     private applyEdit: ApplyEdit,
     private reader: ListingReader
@@ -48,12 +47,9 @@ export default class CreateListing {
 
   async execute(
     caller: Caller,
-    adminMail: string,
+    agency: AgencyView,
     input: ListingCreateInput
   ): Promise<Result<{ agency: AgencyView; record: ListingRecord }, CreateFailure>> {
-    const agency = await this.directory.forApp(caller.id, adminMail)
-    if (!agency) return fail('no_agency')
-
     const vehicle = await this.#vehicle(input)
     if (!vehicle.ok) return vehicle
     const location = await this.applyEdit.resolveLocation(input)

@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
 import { fail, ok } from '#core/result'
 import type { Caller } from '#core/auth/app_scoped'
-import AgencyDirectory from '#agencies/services/agency_directory'
+import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
 import type { ListingState } from '#listings/models/listing'
 import ListingReader from './listing_reader.js'
 
@@ -17,11 +17,9 @@ export default class ListListings {
 
   async execute(
     caller: Caller,
-    adminMail: string,
+    agency: AgencyView,
     filters: { operator?: string; state?: ListingState; page: number }
   ) {
-    const agency = await this.directory.forApp(caller.id, adminMail)
-    if (!agency) return fail('no_agency')
     let operatorId: number | undefined
     if (filters.operator) {
       const operator = await this.directory.member(agency.id, filters.operator)
