@@ -28,7 +28,9 @@ export default class AgenciesController {
   /** POST /v3/agencias: invites the future administrator (202 + Location of the status URI). */
   @inject()
   async store(ctx: HttpContext, resolvePlace: ResolvePlace, invite: InviteAgency) {
-    const input = await agencyCreateValidator.validate(ctx.request.body())
+    const input = await ctx.request.validateUsing(agencyCreateValidator, {
+      data: ctx.request.body(),
+    })
     const place = await resolvePlace.execute({ region: input.Region, city: input.Ciudad })
     if (!place.ok) throw Problem.badRequest(place.errors!)
     const invited = await invite.execute(ctx.caller.id, toInvitationInput(input, place.value))
@@ -65,7 +67,7 @@ export default class AgenciesController {
 
   @inject()
   async update(ctx: HttpContext, agencies: AgencyService) {
-    const input = await agencyEditValidator.validate(ctx.request.body())
+    const input = await ctx.request.validateUsing(agencyEditValidator, { data: ctx.request.body() })
     const agency = await agencyOfCaller(ctx, 'write')
     return respond(ctx, agencyShapes(await agencies.rename(agency.id, input.NombreComercial)))
   }

@@ -33,7 +33,7 @@ export default class BranchesController {
   /** GET /v3/sucursales/{adminmail}/{id} */
   @inject()
   async show(ctx: HttpContext, agencies: AgencyService, placeNames: LoadPlaceNames) {
-    const { id } = await branchId.validate(ctx.params)
+    const { id } = await ctx.request.validateUsing(branchId, { data: ctx.params })
     const agency = await agencyOfCaller(ctx, 'read')
     const branch = await agencies.branch(agency.id, id)
     if (!branch) throw Problem.notFound('La sucursal no existe.')
@@ -43,7 +43,9 @@ export default class BranchesController {
   /** POST /v3/sucursales/{adminmail} */
   @inject()
   async store(ctx: HttpContext, save: SaveBranch, placeNames: LoadPlaceNames) {
-    const input = await branchCreateValidator.validate(ctx.request.body())
+    const input = await ctx.request.validateUsing(branchCreateValidator, {
+      data: ctx.request.body(),
+    })
     const agency = await agencyOfCaller(ctx, 'write')
     const saved = await save.execute(agency.id, null, input)
     if (!saved.ok) throw Problem.badRequest(saved.errors ?? {})
@@ -53,8 +55,8 @@ export default class BranchesController {
   /** PUT /v3/sucursales/{adminmail}/{id} */
   @inject()
   async update(ctx: HttpContext, save: SaveBranch, placeNames: LoadPlaceNames) {
-    const { id } = await branchId.validate(ctx.params)
-    const input = await branchEditValidator.validate(ctx.request.body())
+    const { id } = await ctx.request.validateUsing(branchId, { data: ctx.params })
+    const input = await ctx.request.validateUsing(branchEditValidator, { data: ctx.request.body() })
     const agency = await agencyOfCaller(ctx, 'write')
     const saved = await save.execute(agency.id, id, input)
     if (!saved.ok) {

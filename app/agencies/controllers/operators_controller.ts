@@ -29,7 +29,9 @@ export default class OperatorsController {
   /** GET /v3/operadores/{adminmail}{?operador} */
   @inject()
   async index(ctx: HttpContext, reader: OperatorReader, placeNames: LoadPlaceNames) {
-    const { operador } = await operatorFilterValidator.validate(ctx.request.qs())
+    const { operador } = await ctx.request.validateUsing(operatorFilterValidator, {
+      data: ctx.request.qs(),
+    })
     const agency = await agencyOfCaller(ctx, 'read')
     const entries = await reader.members(agency.id, agency.adminMail, operador)
     return respond(
@@ -41,7 +43,9 @@ export default class OperatorsController {
   /** GET /v3/operadores?operador= (the person in any agency linked to the app) */
   @inject()
   async find(ctx: HttpContext, reader: OperatorReader, placeNames: LoadPlaceNames) {
-    const { operador } = await operatorQueryValidator.validate(ctx.request.qs())
+    const { operador } = await ctx.request.validateUsing(operatorQueryValidator, {
+      data: ctx.request.qs(),
+    })
     const entry = await reader.forApp(ctx.caller.id, operador)
     if (!entry) throw Problem.notFound('El operador no existe para esta aplicación.')
     return respond(ctx, operatorShapes(entry, await names(placeNames, [entry])))
@@ -50,7 +54,9 @@ export default class OperatorsController {
   /** POST /v3/operadores/{adminmail}: adds a collaborator. */
   @inject()
   async store(ctx: HttpContext, add: AddCollaborator, placeNames: LoadPlaceNames) {
-    const input = await collaboratorCreateValidator.validate(ctx.request.body())
+    const input = await ctx.request.validateUsing(collaboratorCreateValidator, {
+      data: ctx.request.body(),
+    })
     const agency = await agencyOfCaller(ctx, 'write')
     // A concurrent first POST of the same person loses on the unique e-mail: its replay answers the sequential 409.
     const added = await retryOnUniqueViolation(
@@ -90,8 +96,12 @@ export default class OperatorsController {
   /** PUT /v3/operadores/{adminmail}{?operador} (default: the administrator) */
   @inject()
   async update(ctx: HttpContext, edit: EditOperator, placeNames: LoadPlaceNames) {
-    const { operador } = await operatorFilterValidator.validate(ctx.request.qs())
-    const input = await operatorEditValidator.validate(ctx.request.body())
+    const { operador } = await ctx.request.validateUsing(operatorFilterValidator, {
+      data: ctx.request.qs(),
+    })
+    const input = await ctx.request.validateUsing(operatorEditValidator, {
+      data: ctx.request.body(),
+    })
     const agency = await agencyOfCaller(ctx, 'write')
     const edited = await edit.execute(agency.id, operador, input)
     if (!edited.ok) {
@@ -110,7 +120,9 @@ export default class OperatorsController {
   /** PATCH /v3/operadores/{adminmail}/desasociar?operador&operadorDestino */
   @inject()
   async detach(ctx: HttpContext, detacher: DetachOperator) {
-    const { operador, operadorDestino } = await detachValidator.validate(ctx.request.qs())
+    const { operador, operadorDestino } = await ctx.request.validateUsing(detachValidator, {
+      data: ctx.request.qs(),
+    })
     const agency = await agencyOfCaller(ctx, 'write')
     const detached = await detacher.execute(agency.id, operador, operadorDestino)
     if (!detached.ok) throw Problem.badRequest(detached.errors!)

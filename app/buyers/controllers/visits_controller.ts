@@ -12,7 +12,7 @@ export default class VisitsController {
   /** GET /v3/visitas/{adminmail} — daily visits of the app's listings of the agency. */
   @inject()
   async index(ctx: HttpContext, agencies: AgencyDirectory, report: VisitReport) {
-    const query = await visitsQueryValidator.validate(ctx.request.qs())
+    const query = await ctx.request.validateUsing(visitsQueryValidator, { data: ctx.request.qs() })
     const period = visitPeriod(query)
     if (!period.ok) throw Problem.badRequest(period.errors!)
     const agency = await agencyOfCaller(ctx, 'read', 'La agencia no existe para la aplicación.')

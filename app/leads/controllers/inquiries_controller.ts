@@ -43,7 +43,7 @@ export default class InquiriesController {
   @inject()
   async index(ctx: HttpContext, lister: ListInquiries) {
     const agency = ctx.params.adminmail ? await agencyOfCaller(ctx, 'read') : null
-    const query = await listQueryValidator.validate(ctx.request.qs())
+    const query = await ctx.request.validateUsing(listQueryValidator, { data: ctx.request.qs() })
     const result = await lister.execute(ctx.caller.id, agency, query)
     if (!result.ok) throw Problem.badRequest(result.errors ?? {})
     return respond(

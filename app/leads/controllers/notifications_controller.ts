@@ -22,7 +22,9 @@ export default class NotificationsController {
   async update(ctx: HttpContext, saveConfig: SaveNotificationConfig) {
     negotiate(ctx) // 406 before the configuration is replaced
     const agency = await agencyOfCaller(ctx, 'write')
-    const input = await notificationConfigValidator.validate(ctx.request.body())
+    const input = await ctx.request.validateUsing(notificationConfigValidator, {
+      data: ctx.request.body(),
+    })
     const config = await saveConfig.execute(ctx.caller.id, agency.id, input)
     return respond(ctx, {
       full: () => NotificationConfigTransformer.full(config, agency.adminMail),

@@ -14,7 +14,7 @@ export default class ListingPhotosController {
   /** GET /v3/publicaciones/{adminmail}/{externalid}/fotos */
   @inject()
   async index(ctx: HttpContext, lister: ListPhotos) {
-    await listingParamsValidator.validate(ctx.params)
+    await ctx.request.validateUsing(listingParamsValidator, { data: ctx.params })
     const found = await lister.execute(ctx.caller, ctx.params.adminmail, ctx.params.externalid)
     if (!found.ok) throw problemFor(found, 'read')
     const { agency, record, photos } = found.value
