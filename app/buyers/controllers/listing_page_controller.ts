@@ -18,6 +18,8 @@ import { renderError, renderHtml } from '#buyers/http/html'
 import { csrfSecretOf, visitorOf } from '#buyers/http/visitor'
 import { templatesVersion } from '#buyers/site'
 import { inquiryErrors, sentSummary } from '#buyers/http/inquiry_errors'
+import { readIntake } from '#leads/validators/intake_request'
+import { problemFor } from '#leads/controllers/problems'
 
 const SENT = 'inquirySent'
 
@@ -64,13 +66,18 @@ export default class ListingPageController {
     }
     const checked = await validateInquiryForm(values, { ExternalId: listing.externalId })
     if (!checked.ok) return this.#invalid(ctx, page, values, checked.errors)
+    const read = await readIntake(checked.input)
+    if (!read.ok) return this.#invalid(ctx, page, values, inquiryErrors(read.errors))
     const received = await intake.execute({
       appId: listing.appId,
       agencyId: listing.agencyId,
-      input: checked.input,
+      request: read.value,
     })
-    if (!received.ok && received.reason === 'unavailable') return renderError(ctx, 410)
-    if (!received.ok) return this.#invalid(ctx, page, values, inquiryErrors(received.errors))
+    if (!received.ok && received.reason === 'listing_inactive') return renderError(ctx, 410)
+    if (!received.ok) {
+      const { errors } = problemFor(received.reason).options
+      return this.#invalid(ctx, page, values, inquiryErrors(errors))
+    }
     return this.#sent(ctx, page, values, received.value.sid)
   }
 

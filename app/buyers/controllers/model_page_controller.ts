@@ -17,6 +17,8 @@ import { renderError, renderHtml } from '#buyers/http/html'
 import { csrfSecretOf } from '#buyers/http/visitor'
 import { templatesVersion } from '#buyers/site'
 import { inquiryErrors, sentSummary } from '#buyers/http/inquiry_errors'
+import { readIntake } from '#leads/validators/intake_request'
+import { problemFor } from '#leads/controllers/problems'
 
 const SENT = 'catalogInquirySent'
 
@@ -83,12 +85,17 @@ export default class ModelPageController {
       ...checked.input,
       Interesado: { ...checked.input.Interesado, Provincia: region.label },
     }
+    const read = await readIntake(input)
+    if (!read.ok) return this.#invalid(ctx, page, values, inquiryErrors(read.errors))
     const received = await intake.execute({
       appId: recipient.value.appId,
       agencyId: recipient.value.agencyId,
-      input,
+      request: read.value,
     })
-    if (!received.ok) return this.#invalid(ctx, page, values, inquiryErrors(received.errors))
+    if (!received.ok) {
+      const refused = problemFor(received.reason).options.errors
+      return this.#invalid(ctx, page, values, inquiryErrors(refused))
+    }
     await picker.assigned(recipient.value.agencyId)
     return this.#sent(ctx, page, values, received.value.sid, recipient.value.tradeName)
   }

@@ -11,9 +11,9 @@ import ListInquiries from '#leads/services/list_inquiries'
 import InquiryReader from '#leads/services/inquiry_reader'
 import ResendWebhook from '#leads/services/resend_webhook'
 import { listQueryValidator } from '#leads/validators/inquiry_validators'
+import { readIntake } from '#leads/validators/intake_request'
 import { InquiryTransformer, inquiryPath } from '#leads/transformers/inquiry_transformer'
-
-const NO_INQUIRY = 'La consulta no existe para esta aplicación.'
+import { NO_INQUIRY, problemFor } from './problems.js'
 
 export default class InquiriesController {
   /** POST /v3/consultas/{adminmail}: an unknown agency is a 404 here (docs/spec.md §7). */
@@ -22,17 +22,15 @@ export default class InquiriesController {
     requireAbility(ctx, 'consultas:crear')
     negotiate(ctx) // 406 before anything is written, not after
     const agency = await agencyOfCaller(ctx, 'read')
+    const read = await readIntake(ctx.request.body())
+    if (!read.ok) throw Problem.badRequest(read.errors)
     const result = await intake.execute({
       appId: ctx.caller.id,
       agencyId: agency.id,
       agency,
-      input: ctx.request.body(),
+      request: read.value,
     })
-    if (!result.ok) {
-      throw result.reason === 'unavailable'
-        ? Problem.conflict(result.errors ?? {})
-        : Problem.badRequest(result.errors ?? {})
-    }
+    if (!result.ok) throw problemFor(result.reason)
     const location = settings.publicUrl + inquiryPath(agency.adminMail, result.value.sid)
     return respond(ctx, InquiryTransformer.shapes(result.value, agency.adminMail), {
       status: 201,
@@ -44,8 +42,14 @@ export default class InquiriesController {
   async index(ctx: HttpContext, lister: ListInquiries) {
     const agency = ctx.params.adminmail ? await agencyOfCaller(ctx, 'read') : null
     const query = await ctx.request.validateUsing(listQueryValidator, { data: ctx.request.qs() })
-    const result = await lister.execute(ctx.caller.id, agency, query)
-    if (!result.ok) throw Problem.badRequest(result.errors ?? {})
+    const result = await lister.execute(ctx.caller.id, agency, {
+      operator: query.operador,
+      externalId: query.externalid,
+      from: query.desde,
+      to: query.hasta,
+      page: query.pagina,
+    })
+    if (!result.ok) throw problemFor(result.reason)
     return respond(
       ctx,
       InquiryTransformer.page(result.value, agency?.adminMail ?? null, ctx.request.qs())
@@ -70,10 +74,7 @@ export default class InquiriesController {
     negotiate(ctx)
     const agency = await agencyOfCaller(ctx, 'write')
     const result = await resender.execute(ctx.caller.id, agency, ctx.params.sid)
-    if (!result.ok)
-      throw result.reason === 'not_found'
-        ? Problem.notFound(NO_INQUIRY)
-        : Problem.badRequest(result.errors ?? {})
+    if (!result.ok) throw problemFor(result.reason)
     const { callback, payload } = result.value
     return respond(
       ctx,
