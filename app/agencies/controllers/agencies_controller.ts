@@ -10,6 +10,7 @@ import AgencyService from '#agencies/services/agency_service'
 import ResolvePlace from '#agencies/services/resolve_place'
 import { adminMailParam } from '#core/http/params'
 import { NOT_FOR_APP, agencyOfCaller } from './agency_of_caller.js'
+import { problemFor } from './problems.js'
 import {
   agencyCreateValidator,
   agencyEditValidator,
@@ -21,9 +22,6 @@ import {
   invitationShapes,
 } from '#agencies/transformers/agency_transformer'
 
-const KNOWN_EMAIL =
-  'La dirección ya está registrada: el administrador debe contactar al soporte del servicio.'
-
 export default class AgenciesController {
   /** POST /v3/agencias: invites the future administrator (202 + Location of the status URI). */
   @inject()
@@ -32,14 +30,9 @@ export default class AgenciesController {
       data: ctx.request.body(),
     })
     const place = await resolvePlace.execute({ region: input.Region, city: input.Ciudad })
-    if (!place.ok) throw Problem.badRequest(place.errors!)
+    if (!place.ok) throw problemFor(place)
     const invited = await invite.execute(ctx.caller.id, toInvitationInput(input, place.value))
-    if (!invited.ok) {
-      throw Problem.conflict(
-        { AdminMail: [KNOWN_EMAIL] },
-        'La dirección de correo ya está registrada en el servicio.'
-      )
-    }
+    if (!invited.ok) throw problemFor(invited)
     const location = `${settings.publicUrl}/v3/agencias/${segment(invited.value.adminEmail)}`
     return respond(ctx, invitationShapes(invited.value), { status: 202, location })
   }

@@ -1,7 +1,6 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import vine from '@vinejs/vine'
-import { Problem } from '#core/http/problem'
 import { respond } from '#core/http/respond'
 import { settings } from '#core/settings'
 import AgencyService from '#agencies/services/agency_service'
@@ -15,6 +14,7 @@ import {
 } from '#agencies/transformers/branch_transformer'
 import type Branch from '#agencies/models/branch'
 import { agencyOfCaller } from './agency_of_caller.js'
+import { problemFor } from './problems.js'
 
 const branchId = vine.create({ id: vine.number().withoutDecimals().min(1).max(2_147_483_647) })
 
@@ -36,7 +36,7 @@ export default class BranchesController {
     const { id } = await ctx.request.validateUsing(branchId, { data: ctx.params })
     const agency = await agencyOfCaller(ctx, 'read')
     const branch = await agencies.branch(agency.id, id)
-    if (!branch) throw Problem.notFound('La sucursal no existe.')
+    if (!branch) throw problemFor({ ok: false, reason: 'branch_not_found' })
     return send(ctx, placeNames, agency.adminMail, branch)
   }
 
@@ -48,7 +48,7 @@ export default class BranchesController {
     })
     const agency = await agencyOfCaller(ctx, 'write')
     const saved = await save.execute(agency.id, null, input)
-    if (!saved.ok) throw Problem.badRequest(saved.errors ?? {})
+    if (!saved.ok) throw problemFor(saved)
     return send(ctx, placeNames, agency.adminMail, saved.value, 201)
   }
 
@@ -59,10 +59,7 @@ export default class BranchesController {
     const input = await ctx.request.validateUsing(branchEditValidator, { data: ctx.request.body() })
     const agency = await agencyOfCaller(ctx, 'write')
     const saved = await save.execute(agency.id, id, input)
-    if (!saved.ok) {
-      if (saved.reason === 'not_found') throw Problem.notFound('La sucursal no existe.')
-      throw Problem.badRequest(saved.errors ?? {})
-    }
+    if (!saved.ok) throw problemFor(saved)
     return send(ctx, placeNames, agency.adminMail, saved.value)
   }
 }

@@ -24,6 +24,7 @@ import {
   type OperatorEntry,
 } from '#agencies/transformers/operator_transformer'
 import { agencyOfCaller } from './agency_of_caller.js'
+import { problemFor } from './problems.js'
 
 export default class OperatorsController {
   /** GET /v3/operadores/{adminmail}{?operador} */
@@ -75,13 +76,7 @@ export default class OperatorsController {
           )
         )
     )
-    if (!added.ok) {
-      const message =
-        added.reason === 'already_member'
-          ? 'El operador ya es colaborador de la agencia.'
-          : 'El operador ya colabora con otra agencia; debe desasociarse de ella primero.'
-      throw Problem.conflict({ Email: [message] })
-    }
+    if (!added.ok) throw problemFor(added)
     const entry: OperatorEntry = {
       operator: added.value,
       isAdmin: false,
@@ -104,15 +99,7 @@ export default class OperatorsController {
     })
     const agency = await agencyOfCaller(ctx, 'write')
     const edited = await edit.execute(agency.id, operador, input)
-    if (!edited.ok) {
-      if (edited.reason === 'invalid') throw Problem.badRequest(edited.errors!)
-      if (edited.reason === 'admin_not_editable') {
-        throw Problem.forbidden(
-          'El administrador no fue creado por la API: gestiona sus datos en su propia cuenta.'
-        )
-      }
-      throw Problem.notFound('El operador no es colaborador de la agencia.')
-    }
+    if (!edited.ok) throw problemFor(edited)
     const entry: OperatorEntry = { ...edited.value, agencyEmail: agency.adminMail }
     return respond(ctx, operatorShapes(entry, await names(placeNames, [entry])))
   }
@@ -125,7 +112,7 @@ export default class OperatorsController {
     })
     const agency = await agencyOfCaller(ctx, 'write')
     const detached = await detacher.execute(agency.id, operador, operadorDestino)
-    if (!detached.ok) throw Problem.badRequest(detached.errors!)
+    if (!detached.ok) throw problemFor(detached)
     return ctx.response.status(204).send('')
   }
 }
