@@ -60,9 +60,7 @@ export async function createListing(
   const creator = await app.container.make(CreateListing)
   const created = await creator.execute(caller, agency, input)
   if (!created.ok) {
-    throw new Error(
-      `createListing: ${created.reason} ${JSON.stringify(created.errors ?? created.message ?? '')}`
-    )
+    throw new Error(`createListing: ${created.reason} ${JSON.stringify(created.details ?? '')}`)
   }
   if (archived) {
     const changer = await app.container.make(ChangeListing)

@@ -1,9 +1,10 @@
 import { inject } from '@adonisjs/core'
-import { fail, ok } from '#core/result'
+import { ok } from '#core/result'
 import type { Caller } from '#core/auth/app_scoped'
 import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
 import type { ListingState } from '#listings/models/listing'
 import ListingReader from './listing_reader.js'
+import { invalid } from './listing_failures.js'
 
 export const PER_PAGE = 100
 
@@ -23,10 +24,7 @@ export default class ListListings {
     let operatorId: number | undefined
     if (filters.operator) {
       const operator = await this.directory.member(agency.id, filters.operator)
-      if (!operator)
-        return fail('invalid', {
-          errors: { operador: ['El operador no es colaborador de la agencia.'] },
-        })
+      if (!operator) return invalid([{ field: 'operatorFilter', issue: 'not_member' }])
       operatorId = operator.id
     }
     const page = await this.reader.list(caller, agency.id, {
