@@ -5,7 +5,7 @@
 import { inject } from '@adonisjs/core'
 import ListingDirectory from '#listings/services/listing_directory'
 
-export type Usage = { Alta: number; Media: number; Baja: number }
+export type Usage = { high: number; medium: number; low: number }
 
 @inject()
 export default class PlanUsage {

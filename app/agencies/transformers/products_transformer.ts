@@ -6,19 +6,24 @@ import { link, path } from '#core/http/links'
 import type { AgencyView, PlanView } from '#agencies/services/agency_directory'
 import type { Usage } from '#agencies/services/plan_usage'
 
-const LEVELS = ['Alta', 'Media', 'Baja'] as const
+/** Exposure levels, best first, with their wire names. */
+const LEVELS = [
+  ['Alta', 'high'],
+  ['Media', 'medium'],
+  ['Baja', 'low'],
+] as const
 
 export function productsShapes(agency: AgencyView, plan: PlanView, used: Usage) {
   const href = path('productos', agency.adminMail)
-  const total = used.Alta + used.Media + used.Baja
+  const total = used.high + used.medium + used.low
   return {
     full: () => ({
       Capacidad: plan.capacity,
       Usadas: total,
       Disponibles: Math.max(0, plan.capacity - total),
       Exposiciones: Object.fromEntries(
-        LEVELS.map((level) => [
-          level,
+        LEVELS.map(([wire, level]) => [
+          wire,
           {
             Cupo: plan.quotas[level],
             Usadas: used[level],

@@ -67,7 +67,7 @@ export function mileageIssue(
   return null
 }
 
-export type PlanView = { capacity: number; quotas: { Alta: number; Media: number; Baja: number } }
+export type PlanView = { capacity: number; quotas: Record<Exposure, number> }
 
 /**
  * The exposure a listing gets: the one asked for (or kept) while its quota
@@ -82,8 +82,7 @@ export function chooseExposure(options: {
   willBeActive: boolean
 }): Ok<Exposure> | Fail<'no_quota'> {
   const { requested, current, plan, used, willBeActive } = options
-  const room = (level: Exposure) =>
-    plan.quotas[EXPOSURE_WIRE[level]] - (willBeActive ? used[level] : 0) > 0
+  const room = (level: Exposure) => plan.quotas[level] - (willBeActive ? used[level] : 0) > 0
   if (requested && room(requested)) return ok(requested)
   if (requested === undefined && current && room(current)) return ok(current)
   const best = EXPOSURE_ORDER.find(room)
