@@ -10,6 +10,7 @@ import AppWebhookReader from '#apps/services/app_webhook_reader'
 import SaveAppWebhook, { type SaveMode } from '#apps/services/save_app_webhook'
 import { appWebhookValidator } from '#apps/validators/app_webhook_validator'
 import { AppWebhookTransformer } from '#apps/transformers/app_webhook_transformer'
+import { problemFor } from './problems.js'
 
 /** `/v3/appnotificaciones[/{topic}]`: the app's subscriptions to app-level events. */
 export default class AppNotificationsController {
@@ -44,11 +45,7 @@ async function save(ctx: HttpContext, saver: SaveAppWebhook, mode: SaveMode) {
   const topic = topicOf(ctx)
   const input = await ctx.request.validateUsing(appWebhookValidator, { data: ctx.request.body() })
   const result = await saver.execute(ctx.caller, topic, input, mode)
-  if (!result.ok) {
-    throw Problem.conflict({
-      _: ['La suscripción a este tópico ya existe; use PUT para reemplazarla.'],
-    })
-  }
+  if (!result.ok) throw problemFor(result.reason)
   if (mode === 'replace') return respond(ctx, shapes(result.value.webhook))
   const location = settings.publicUrl + path('appnotificaciones', topic)
   return respond(ctx, shapes(result.value.webhook), { status: 201, location })
