@@ -15,13 +15,7 @@ import PlaceResolver from '#catalog/services/place_resolver'
 import type { ListingData } from '#listings/models/listing'
 import type { Exposure, ListingState, Spec } from '#listings/models/listing'
 import { type ListingEditInput, type Money } from '#listings/validators/listing'
-import {
-  EXPOSURE_CODE,
-  chooseExposure,
-  choosePhone,
-  mileageIssue,
-  transition,
-} from './listing_rules.js'
+import { chooseExposure, choosePhone, mileageIssue, transition } from './listing_rules.js'
 import {
   invalid,
   type InvalidListing,
@@ -252,12 +246,7 @@ export default class ApplyEdit {
   ): Promise<Ok<Exposure> | ListingConflict> {
     const { agency, listing, input, target } = context
     const willBeActive = target === 'active'
-    const requested =
-      input.exposure === undefined
-        ? undefined
-        : input.exposure === null
-          ? null
-          : EXPOSURE_CODE[input.exposure]
+    const requested = input.exposure
     if (activating) {
       if (agency.suspended) return fail('agency_suspended')
       if (operator.suspended) return fail('operator_suspended')

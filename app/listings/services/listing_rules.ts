@@ -13,11 +13,6 @@ export const EXPOSURE_WIRE: Record<Exposure, 'Alta' | 'Media' | 'Baja'> = {
   medium: 'Media',
   low: 'Baja',
 }
-export const EXPOSURE_CODE = {
-  Alta: 'high',
-  Media: 'medium',
-  Baja: 'low',
-} as const satisfies Record<string, Exposure>
 /** Best first. */
 export const EXPOSURE_ORDER: Exposure[] = ['high', 'medium', 'low']
 
