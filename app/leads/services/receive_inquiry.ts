@@ -149,8 +149,7 @@ export default class ReceiveInquiry {
     if (subject.kind === 'listing') {
       const listing = await this.listings.forInquiry(agencyId, subject.externalId)
       if (!listing) return fail('listing_not_found')
-      const state = String(listing.state).toLowerCase()
-      if (state !== 'active' && state !== 'activa') return fail('listing_inactive')
+      if (listing.state !== 'active') return fail('listing_inactive')
       const vehicle: VehicleSnapshot = {
         externalId: listing.externalId,
         refStock: listing.refStock,
