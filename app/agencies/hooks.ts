@@ -24,7 +24,7 @@ export interface OperatorHandover {
 }
 
 /** Active listings per exposure level: what the agency's plan has in use. */
-export type Usage = { Alta: number; Media: number; Baja: number }
+export type Usage = { high: number; medium: number; low: number }
 
 export interface PlanUsageSource {
   usage(agencyId: number): Promise<Usage>

@@ -4,9 +4,11 @@
  * reason to HTTP in one place. No HTTP status lives in domain code.
  */
 export type Ok<T> = { ok: true; value: T }
-export type Fail<R extends string> = {
+export type Fail<R extends string, D = undefined> = {
   ok: false
   reason: R
+  /** What the failure is about, in domain names; each module's problems.ts maps it to the wire. */
+  details?: D
   errors?: Record<string, string[]>
   message?: string
 }
@@ -16,7 +18,12 @@ export const ok = <T>(value: T): Ok<T> => ({ ok: true, value })
 
 export function fail<R extends string>(
   reason: R,
-  extra: Omit<Fail<R>, 'ok' | 'reason'> = {}
-): Fail<R> {
+  extra?: Omit<Fail<R>, 'ok' | 'reason' | 'details'>
+): Fail<R>
+export function fail<R extends string, D>(
+  reason: R,
+  extra: Omit<Fail<R, D>, 'ok' | 'reason'> & { details: D }
+): Fail<R, D>
+export function fail(reason: string, extra: object = {}) {
   return { ok: false, reason, ...extra }
 }

@@ -12,6 +12,7 @@ import app from '@adonisjs/core/services/app'
 import { DateTime } from 'luxon'
 import type { AgencyFixture } from '#tests/helpers/agencies'
 import { seedCatalog } from '#tests/helpers/catalog'
+import AgencyDirectory from '#agencies/services/agency_directory'
 import CreateListing from '#listings/services/create_listing'
 import ChangeListing from '#listings/services/change_listing'
 import ListingDirectory, { type ListingSnapshot } from '#listings/services/listing_directory'
@@ -54,18 +55,18 @@ export async function createListing(
   await seedCatalog()
   const { Archivada: archived, ...fields } = overrides
   const input = toCreateInput(await listingCreateValidator.validate(listingBody(fields)))
+  const agency = await new AgencyDirectory().forApp(caller.id, fixture.agency.adminMail)
+  if (!agency) throw new Error('createListing: the agency is not linked to the caller')
   const creator = await app.container.make(CreateListing)
-  const created = await creator.execute(caller, fixture.agency.adminMail, input)
+  const created = await creator.execute(caller, agency, input)
   if (!created.ok) {
-    throw new Error(
-      `createListing: ${created.reason} ${JSON.stringify(created.errors ?? created.message ?? '')}`
-    )
+    throw new Error(`createListing: ${created.reason} ${JSON.stringify(created.details ?? '')}`)
   }
   if (archived) {
     const changer = await app.container.make(ChangeListing)
     const done = await changer.execute({
       caller,
-      adminMail: fixture.agency.adminMail,
+      agency,
       externalId: input.externalId,
       change: { kind: 'archive' },
     })

@@ -9,6 +9,8 @@ import InvitationStatus from '#agencies/services/invitation_status'
 import AgencyService from '#agencies/services/agency_service'
 import ResolvePlace from '#agencies/services/resolve_place'
 import { adminMailParam } from '#core/http/params'
+import { NOT_FOR_APP, agencyOfCaller } from '#agencies/http/agency_of_caller'
+import { problemFor } from '#agencies/http/problems'
 import {
   agencyCreateValidator,
   agencyEditValidator,
@@ -20,38 +22,25 @@ import {
   invitationShapes,
 } from '#agencies/transformers/agency_transformer'
 
-const NOT_FOR_APP = 'La agencia no existe para esta aplicación.'
-const KNOWN_EMAIL =
-  'La dirección ya está registrada: el administrador debe contactar al soporte del servicio.'
-
-@inject()
 export default class AgenciesController {
-  constructor(
-    private agencies: AgencyService,
-    private resolvePlace: ResolvePlace,
-    private invite: InviteAgency,
-    private status: InvitationStatus
-  ) {}
-
   /** POST /v3/agencias: invites the future administrator (202 + Location of the status URI). */
-  async store(ctx: HttpContext) {
-    const input = await agencyCreateValidator.validate(ctx.request.body())
-    const place = await this.resolvePlace.execute({ region: input.Region, city: input.Ciudad })
-    if (!place.ok) throw Problem.badRequest(place.errors!)
-    const invited = await this.invite.execute(ctx.caller.id, toInvitationInput(input, place.value))
-    if (!invited.ok) {
-      throw Problem.conflict(
-        { AdminMail: [KNOWN_EMAIL] },
-        'La dirección de correo ya está registrada en el servicio.'
-      )
-    }
+  @inject()
+  async store(ctx: HttpContext, resolvePlace: ResolvePlace, invite: InviteAgency) {
+    const input = await ctx.request.validateUsing(agencyCreateValidator, {
+      data: ctx.request.body(),
+    })
+    const place = await resolvePlace.execute({ region: input.Region, city: input.Ciudad })
+    if (!place.ok) throw problemFor(place)
+    const invited = await invite.execute(ctx.caller.id, toInvitationInput(input, place.value))
+    if (!invited.ok) throw problemFor(invited)
     const location = `${settings.publicUrl}/v3/agencias/${segment(invited.value.adminEmail)}`
     return respond(ctx, invitationShapes(invited.value), { status: 202, location })
   }
 
   /** GET and OPTIONS /v3/agencias/{adminmail}: the agency, or its invitation's state. */
-  async show(ctx: HttpContext) {
-    const found = await this.status.execute(ctx.caller.id, await adminMailParam(ctx.params))
+  @inject()
+  async show(ctx: HttpContext, status: InvitationStatus) {
+    const found = await status.execute(ctx.caller.id, await adminMailParam(ctx.params))
     if (found.state === 'registered') return respond(ctx, agencyShapes(found.agency))
     if (found.state === 'pending')
       return respond(ctx, invitationShapes(found.invitation), { status: 202 })
@@ -64,14 +53,15 @@ export default class AgenciesController {
     throw Problem.notFound(NOT_FOR_APP)
   }
 
-  async index(ctx: HttpContext) {
-    return respond(ctx, agencyListShapes(await this.agencies.listForApp(ctx.caller.id)))
+  @inject()
+  async index(ctx: HttpContext, agencies: AgencyService) {
+    return respond(ctx, agencyListShapes(await agencies.listForApp(ctx.caller.id)))
   }
 
-  async update(ctx: HttpContext) {
-    const input = await agencyEditValidator.validate(ctx.request.body())
-    const agency = await this.agencies.findForApp(ctx.caller.id, await adminMailParam(ctx.params))
-    if (!agency) throw Problem.forbidden(NOT_FOR_APP)
-    return respond(ctx, agencyShapes(await this.agencies.rename(agency, input.NombreComercial)))
+  @inject()
+  async update(ctx: HttpContext, agencies: AgencyService) {
+    const input = await ctx.request.validateUsing(agencyEditValidator, { data: ctx.request.body() })
+    const agency = await agencyOfCaller(ctx, 'write')
+    return respond(ctx, agencyShapes(await agencies.rename(agency.id, input.NombreComercial)))
   }
 }

@@ -18,91 +18,84 @@ import {
 import { renderView } from '#agencies/views'
 
 /** The invited person's registration page (HTML, no JavaScript needed) and its form; JSON clients too. */
-@inject()
 export default class RegistrationController {
-  constructor(
-    private register: RegisterAgency,
-    private placeNames: LoadPlaceNames
-  ) {}
-
-  async show(ctx: HttpContext) {
-    const pending = await this.register.pending(ctx.params.token)
-    if (!pending.ok) return this.message(ctx, pending.reason === 'gone' ? 410 : 404)
-    return this.page(ctx, pending.value, {}, {}, 200)
+  @inject()
+  async show(ctx: HttpContext, register: RegisterAgency, placeNames: LoadPlaceNames) {
+    const pending = await register.pending(ctx.params.token)
+    if (!pending.ok) return message(ctx, pending.reason === 'gone' ? 410 : 404)
+    return page(ctx, placeNames, pending.value, {}, {}, 200)
   }
 
-  async store(ctx: HttpContext) {
+  @inject()
+  async store(ctx: HttpContext, register: RegisterAgency, placeNames: LoadPlaceNames) {
     const json = wantsJson(ctx)
     const body = ctx.request.only(['AdminNombre', 'AdminApellido', 'Password'])
-    const pending = await this.register.pending(ctx.params.token)
-    if (!pending.ok) return this.refuse(ctx, json, pending.reason === 'gone' ? 410 : 404)
-    const [error, input] = await registrationValidator.tryValidate(body, {
+    const pending = await register.pending(ctx.params.token)
+    if (!pending.ok) return refuse(ctx, json, pending.reason === 'gone' ? 410 : 404)
+    const [error, input] = await ctx.request.tryValidateUsing(registrationValidator, {
+      data: body,
       messagesProvider: registrationMessages,
     })
     if (error) {
       if (!(error instanceof vineErrors.E_VALIDATION_ERROR)) throw error
       if (json) throw Problem.badRequest(errorsFromVine(error.messages))
-      return this.page(ctx, pending.value, body, errorsFromVine(error.messages), 400)
+      return page(ctx, placeNames, pending.value, body, errorsFromVine(error.messages), 400)
     }
-    const registered = await this.register.execute(ctx.params.token, {
+    const registered = await register.execute(ctx.params.token, {
       firstName: input.AdminNombre,
       lastName: input.AdminApellido,
       password: input.Password,
     })
-    if (!registered.ok) return this.refuse(ctx, json, 410)
+    if (!registered.ok) return refuse(ctx, json, 410)
     const agency = registered.value
     if (json) {
       const location = `${settings.publicUrl}${agencyRef(agency).href}`
       return ctx.response.status(201).header('Location', location).json(agencyRef(agency))
     }
-    return this.html(
+    return html(
       ctx,
       201,
       'registration_message',
       registeredPage(agency.tradeName, agency.adminEmail)
     )
   }
+}
 
-  private async page(
-    ctx: HttpContext,
-    invitation: Invitation,
-    values: object,
-    errors: Record<string, string[]>,
-    status: number
-  ) {
-    const names = await this.placeNames.execute([invitation])
-    const data = registrationPage(
-      invitation,
-      names,
-      ctx.request.url(),
-      values as Record<string, unknown>,
-      errors
-    )
-    return this.html(ctx, status, 'registration', data)
-  }
+async function page(
+  ctx: HttpContext,
+  placeNames: LoadPlaceNames,
+  invitation: Invitation,
+  values: object,
+  errors: Record<string, string[]>,
+  status: number
+) {
+  const names = await placeNames.execute([invitation])
+  const data = registrationPage(
+    invitation,
+    names,
+    ctx.request.url(),
+    values as Record<string, unknown>,
+    errors
+  )
+  return html(ctx, status, 'registration', data)
+}
 
-  private refuse(ctx: HttpContext, json: boolean, status: 404 | 410) {
-    if (json) throw new Problem(status, { detail: (status === 410 ? GONE : UNKNOWN).paragraphs[0] })
-    return this.message(ctx, status)
-  }
+function refuse(ctx: HttpContext, json: boolean, status: 404 | 410) {
+  if (json) throw new Problem(status, { detail: (status === 410 ? GONE : UNKNOWN).paragraphs[0] })
+  return message(ctx, status)
+}
 
-  private message(ctx: HttpContext, status: 404 | 410) {
-    return this.html(ctx, status, 'registration_message', status === 410 ? GONE : UNKNOWN)
-  }
+function message(ctx: HttpContext, status: 404 | 410) {
+  return html(ctx, status, 'registration_message', status === 410 ? GONE : UNKNOWN)
+}
 
-  private async html(
-    ctx: HttpContext,
-    status: number,
-    view: string,
-    data: Record<string, unknown>
-  ) {
-    ctx.response.status(status)
-    ctx.response.header('Content-Type', 'text/html; charset=utf-8')
-    ctx.response.header('Cache-Control', 'no-store')
-    ctx.response.header('Referrer-Policy', 'no-referrer')
-    ctx.response.header('X-Frame-Options', 'DENY')
-    return ctx.response.send(await renderView(view, data))
-  }
+async function html(ctx: HttpContext, status: number, view: string, data: Record<string, unknown>) {
+  ctx.response.status(status)
+  ctx.response.header('Content-Type', 'text/html; charset=utf-8')
+  ctx.response.header('Cache-Control', 'no-store')
+  ctx.response.header('Referrer-Policy', 'no-referrer')
+  ctx.response.header('X-Frame-Options', 'DENY')
+  return ctx.response.send(await renderView(view, data))
 }
 
 /** JSON clients (body or Accept) get problem documents; browsers get pages. */

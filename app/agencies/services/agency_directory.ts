@@ -27,7 +27,8 @@ export type OperatorView = {
 /** Advisory-lock namespace of this module (its migration range): work changing hands in an agency. */
 const HANDOVER_LOCK = 200
 
-export type PlanView = { capacity: number; quotas: { Alta: number; Media: number; Baja: number } }
+/** Active-listing capacity and the quota of each exposure level (best first: high, medium, low). */
+export type PlanView = { capacity: number; quotas: { high: number; medium: number; low: number } }
 
 type OperatorRow = {
   id: number
@@ -164,9 +165,9 @@ export default class AgencyDirectory {
     return {
       capacity: row?.capacity ?? 0,
       quotas: {
-        Alta: row?.quota_high ?? 0,
-        Media: row?.quota_medium ?? 0,
-        Baja: row?.quota_low ?? 0,
+        high: row?.quota_high ?? 0,
+        medium: row?.quota_medium ?? 0,
+        low: row?.quota_low ?? 0,
       },
     }
   }

@@ -18,17 +18,8 @@ export default class AgencyService {
       .orderBy('agencies.id')
   }
 
-  /** The agency row, only when linked to the app. */
-  async findForApp(appId: number, adminMail: string) {
-    return Agency.query()
-      .join('app_agencies', 'app_agencies.agency_id', 'agencies.id')
-      .where('app_agencies.app_id', appId)
-      .where('agencies.admin_email', normalizeEmail(adminMail))
-      .select('agencies.*')
-      .first()
-  }
-
-  async rename(agency: Agency, tradeName: string) {
+  async rename(agencyId: number, tradeName: string) {
+    const agency = await Agency.findOrFail(agencyId)
     agency.tradeName = tradeName
     await agency.save()
     return agency

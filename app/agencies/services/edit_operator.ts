@@ -5,13 +5,14 @@
  */
 import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
-import { fail, ok, type Result } from '#core/result'
+import { fail, ok, type Fail, type Ok } from '#core/result'
 import Operator from '#agencies/models/operator'
 import type { OperatorEdit } from '#agencies/validators/operator_validators'
-import ResolvePlace from './resolve_place.js'
+import ResolvePlace, { type PlaceFailure } from './resolve_place.js'
 import { normalizeEmail } from './emails.js'
 
 export type EditedOperator = { operator: Operator; isAdmin: boolean }
+export type EditFailure = Fail<'not_member'> | Fail<'admin_not_editable'> | PlaceFailure
 
 @inject()
 export default class EditOperator {
@@ -21,7 +22,7 @@ export default class EditOperator {
     agencyId: number,
     target: string | undefined,
     input: OperatorEdit
-  ): Promise<Result<EditedOperator, 'not_member' | 'admin_not_editable' | 'invalid'>> {
+  ): Promise<Ok<EditedOperator> | EditFailure> {
     // Places are resolved before the transaction: a catalogue read inside it
     // would hold a second pool connection per request.
     let place = null

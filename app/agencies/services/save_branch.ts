@@ -4,14 +4,27 @@
  */
 import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
-import { fail, ok, type Result } from '#core/result'
+import { fail, ok, type Fail, type Ok } from '#core/result'
 import Branch from '#agencies/models/branch'
 import type { BranchInput } from '#agencies/validators/branch_validators'
-import ResolvePlace from './resolve_place.js'
+import ResolvePlace, { type UnknownPlace } from './resolve_place.js'
 import { normalizeEmail } from './emails.js'
 import { isWhatsapp } from './phones.js'
 
 const seconds = (time: string) => (time.length === 5 ? `${time}:00` : time)
+
+/** The opening hours of a branch: weekdays, the eve of holidays, holidays. */
+export const SCHEDULES = ['weekdays', 'preHolidays', 'holidays'] as const
+export type Schedule = (typeof SCHEDULES)[number]
+
+export type InvalidBranch = { closesBeforeOpening: Schedule[]; place?: UnknownPlace }
+export type BranchFailure = Fail<'branch_not_found'> | Fail<'invalid_branch', InvalidBranch>
+
+const SCHEDULE_INPUT = {
+  weekdays: 'Laborable',
+  preHolidays: 'PreFestivo',
+  holidays: 'Festivo',
+} as const
 
 @inject()
 export default class SaveBranch {
@@ -21,21 +34,22 @@ export default class SaveBranch {
     agencyId: number,
     branchId: number | null,
     input: BranchInput
-  ): Promise<Result<Branch, 'not_found' | 'invalid'>> {
-    const errors: Record<string, string[]> = {}
-    for (const key of ['Laborable', 'PreFestivo', 'Festivo'] as const) {
-      const hours = input[key]
-      if (hours && seconds(hours.Desde) >= seconds(hours.Hasta)) {
-        errors[`${key}.Hasta`] = ['La hora de cierre debe ser posterior a la de apertura.']
-      }
+  ): Promise<Ok<Branch> | BranchFailure> {
+    const invalid: InvalidBranch = {
+      closesBeforeOpening: SCHEDULES.filter((schedule) => {
+        const hours = input[SCHEDULE_INPUT[schedule]]
+        return hours && seconds(hours.Desde) >= seconds(hours.Hasta)
+      }),
     }
     let place = null
     if (input.Region !== undefined || input.Ciudad !== undefined) {
       const resolved = await this.resolvePlace.execute({ region: input.Region, city: input.Ciudad })
-      if (!resolved.ok) Object.assign(errors, resolved.errors)
+      if (!resolved.ok) invalid.place = resolved.details
       else place = resolved.value
     }
-    if (Object.keys(errors).length) return fail('invalid', { errors })
+    if (invalid.closesBeforeOpening.length > 0 || invalid.place) {
+      return fail('invalid_branch', { details: invalid })
+    }
 
     return db.transaction(async (trx) => {
       let branch: Branch
@@ -53,7 +67,7 @@ export default class SaveBranch {
           .where('id', branchId)
           .forUpdate()
           .first()
-        if (!found) return fail('not_found')
+        if (!found) return fail('branch_not_found')
         branch = found
       }
       const changes: Partial<Branch> = {}

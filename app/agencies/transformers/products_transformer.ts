@@ -9,7 +9,12 @@ import type { Usage } from '#agencies/services/plan_usage'
 import { named, object, type Wire } from '#core/openapi/schema'
 import { LinksSchema, type ReferenceSchema } from '#core/openapi/wire'
 
-const LEVELS = ['Alta', 'Media', 'Baja'] as const
+/** Exposure levels, best first, with their wire names. */
+const LEVELS = [
+  ['Alta', 'high'],
+  ['Media', 'medium'],
+  ['Baja', 'low'],
+] as const
 
 const QuotaSchema = object({
   Cupo: { type: 'integer' },
@@ -31,15 +36,15 @@ export const ProductosSchema = named(
 
 export function productsShapes(agency: AgencyView, plan: PlanView, used: Usage) {
   const href = path('productos', agency.adminMail)
-  const total = used.Alta + used.Media + used.Baja
+  const total = used.high + used.medium + used.low
   return {
     full: (): Wire<typeof ProductosSchema> => ({
       Capacidad: plan.capacity,
       Usadas: total,
       Disponibles: Math.max(0, plan.capacity - total),
       Exposiciones: Object.fromEntries(
-        LEVELS.map((level) => [
-          level,
+        LEVELS.map(([wire, level]) => [
+          wire,
           {
             Cupo: plan.quotas[level],
             Usadas: used[level],

@@ -1,3 +1,4 @@
+import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { Problem } from '#core/http/problem'
 import { respond } from '#core/http/respond'
@@ -9,47 +10,45 @@ import AppWebhookReader from '#apps/services/app_webhook_reader'
 import SaveAppWebhook, { type SaveMode } from '#apps/services/save_app_webhook'
 import { appWebhookValidator } from '#apps/validators/app_webhook_validator'
 import { AppWebhookTransformer } from '#apps/transformers/app_webhook_transformer'
+import { problemFor } from '#apps/http/problems'
 
 /** `/v3/appnotificaciones[/{topic}]`: the app's subscriptions to app-level events. */
 export default class AppNotificationsController {
-  private reader = new AppWebhookReader()
-  private saver = new SaveAppWebhook()
-
-  async index(ctx: HttpContext) {
-    const webhooks = await this.reader.all(ctx.caller)
+  @inject()
+  async index(ctx: HttpContext, reader: AppWebhookReader) {
+    const webhooks = await reader.all(ctx.caller)
     return respond(ctx, {
       full: () => AppWebhookTransformer.list(webhooks, 'full'),
       ref: () => AppWebhookTransformer.list(webhooks, 'ref'),
     })
   }
 
-  async show(ctx: HttpContext) {
-    const webhook = await this.reader.find(ctx.caller, topicOf(ctx))
+  @inject()
+  async show(ctx: HttpContext, reader: AppWebhookReader) {
+    const webhook = await reader.find(ctx.caller, topicOf(ctx))
     if (!webhook) throw Problem.notFound('La aplicación no está suscripta a este tópico.')
     return respond(ctx, shapes(webhook))
   }
 
-  store(ctx: HttpContext) {
-    return this.#save(ctx, 'create')
+  @inject()
+  store(ctx: HttpContext, saver: SaveAppWebhook) {
+    return save(ctx, saver, 'create')
   }
 
-  update(ctx: HttpContext) {
-    return this.#save(ctx, 'replace')
+  @inject()
+  update(ctx: HttpContext, saver: SaveAppWebhook) {
+    return save(ctx, saver, 'replace')
   }
+}
 
-  async #save(ctx: HttpContext, mode: SaveMode) {
-    const topic = topicOf(ctx)
-    const input = await appWebhookValidator.validate(ctx.request.body())
-    const result = await this.saver.execute(ctx.caller, topic, input, mode)
-    if (!result.ok) {
-      throw Problem.conflict({
-        _: ['La suscripción a este tópico ya existe; use PUT para reemplazarla.'],
-      })
-    }
-    if (mode === 'replace') return respond(ctx, shapes(result.value.webhook))
-    const location = settings.publicUrl + path('appnotificaciones', topic)
-    return respond(ctx, shapes(result.value.webhook), { status: 201, location })
-  }
+async function save(ctx: HttpContext, saver: SaveAppWebhook, mode: SaveMode) {
+  const topic = topicOf(ctx)
+  const input = await ctx.request.validateUsing(appWebhookValidator, { data: ctx.request.body() })
+  const result = await saver.execute(ctx.caller, topic, input, mode)
+  if (!result.ok) throw problemFor(result.reason)
+  if (mode === 'replace') return respond(ctx, shapes(result.value.webhook))
+  const location = settings.publicUrl + path('appnotificaciones', topic)
+  return respond(ctx, shapes(result.value.webhook), { status: 201, location })
 }
 
 function topicOf(ctx: HttpContext): AppTopic {

@@ -7,13 +7,14 @@ import { fail, ok, type Result } from '#core/result'
 import { retryOnUniqueViolation } from '#core/database/errors'
 
 export type SaveMode = 'create' | 'replace'
+export type SaveFailure = 'subscription_exists'
 
 const header = (value: AppWebhookInput['HeaderCustom01']): StoredHeader =>
   value ? { name: value.Name, value: value.Value } : null
 
 /**
  * Creates (POST) or creates-or-replaces (PUT) the app's subscription to a
- * topic. `create` on an existing subscription fails with `exists`.
+ * topic. `create` on an existing subscription fails with `subscription_exists`.
  */
 export default class SaveAppWebhook {
   async execute(
@@ -21,7 +22,7 @@ export default class SaveAppWebhook {
     topic: AppTopic,
     input: AppWebhookInput,
     mode: SaveMode
-  ): Promise<Result<{ webhook: AppWebhook; created: boolean }, 'exists'>> {
+  ): Promise<Result<{ webhook: AppWebhook; created: boolean }, SaveFailure>> {
     // Two concurrent first writes: the unique (app_id, topic) lets one win; the replay of the other
     // finds it, like a sequential request (POST → exists, PUT → replaced).
     return retryOnUniqueViolation(['app_webhooks_app_id_topic_unique'], () =>
@@ -31,7 +32,7 @@ export default class SaveAppWebhook {
           .where('topic', topic)
           .forUpdate()
           .first()
-        if (current && mode === 'create') return fail('exists')
+        if (current && mode === 'create') return fail('subscription_exists')
         const webhook = current ?? new AppWebhook().merge({ appId: caller.id, topic })
         webhook.useTransaction(trx)
         webhook.merge({

@@ -18,25 +18,25 @@ import { renderError, renderHtml } from '#buyers/http/html'
 import { csrfSecretOf, visitorOf } from '#buyers/http/visitor'
 import { templatesVersion } from '#buyers/site'
 import { inquiryErrors, sentSummary } from '#buyers/http/inquiry_errors'
+import { readIntake } from '#leads/validators/intake_request'
+import { problemFor } from '#leads/http/problems'
 
 const SENT = 'inquirySent'
 
-@inject()
 export default class ListingPageController {
-  constructor(
-    private listings: ListingDirectory,
-    private sellers: SellerProfileReader,
-    private visits: RecordVisit,
-    private intake: ReceiveInquiry
-  ) {}
-
   /** GET /autos/{slug}: the page of an active listing; counts the visit. */
-  async show(ctx: HttpContext) {
-    const listing = await this.listings.bySlug(ctx.params.slug)
+  @inject()
+  async show(
+    ctx: HttpContext,
+    listings: ListingDirectory,
+    sellers: SellerProfileReader,
+    visits: RecordVisit
+  ) {
+    const listing = await listings.bySlug(ctx.params.slug)
     if (!listing) return renderError(ctx, 404)
     if (listing.state !== 'active') return renderError(ctx, 410)
-    if (ctx.request.method() === 'GET') await this.#count(ctx, listing)
-    const page = listingPage(listing, await this.sellers.execute(listing))
+    if (ctx.request.method() === 'GET') await count(ctx, visits, listing)
+    const page = listingPage(listing, await sellers.execute(listing))
     const etag = etagOf(JSON.stringify(page) + templatesVersion + csrfSecretOf(ctx))
     ctx.response.header('Cache-Control', 'private, no-cache')
     ctx.response.header('Vary', 'Cookie')
@@ -46,13 +46,19 @@ export default class ListingPageController {
   }
 
   /** POST /autos/{slug}/consultas: the form goes through the API's intake (OrigenLead Portal). */
-  async inquire(ctx: HttpContext) {
-    const listing = await this.listings.bySlug(ctx.params.slug)
+  @inject()
+  async inquire(
+    ctx: HttpContext,
+    listings: ListingDirectory,
+    sellers: SellerProfileReader,
+    intake: ReceiveInquiry
+  ) {
+    const listing = await listings.bySlug(ctx.params.slug)
     if (!listing) return renderError(ctx, 404)
     if (listing.state !== 'active') return renderError(ctx, 410)
     const body = ctx.request.body()
     const values = formValues(body)
-    const page = listingPage(listing, await this.sellers.execute(listing))
+    const page = listingPage(listing, await sellers.execute(listing))
     if (isSpam(body)) {
       // Robots get the same answer as people, so they learn nothing.
       ctx.logger.info({ slug: listing.slug }, 'honeypot filled: inquiry dropped')
@@ -60,13 +66,18 @@ export default class ListingPageController {
     }
     const checked = await validateInquiryForm(values, { ExternalId: listing.externalId })
     if (!checked.ok) return this.#invalid(ctx, page, values, checked.errors)
-    const received = await this.intake.execute({
+    const read = await readIntake(checked.input)
+    if (!read.ok) return this.#invalid(ctx, page, values, inquiryErrors(read.errors))
+    const received = await intake.execute({
       appId: listing.appId,
       agencyId: listing.agencyId,
-      input: checked.input,
+      request: read.value,
     })
-    if (!received.ok && received.reason === 'unavailable') return renderError(ctx, 410)
-    if (!received.ok) return this.#invalid(ctx, page, values, inquiryErrors(received.errors))
+    if (!received.ok && received.reason === 'listing_inactive') return renderError(ctx, 410)
+    if (!received.ok) {
+      const { errors } = problemFor(received.reason).options
+      return this.#invalid(ctx, page, values, inquiryErrors(errors))
+    }
     return this.#sent(ctx, page, values, received.value.sid)
   }
 
@@ -79,22 +90,6 @@ export default class ListingPageController {
         .status(303)
         .toPath(`/autos/${encodeURIComponent(ctx.params.slug)}`)
     return renderHtml(ctx, 'inquiry_sent', { sent })
-  }
-
-  async #count(ctx: HttpContext, listing: PublicListing) {
-    const target = {
-      listingId: listing.id,
-      appId: listing.appId,
-      agencyId: listing.agencyId,
-      externalId: listing.externalId,
-      operatorId: listing.operatorId,
-    }
-    try {
-      await this.visits.execute(target, visitorOf(ctx))
-    } catch (error) {
-      // A lost visit never costs the buyer the page.
-      ctx.logger.warn({ err: error, listingId: listing.id }, 'visit not counted')
-    }
   }
 
   #form(page: ListingPageView, values?: FormValues, errors?: FormErrors) {
@@ -119,5 +114,21 @@ export default class ListingPageController {
       sentSummary(values, { vehicle: page.og.title, recipient: page.agency.name, reference, back })
     )
     return ctx.response.redirect().status(303).toPath(`${back}/consulta-enviada`)
+  }
+}
+
+async function count(ctx: HttpContext, visits: RecordVisit, listing: PublicListing) {
+  const target = {
+    listingId: listing.id,
+    appId: listing.appId,
+    agencyId: listing.agencyId,
+    externalId: listing.externalId,
+    operatorId: listing.operatorId,
+  }
+  try {
+    await visits.execute(target, visitorOf(ctx))
+  } catch (error) {
+    // A lost visit never costs the buyer the page.
+    ctx.logger.warn({ err: error, listingId: listing.id }, 'visit not counted')
   }
 }

@@ -1,12 +1,10 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { etagOf, notModified } from '#core/http/etag'
-import BrandDirectory from '#catalog/services/brand_directory'
-import VersionDirectory from '#catalog/services/version_directory'
-import PlaceDirectory from '#catalog/services/place_directory'
 import ReceiveInquiry from '#leads/services/receive_inquiry'
 import PickCatalogAgency from '#buyers/services/pick_catalog_agency'
-import { modelPage, type ModelPageView } from '#buyers/transformers/model_page'
+import ModelPageSource from '#buyers/services/model_page_source'
+import type { ModelPageView } from '#buyers/transformers/model_page'
 import {
   catalogChoices,
   formValues,
@@ -19,22 +17,16 @@ import { renderError, renderHtml } from '#buyers/http/html'
 import { csrfSecretOf } from '#buyers/http/visitor'
 import { templatesVersion } from '#buyers/site'
 import { inquiryErrors, sentSummary } from '#buyers/http/inquiry_errors'
+import { readIntake } from '#leads/validators/intake_request'
+import { problemFor } from '#leads/http/problems'
 
 const SENT = 'catalogInquirySent'
 
-@inject()
 export default class ModelPageController {
-  constructor(
-    private brands: BrandDirectory,
-    private versions: VersionDirectory,
-    private places: PlaceDirectory,
-    private picker: PickCatalogAgency,
-    private intake: ReceiveInquiry
-  ) {}
-
   /** GET /modelos/{id}: the model, its versions and the catalogue inquiry form. */
-  async show(ctx: HttpContext) {
-    const page = await this.#page(Number(ctx.params.id))
+  @inject()
+  async show(ctx: HttpContext, catalog: ModelPageSource) {
+    const page = await catalog.page(Number(ctx.params.id))
     if (!page)
       return renderError(ctx, 404, {
         heading: 'No encontramos este modelo',
@@ -49,8 +41,14 @@ export default class ModelPageController {
   }
 
   /** POST /modelos/{id}/consultas: a TipoAnuncio Catalogo inquiry for an agency of the buyer's region. */
-  async inquire(ctx: HttpContext) {
-    const page = await this.#page(Number(ctx.params.id))
+  @inject()
+  async inquire(
+    ctx: HttpContext,
+    catalog: ModelPageSource,
+    picker: PickCatalogAgency,
+    intake: ReceiveInquiry
+  ) {
+    const page = await catalog.page(Number(ctx.params.id))
     if (!page)
       return renderError(ctx, 404, {
         heading: 'No encontramos este modelo',
@@ -69,7 +67,7 @@ export default class ModelPageController {
       return this.#invalid(ctx, page, values, errors)
 
     const region = page.regionOptions.find((option) => option.value === choice.regionId)!
-    const recipient = await this.picker.execute(choice.regionId!)
+    const recipient = await picker.execute(choice.regionId!)
     if (!recipient.ok) {
       return this.#invalid(
         ctx,
@@ -87,13 +85,18 @@ export default class ModelPageController {
       ...checked.input,
       Interesado: { ...checked.input.Interesado, Provincia: region.label },
     }
-    const received = await this.intake.execute({
+    const read = await readIntake(input)
+    if (!read.ok) return this.#invalid(ctx, page, values, inquiryErrors(read.errors))
+    const received = await intake.execute({
       appId: recipient.value.appId,
       agencyId: recipient.value.agencyId,
-      input,
+      request: read.value,
     })
-    if (!received.ok) return this.#invalid(ctx, page, values, inquiryErrors(received.errors))
-    await this.picker.assigned(recipient.value.agencyId)
+    if (!received.ok) {
+      const refused = problemFor(received.reason).options.errors
+      return this.#invalid(ctx, page, values, inquiryErrors(refused))
+    }
+    await picker.assigned(recipient.value.agencyId)
     return this.#sent(ctx, page, values, received.value.sid, recipient.value.tradeName)
   }
 
@@ -106,16 +109,6 @@ export default class ModelPageController {
         .status(303)
         .toPath(`/modelos/${Number(ctx.params.id)}`)
     return renderHtml(ctx, 'inquiry_sent', { sent })
-  }
-
-  async #page(id: number): Promise<ModelPageView | null> {
-    const model = await this.brands.model(id)
-    if (!model) return null
-    // Versions on the new-vehicle market; a model that left it shows its last years.
-    let versions = await this.versions.versions({ modelId: id })
-    if (versions.length === 0)
-      versions = await this.versions.versions({ modelId: id, year: new Date().getFullYear() })
-    return modelPage(model, versions, await this.places.regions())
   }
 
   #form(page: ModelPageView, values?: Record<string, string | undefined>, errors?: FormErrors) {

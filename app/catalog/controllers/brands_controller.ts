@@ -1,3 +1,4 @@
+import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { expand } from '#core/http/links'
 import BrandDirectory from '#catalog/services/brand_directory'
@@ -11,13 +12,11 @@ import { brandFull, brandRef, listShapes, shapes } from '#catalog/transformers/v
 import { matchProblem, notFound, queryOf, respondCatalog } from './catalog_response.js'
 
 export default class BrandsController {
-  private directory = new BrandDirectory()
-  private resolver = new VehicleResolver()
-
   /** GET /v3/marcas{?q,soloMercadoNuevos} */
-  async index(ctx: HttpContext) {
-    const input = await brandsQueryValidator.validate(queryOf(ctx))
-    const brands = await this.directory.brands({
+  @inject()
+  async index(ctx: HttpContext, directory: BrandDirectory) {
+    const input = await ctx.request.validateUsing(brandsQueryValidator, { data: queryOf(ctx) })
+    const brands = await directory.brands({
       q: input.q,
       newMarketOnly: input.soloMercadoNuevos,
     })
@@ -26,17 +25,19 @@ export default class BrandsController {
   }
 
   /** GET /v3/marcas/{id} */
-  async show(ctx: HttpContext) {
-    const { id } = await idValidator.validate({ id: ctx.params.id })
-    const brand = await this.directory.brand(id)
+  @inject()
+  async show(ctx: HttpContext, directory: BrandDirectory) {
+    const { id } = await ctx.request.validateUsing(idValidator, { data: { id: ctx.params.id } })
+    const brand = await directory.brand(id)
     if (!brand) throw notFound('La marca')
     return respondCatalog(ctx, shapes(brand, brandFull, brandRef))
   }
 
   /** GET /v3/marcas/bestmatch{?make} */
-  async bestmatch(ctx: HttpContext) {
-    const input = await brandMatchValidator.validate(queryOf(ctx))
-    const brand = await this.resolver.brand(input.make)
+  @inject()
+  async bestmatch(ctx: HttpContext, resolver: VehicleResolver) {
+    const input = await ctx.request.validateUsing(brandMatchValidator, { data: queryOf(ctx) })
+    const brand = await resolver.brand(input.make)
     if (!brand.ok) throw matchProblem('make', brand.reason)
     return respondCatalog(ctx, shapes(brand.value, brandFull, brandRef))
   }

@@ -1,3 +1,4 @@
+import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { expand } from '#core/http/links'
 import { Problem } from '#core/http/problem'
@@ -12,16 +13,14 @@ import { listShapes, modelFull, modelRef, shapes } from '#catalog/transformers/v
 import { matchProblem, notFound, queryOf, respondCatalog } from './catalog_response.js'
 
 export default class ModelsController {
-  private directory = new BrandDirectory()
-  private resolver = new VehicleResolver()
-
   /** GET /v3/modelos{?marca,q,soloMercadoNuevos} */
-  async index(ctx: HttpContext) {
-    const input = await modelsQueryValidator.validate(queryOf(ctx))
-    if (!(await this.directory.brandExists(input.marca))) {
+  @inject()
+  async index(ctx: HttpContext, directory: BrandDirectory) {
+    const input = await ctx.request.validateUsing(modelsQueryValidator, { data: queryOf(ctx) })
+    if (!(await directory.brandExists(input.marca))) {
       throw Problem.badRequest({ marca: [`La marca ${input.marca} no existe en el catálogo.`] })
     }
-    const models = await this.directory.models({
+    const models = await directory.models({
       brandId: input.marca,
       q: input.q,
       newMarketOnly: input.soloMercadoNuevos,
@@ -39,21 +38,23 @@ export default class ModelsController {
   }
 
   /** GET /v3/modelos/{id} */
-  async show(ctx: HttpContext) {
-    const { id } = await idValidator.validate({ id: ctx.params.id })
-    const model = await this.directory.model(id)
+  @inject()
+  async show(ctx: HttpContext, directory: BrandDirectory) {
+    const { id } = await ctx.request.validateUsing(idValidator, { data: { id: ctx.params.id } })
+    const model = await directory.model(id)
     if (!model) throw notFound('El modelo')
     return respondCatalog(ctx, shapes(model, modelFull, modelRef))
   }
 
   /** GET /v3/modelos/bestmatch{?make,model,bodystyle} */
-  async bestmatch(ctx: HttpContext) {
-    const input = await modelMatchValidator.validate(queryOf(ctx))
-    const bodyType = input.bodystyle ? this.resolver.bodyType(input.bodystyle) : null
+  @inject()
+  async bestmatch(ctx: HttpContext, resolver: VehicleResolver) {
+    const input = await ctx.request.validateUsing(modelMatchValidator, { data: queryOf(ctx) })
+    const bodyType = input.bodystyle ? resolver.bodyType(input.bodystyle) : null
     if (bodyType && !bodyType.ok) throw matchProblem('bodystyle', bodyType.reason)
-    const brand = await this.resolver.brand(input.make)
+    const brand = await resolver.brand(input.make)
     if (!brand.ok) throw matchProblem('make', brand.reason)
-    const model = await this.resolver.model(
+    const model = await resolver.model(
       input.model,
       brand.value.id,
       bodyType?.ok ? bodyType.value.name : null

@@ -1,3 +1,4 @@
+import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { expand, link } from '#core/http/links'
 import PlaceDirectory from '#catalog/services/place_directory'
@@ -14,12 +15,10 @@ import { matchProblem, notFound, queryOf, respondCatalog } from './catalog_respo
 
 /** Regions (provinces) and cities. */
 export default class PlacesController {
-  private directory = new PlaceDirectory()
-  private resolver = new PlaceResolver()
-
   /** GET /v3/regiones */
-  async regions(ctx: HttpContext) {
-    const regions = await this.directory.regions()
+  @inject()
+  async regions(ctx: HttpContext, directory: PlaceDirectory) {
+    const regions = await directory.regions()
     return respondCatalog(
       ctx,
       listShapes({ self: link('/v3/regiones') }, regions, regionFull, regionRef)
@@ -27,19 +26,21 @@ export default class PlacesController {
   }
 
   /** GET /v3/regiones/{id} */
-  async region(ctx: HttpContext) {
-    const { id } = await idValidator.validate({ id: ctx.params.id })
-    const region = await this.directory.region(id)
+  @inject()
+  async region(ctx: HttpContext, directory: PlaceDirectory) {
+    const { id } = await ctx.request.validateUsing(idValidator, { data: { id: ctx.params.id } })
+    const region = await directory.region(id)
     if (!region) throw notFound('La región')
     return respondCatalog(ctx, shapes(region, regionFull, regionRef))
   }
 
   /** GET /v3/ciudades{?region,q}: `region` is an id, href, name or ISO 3166-2 code. */
-  async cities(ctx: HttpContext) {
-    const input = await citiesQueryValidator.validate(queryOf(ctx))
-    const region = input.region ? await this.resolver.region(input.region) : null
+  @inject()
+  async cities(ctx: HttpContext, directory: PlaceDirectory, resolver: PlaceResolver) {
+    const input = await ctx.request.validateUsing(citiesQueryValidator, { data: queryOf(ctx) })
+    const region = input.region ? await resolver.region(input.region) : null
     if (region && !region.ok) throw matchProblem('region', region.reason)
-    const cities = await this.directory.cities({
+    const cities = await directory.cities({
       regionId: region?.ok ? region.value.id : undefined,
       q: input.q,
     })
@@ -48,9 +49,10 @@ export default class PlacesController {
   }
 
   /** GET /v3/ciudades/{id} */
-  async city(ctx: HttpContext) {
-    const { id } = await idValidator.validate({ id: ctx.params.id })
-    const city = await this.directory.city(id)
+  @inject()
+  async city(ctx: HttpContext, directory: PlaceDirectory) {
+    const { id } = await ctx.request.validateUsing(idValidator, { data: { id: ctx.params.id } })
+    const city = await directory.city(id)
     if (!city) throw notFound('La ciudad')
     return respondCatalog(ctx, shapes(city, cityFull, cityRef))
   }

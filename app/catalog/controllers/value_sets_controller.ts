@@ -1,3 +1,4 @@
+import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { link } from '#core/http/links'
 import { PROPULSIONS, TRANSMISSIONS } from '#core/value_sets'
@@ -26,12 +27,10 @@ const SETS = {
 
 /** Currencies, body types and the closed value sets of docs/design.md §5. */
 export default class ValueSetsController {
-  private places = new PlaceDirectory()
-  private resolver = new VehicleResolver()
-
   /** GET /v3/monedas: the currencies accepted in Valor. */
-  async currencies(ctx: HttpContext) {
-    const currencies = await this.places.acceptedCurrencies()
+  @inject()
+  async currencies(ctx: HttpContext, places: PlaceDirectory) {
+    const currencies = await places.acceptedCurrencies()
     return respondCatalog(
       ctx,
       listShapes({ self: link('/v3/monedas') }, currencies, currencyFull, currencyRef)
@@ -39,9 +38,12 @@ export default class ValueSetsController {
   }
 
   /** GET /v3/monedas/{codigo}: any ISO 4217 currency. */
-  async currency(ctx: HttpContext) {
-    const { codigo } = await currencyCodeValidator.validate({ codigo: ctx.params.codigo })
-    const currency = await this.places.currency(codigo)
+  @inject()
+  async currency(ctx: HttpContext, places: PlaceDirectory) {
+    const { codigo } = await ctx.request.validateUsing(currencyCodeValidator, {
+      data: { codigo: ctx.params.codigo },
+    })
+    const currency = await places.currency(codigo)
     if (!currency) throw notFound('La moneda')
     return respondCatalog(ctx, shapes(currency, currencyFull, currencyRef))
   }
@@ -60,8 +62,9 @@ export default class ValueSetsController {
   }
 
   /** GET /v3/carrocerias/{id}: also by codename or name. */
-  async bodyType(ctx: HttpContext) {
-    const found = this.resolver.bodyType(String(ctx.params.id))
+  @inject()
+  async bodyType(ctx: HttpContext, resolver: VehicleResolver) {
+    const found = resolver.bodyType(String(ctx.params.id))
     if (!found.ok) throw notFound('La carrocería')
     return respondCatalog(
       ctx,

@@ -1,3 +1,4 @@
+import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { expand } from '#core/http/links'
 import { Problem } from '#core/http/problem'
@@ -19,16 +20,14 @@ import {
 import { matchProblem, notFound, queryOf, respondCatalog } from './catalog_response.js'
 
 export default class VersionsController {
-  private directory = new VersionDirectory()
-  private resolver = new VehicleResolver()
-
   /** GET /v3/versiones{?modelo,year,q} */
-  async index(ctx: HttpContext) {
-    const input = await versionsQueryValidator.validate(queryOf(ctx))
-    if (!(await this.directory.modelExists(input.modelo))) {
+  @inject()
+  async index(ctx: HttpContext, directory: VersionDirectory) {
+    const input = await ctx.request.validateUsing(versionsQueryValidator, { data: queryOf(ctx) })
+    if (!(await directory.modelExists(input.modelo))) {
       throw Problem.badRequest({ modelo: [`El modelo ${input.modelo} no existe en el catálogo.`] })
     }
-    const versions = await this.directory.versions({
+    const versions = await directory.versions({
       modelId: input.modelo,
       year: input.year,
       q: input.q,
@@ -46,16 +45,18 @@ export default class VersionsController {
   }
 
   /** GET /v3/versiones/{id} */
-  async show(ctx: HttpContext) {
-    const { id } = await idValidator.validate({ id: ctx.params.id })
-    const version = await this.directory.version(id)
+  @inject()
+  async show(ctx: HttpContext, directory: VersionDirectory) {
+    const { id } = await ctx.request.validateUsing(idValidator, { data: { id: ctx.params.id } })
+    const version = await directory.version(id)
     if (!version) throw notFound('La versión')
     return respondCatalog(ctx, shapes(version, versionFull, versionRef))
   }
 
   /** GET /v3/versiones/bestmatch{?make,model,version,year,propulsion,transmission} */
-  async bestmatch(ctx: HttpContext) {
-    const input = await versionMatchValidator.validate(queryOf(ctx))
+  @inject()
+  async bestmatch(ctx: HttpContext, resolver: VehicleResolver) {
+    const input = await ctx.request.validateUsing(versionMatchValidator, { data: queryOf(ctx) })
     const propulsion = input.propulsion ? propulsionOf(input.propulsion) : null
     const transmission = input.transmission ? transmissionOf(input.transmission) : null
     const errors: Record<string, string[]> = {}
@@ -64,11 +65,11 @@ export default class VersionsController {
     if (input.transmission && !transmission)
       errors.transmission = [`Valores posibles: ${TRANSMISSIONS.join(', ')}.`]
     if (Object.keys(errors).length > 0) throw Problem.badRequest(errors)
-    const brand = await this.resolver.brand(input.make)
+    const brand = await resolver.brand(input.make)
     if (!brand.ok) throw matchProblem('make', brand.reason)
-    const model = await this.resolver.model(input.model, brand.value.id)
+    const model = await resolver.model(input.model, brand.value.id)
     if (!model.ok) throw matchProblem('model', model.reason)
-    const version = await this.resolver.version(input.version ?? '', model.value.id, input.year, {
+    const version = await resolver.version(input.version ?? '', model.value.id, input.year, {
       propulsion,
       transmission,
     })

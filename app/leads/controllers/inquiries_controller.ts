@@ -1,54 +1,36 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { Problem } from '#core/http/problem'
-import { adminMailParam } from '#core/http/params'
 import { respond } from '#core/http/respond'
 import { negotiate } from '#core/http/negotiation'
 import { requireAbility } from '#core/auth/abilities'
 import { settings } from '#core/settings'
-import AgencyDirectory from '#agencies/services/agency_directory'
+import { agencyOfCaller } from '#agencies/http/agency_of_caller'
 import ReceiveInquiry from '#leads/services/receive_inquiry'
 import ListInquiries from '#leads/services/list_inquiries'
 import InquiryReader from '#leads/services/inquiry_reader'
 import ResendWebhook from '#leads/services/resend_webhook'
 import { listQueryValidator } from '#leads/validators/inquiry_validators'
+import { readIntake } from '#leads/validators/intake_request'
 import { InquiryTransformer, inquiryPath } from '#leads/transformers/inquiry_transformer'
+import { NO_INQUIRY, problemFor } from '#leads/http/problems'
 
-const NO_AGENCY = 'La agencia no existe para esta aplicación.'
-const NO_INQUIRY = 'La consulta no existe para esta aplicación.'
-
-@inject()
 export default class InquiriesController {
-  constructor(
-    private agencies: AgencyDirectory,
-    private intake: ReceiveInquiry,
-    private lister: ListInquiries,
-    private reader: InquiryReader,
-    private resender: ResendWebhook
-  ) {}
-
-  /** The agency of the path; 404 (or 403 where the spec says so) when it does not exist for the app. */
-  async #agency(ctx: HttpContext, status: 403 | 404 = 404) {
-    const agency = await this.agencies.forApp(ctx.caller.id, await adminMailParam(ctx.params))
-    if (!agency) throw status === 403 ? Problem.forbidden(NO_AGENCY) : Problem.notFound(NO_AGENCY)
-    return agency
-  }
-
-  async store(ctx: HttpContext) {
+  /** POST /v3/consultas/{adminmail}: an unknown agency is a 404 here (docs/spec.md §7). */
+  @inject()
+  async store(ctx: HttpContext, intake: ReceiveInquiry) {
     requireAbility(ctx, 'consultas:crear')
     negotiate(ctx) // 406 before anything is written, not after
-    const agency = await this.#agency(ctx)
-    const result = await this.intake.execute({
+    const agency = await agencyOfCaller(ctx, 'read')
+    const read = await readIntake(ctx.request.body())
+    if (!read.ok) throw Problem.badRequest(read.errors)
+    const result = await intake.execute({
       appId: ctx.caller.id,
       agencyId: agency.id,
       agency,
-      input: ctx.request.body(),
+      request: read.value,
     })
-    if (!result.ok) {
-      throw result.reason === 'unavailable'
-        ? Problem.conflict(result.errors ?? {})
-        : Problem.badRequest(result.errors ?? {})
-    }
+    if (!result.ok) throw problemFor(result.reason)
     const location = settings.publicUrl + inquiryPath(agency.adminMail, result.value.sid)
     return respond(ctx, InquiryTransformer.shapes(result.value, agency.adminMail), {
       status: 201,
@@ -56,37 +38,43 @@ export default class InquiriesController {
     })
   }
 
-  async index(ctx: HttpContext) {
-    const agency = ctx.params.adminmail ? await this.#agency(ctx) : null
-    const query = await listQueryValidator.validate(ctx.request.qs())
-    const result = await this.lister.execute(ctx.caller.id, agency, query)
-    if (!result.ok) throw Problem.badRequest(result.errors ?? {})
+  @inject()
+  async index(ctx: HttpContext, lister: ListInquiries) {
+    const agency = ctx.params.adminmail ? await agencyOfCaller(ctx, 'read') : null
+    const query = await ctx.request.validateUsing(listQueryValidator, { data: ctx.request.qs() })
+    const result = await lister.execute(ctx.caller.id, agency, {
+      operator: query.operador,
+      externalId: query.externalid,
+      from: query.desde,
+      to: query.hasta,
+      page: query.pagina,
+    })
+    if (!result.ok) throw problemFor(result.reason)
     return respond(
       ctx,
       InquiryTransformer.page(result.value, agency?.adminMail ?? null, ctx.request.qs())
     )
   }
 
-  async show(ctx: HttpContext) {
-    const agency = await this.#agency(ctx)
+  @inject()
+  async show(ctx: HttpContext, reader: InquiryReader) {
+    const agency = await agencyOfCaller(ctx, 'read')
     const audience = {
       appId: ctx.caller.id,
       agencyId: agency.id,
       receivesOtherLeads: agency.receivesOtherLeads,
     }
-    const inquiry = await this.reader.find(audience, ctx.params.sid)
+    const inquiry = await reader.find(audience, ctx.params.sid)
     if (!inquiry) throw Problem.notFound(NO_INQUIRY)
     return respond(ctx, InquiryTransformer.shapes(inquiry, agency.adminMail))
   }
 
-  async resend(ctx: HttpContext) {
+  @inject()
+  async resend(ctx: HttpContext, resender: ResendWebhook) {
     negotiate(ctx)
-    const agency = await this.#agency(ctx, 403)
-    const result = await this.resender.execute(ctx.caller.id, agency, ctx.params.sid)
-    if (!result.ok)
-      throw result.reason === 'not_found'
-        ? Problem.notFound(NO_INQUIRY)
-        : Problem.badRequest(result.errors ?? {})
+    const agency = await agencyOfCaller(ctx, 'write')
+    const result = await resender.execute(ctx.caller.id, agency, ctx.params.sid)
+    if (!result.ok) throw problemFor(result.reason)
     const { callback, payload } = result.value
     return respond(
       ctx,

@@ -7,8 +7,19 @@ import { inject } from '@adonisjs/core'
 import { fail, ok, type Result } from '#core/result'
 import { settings } from '#core/settings'
 import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
-import { LIMITS, type ListQuery } from '#leads/validators/inquiry_validators'
+import { LIMITS } from '#leads/validators/inquiry_validators'
 import InquiryReader, { type InquiryPage } from './inquiry_reader.js'
+
+/** The list's filters (docs/spec.md §4.5); days are calendar days read in TZ. */
+export type InquiryFilters = {
+  operator?: string
+  externalId?: string
+  from?: Date
+  to?: Date
+  page?: number
+}
+
+export type ListFailure = 'period_reversed' | 'operator_or_agency_required' | 'not_a_member'
 
 export type ListResult = InquiryPage & {
   from: DateTime
@@ -33,19 +44,15 @@ export default class ListInquiries {
   async execute(
     appId: number,
     agency: AgencyView | null,
-    query: ListQuery
-  ): Promise<Result<ListResult, 'invalid'>> {
+    query: InquiryFilters
+  ): Promise<Result<ListResult, ListFailure>> {
     const today = DateTime.now().setZone(settings.timezone).startOf('day')
-    const from = query.desde ? dayOf(query.desde) : today.minus({ days: LIMITS.listDays })
-    const lastDay = query.hasta ? dayOf(query.hasta) : today
-    if (lastDay < from) {
-      return fail('invalid', {
-        errors: { hasta: ['El campo hasta no debe ser anterior a desde.'] },
-      })
-    }
-    const page = query.pagina ?? 1
+    const from = query.from ? dayOf(query.from) : today.minus({ days: LIMITS.listDays })
+    const lastDay = query.to ? dayOf(query.to) : today
+    if (lastDay < from) return fail('period_reversed')
+    const page = query.page ?? 1
     const filters = {
-      externalId: query.externalid,
+      externalId: query.externalId,
       from,
       to: lastDay.plus({ days: 1 }),
       page,
@@ -53,26 +60,21 @@ export default class ListInquiries {
     }
 
     if (!agency) {
-      if (!query.operador)
-        return fail('invalid', {
-          errors: { operador: ['Indique operador o la agencia en la ruta.'] },
-        })
+      if (!query.operator) return fail('operator_or_agency_required')
       const found = await this.reader.pageForOperator(appId, {
         ...filters,
-        operatorEmail: query.operador,
+        operatorEmail: query.operator,
       })
       return ok({ ...found, from, to: filters.to, page, perPage: LIMITS.perPage })
     }
 
-    if (query.operador && !(await this.agencies.member(agency.id, query.operador))) {
-      return fail('invalid', {
-        errors: { operador: ['El operador no es colaborador de la agencia.'] },
-      })
+    if (query.operator && !(await this.agencies.member(agency.id, query.operator))) {
+      return fail('not_a_member')
     }
     const audience = { appId, agencyId: agency.id, receivesOtherLeads: agency.receivesOtherLeads }
     const found = await this.reader.page(
       audience,
-      { ...filters, operatorEmail: query.operador },
+      { ...filters, operatorEmail: query.operator },
       agency.adminMail
     )
     return ok({ ...found, from, to: filters.to, page, perPage: LIMITS.perPage })

@@ -1,6 +1,6 @@
 /*
- * The one intake path of inquiries (API and buyers' form): validates, takes
- * the vehicle and operator snapshot, and commits the inquiry together with
+ * The one intake path of inquiries (API and buyers' form): takes the
+ * already validated request (#leads/validators/intake_request), the vehicle and operator snapshot, and commits the inquiry together with
  * every delivery it triggers in one transaction — no lead is accepted
  * without its notifications queued.
  */
@@ -8,17 +8,14 @@ import { randomBytes } from 'node:crypto'
 import { DateTime } from 'luxon'
 import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
-import { errors as vineErrors } from '@vinejs/vine'
 import { fail, ok, type Result } from '#core/result'
 import { settings } from '#core/settings'
-import { errorsFromVine } from '#core/http/exception_handler'
 import { DeliveryService } from '#core/outbound/deliveries'
 import AgencyDirectory from '#agencies/services/agency_directory'
 import ListingDirectory from '#listings/services/listing_directory'
 import VehicleResolver from '#catalog/services/vehicle_resolver'
 import Inquiry, { type OperationInfo, type VehicleSnapshot } from '#leads/models/inquiry'
 import NotificationConfig from '#leads/models/notification_config'
-import { intakeValidator, type IntakeInput } from '#leads/validators/inquiry_validators'
 import { planDeliveries } from './notification_fanout.js'
 
 export type ReceiveInquiryInput = {
@@ -27,11 +24,30 @@ export type ReceiveInquiryInput = {
   agencyId: number
   /** The agency as the caller already read it (its trade name is not read again). */
   agency?: { tradeName: string }
-  /** The wire body: `{ExternalId | VersionId, OrigenLead, Interesado}`. */
-  input: unknown
+  request: InquiryRequest
 }
 
-export type ReceiveFailure = 'invalid' | 'unavailable'
+/** What a buyer asks about, and who they are (docs/design.md §6). */
+export type InquiryRequest = {
+  subject: { kind: 'listing'; externalId: string } | { kind: 'catalog'; versionId: number }
+  origin: string
+  buyer: {
+    interest: string | null
+    firstName: string | null
+    lastName: string | null
+    /** Lower-cased. */
+    email: string | null
+    phone: string | null
+    documentId: string | null
+    province: string | null
+    city: string | null
+    comment: string | null
+    operationInfo: OperationInfo | null
+  }
+}
+
+export type ReceiveFailure =
+  'listing_not_found' | 'listing_inactive' | 'version_not_found' | 'agency_not_found'
 
 const SID_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789'
 
@@ -39,45 +55,6 @@ const SID_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789'
 export function newSid() {
   const bytes = randomBytes(10)
   return [...bytes].map((byte) => SID_ALPHABET[byte % SID_ALPHABET.length]).join('')
-}
-
-const money = (valor: { Moneda: string; Importe: number } | null | undefined) =>
-  valor ? { currency: valor.Moneda, amount: valor.Importe } : null
-
-/** Blank optional texts count as absent (forms send ''). */
-function blanksToNull(input: unknown): unknown {
-  if (!input || typeof input !== 'object' || Array.isArray(input)) return input
-  const body = { ...(input as Record<string, unknown>) }
-  const buyer = body.Interesado
-  if (buyer && typeof buyer === 'object' && !Array.isArray(buyer)) {
-    body.Interesado = Object.fromEntries(
-      Object.entries(buyer).map(([key, value]) => [
-        key,
-        typeof value === 'string' && value.trim() === '' ? null : value,
-      ])
-    )
-  }
-  for (const key of ['ExternalId', 'VersionId']) if (body[key] === '') body[key] = null
-  return body
-}
-
-function operationInfo(input: IntakeInput['Interesado']['InfoOperacion']): OperationInfo | null {
-  if (!input) return null
-  const tradeIn = input.EntregaVehiculo
-  const financing = input.FinanciacionDeseada
-  return {
-    tradeIn: tradeIn
-      ? {
-          brand: tradeIn.Marca ?? null,
-          model: tradeIn.Modelo ?? null,
-          versionYear: tradeIn.VersionYear ?? null,
-        }
-      : null,
-    financing: financing
-      ? { downPayment: money(financing.Adelanto), installment: money(financing.Cuota) }
-      : null,
-    wantsInsuranceQuote: input.QuiereCotizacionSeguro ?? null,
-  }
 }
 
 @inject()
@@ -93,26 +70,14 @@ export default class ReceiveInquiry {
     appId,
     agencyId,
     agency: known,
-    input,
+    request,
   }: ReceiveInquiryInput): Promise<Result<Inquiry, ReceiveFailure>> {
-    let body: IntakeInput
-    try {
-      body = await intakeValidator.validate(blanksToNull(input))
-    } catch (error) {
-      if (error instanceof vineErrors.E_VALIDATION_ERROR) {
-        return fail('invalid', { errors: errorsFromVine(error.messages) })
-      }
-      throw error
-    }
-    const rules = this.#rules(body)
-    if (rules) return fail('invalid', { errors: rules })
-
     const [subject, admin] = await Promise.all([
-      this.#subject(agencyId, body),
+      this.#subject(agencyId, request.subject),
       this.agencies.admin(agencyId),
     ])
     if (!subject.ok) return subject
-    if (!admin) return fail('invalid', { errors: { _: ['La agencia no existe.'] } })
+    if (!admin) return fail('agency_not_found')
     const { vehicle, visibleAppId, operatorId, listingId, versionId, kind } = subject.value
 
     const audience =
@@ -128,7 +93,7 @@ export default class ReceiveInquiry {
     const operator =
       (operatorId && operatorId !== admin.id ? operators.get(operatorId) : null) ?? admin
 
-    const buyer = body.Interesado
+    const { buyer } = request
     const receivedAt = DateTime.now()
     const inquiry = new Inquiry().merge({
       sid: newSid(),
@@ -140,19 +105,10 @@ export default class ReceiveInquiry {
       operatorId: operator.id,
       operatorEmail: operator.email,
       kind,
-      origin: body.OrigenLead,
+      origin: request.origin,
       externalId: vehicle.externalId,
       vehicle,
-      interest: buyer.Interes ?? null,
-      firstName: buyer.Nombre ?? null,
-      lastName: buyer.Apellido ?? null,
-      email: buyer.Email?.toLowerCase() ?? null,
-      phone: buyer.Telefono ?? null,
-      documentId: buyer.DocIdentidad ?? null,
-      province: buyer.Provincia ?? null,
-      city: buyer.Ciudad ?? null,
-      comment: buyer.Comentario ?? null,
-      operationInfo: operationInfo(buyer.InfoOperacion),
+      ...buyer,
       receivedAt,
       resendOpen: true,
       resendClosesAt: receivedAt.plus({ days: settings.resendWindowDays }),
@@ -188,34 +144,12 @@ export default class ReceiveInquiry {
     return ok(inquiry)
   }
 
-  /** Exactly one subject (listing or catalogue version); some way to reach the buyer. */
-  #rules(body: IntakeInput): Record<string, string[]> | null {
-    const errors: Record<string, string[]> = {}
-    const hasListing = Boolean(body.ExternalId)
-    const hasVersion = body.VersionId !== null && body.VersionId !== undefined
-    if (hasListing === hasVersion) {
-      errors._ = ['Indique ExternalId (publicación) o VersionId (catálogo), uno de los dos.']
-    }
-    if (!body.Interesado.Email && !body.Interesado.Telefono) {
-      errors.Interesado = ['Indique Email o Telefono del interesado.']
-    }
-    return Object.keys(errors).length > 0 ? errors : null
-  }
-
   /** The snapshot of the listing or catalogue version asked about. */
-  async #subject(agencyId: number, body: IntakeInput) {
-    if (body.ExternalId) {
-      const listing = await this.listings.forInquiry(agencyId, body.ExternalId)
-      if (!listing)
-        return fail('invalid', {
-          errors: { ExternalId: ['La publicación no existe en la agencia.'] },
-        })
-      const state = String(listing.state).toLowerCase()
-      if (state !== 'active' && state !== 'activa') {
-        return fail('unavailable', {
-          errors: { ExternalId: ['La publicación no está activa: no recibe consultas.'] },
-        })
-      }
+  async #subject(agencyId: number, subject: InquiryRequest['subject']) {
+    if (subject.kind === 'listing') {
+      const listing = await this.listings.forInquiry(agencyId, subject.externalId)
+      if (!listing) return fail('listing_not_found')
+      if (listing.state !== 'active') return fail('listing_inactive')
       const vehicle: VehicleSnapshot = {
         externalId: listing.externalId,
         refStock: listing.refStock,
@@ -240,9 +174,8 @@ export default class ReceiveInquiry {
         kind: 'listing' as const,
       })
     }
-    const found = await this.vehicles.versionById(body.VersionId!)
-    if (!found.ok)
-      return fail('invalid', { errors: { VersionId: ['La versión no existe en el catálogo.'] } })
+    const found = await this.vehicles.versionById(subject.versionId)
+    if (!found.ok) return fail('version_not_found')
     const version = found.value
     const vehicle: VehicleSnapshot = {
       externalId: '',

@@ -17,7 +17,7 @@ import { buildAdf } from '#leads/adf/adf_builder'
 import { CHANNELS, type Channel } from './notification_fanout.js'
 import InquiryReader from './inquiry_reader.js'
 
-export type ResendFailure = 'not_found' | 'closed'
+export type ResendFailure = 'inquiry_not_found' | 'resend_window_closed' | 'no_active_webhook'
 
 @inject()
 export default class ResendWebhook {
@@ -30,20 +30,14 @@ export default class ResendWebhook {
   async execute(appId: number, agency: AgencyView, sid: string) {
     const audience = { appId, agencyId: agency.id, receivesOtherLeads: agency.receivesOtherLeads }
     const inquiry = await this.reader.find(audience, sid)
-    if (!inquiry) return fail('not_found') as Result<never, ResendFailure>
+    if (!inquiry) return fail('inquiry_not_found') as Result<never, ResendFailure>
     if (!inquiry.resendOpen || inquiry.resendClosesAt <= DateTime.now()) {
-      return fail('closed', {
-        errors: { _: ['La consulta ya no puede reenviarse: su plazo de reenvío terminó.'] },
-      })
+      return fail('resend_window_closed')
     }
     const config = await NotificationConfig.forApp({ id: appId })
       .where('agency_id', agency.id)
       .first()
-    if (!config?.webhookActive || !config.webhookCallback) {
-      return fail('closed', {
-        errors: { _: ['No hay un webhook activo configurado para la agencia.'] },
-      })
-    }
+    if (!config?.webhookActive || !config.webhookCallback) return fail('no_active_webhook')
 
     const payload = InquiryTransformer.webhookPayload(inquiry, agency.adminMail, {
       resend: true,

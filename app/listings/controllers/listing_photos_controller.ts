@@ -8,13 +8,13 @@ import ListPhotos from '#listings/services/list_photos'
 import { readPhoto } from '#listings/services/photo_storage'
 import { listingHref, photoEntry, photoRef } from '#listings/transformers/listing_transformer'
 import { listingParamsValidator } from '#listings/validators/listing'
-import { problemFor } from './problems.js'
+import { problemFor } from '#listings/http/problems'
 
 export default class ListingPhotosController {
   /** GET /v3/publicaciones/{adminmail}/{externalid}/fotos */
   @inject()
   async index(ctx: HttpContext, lister: ListPhotos) {
-    await listingParamsValidator.validate(ctx.params)
+    await ctx.request.validateUsing(listingParamsValidator, { data: ctx.params })
     const found = await lister.execute(ctx.caller, ctx.params.adminmail, ctx.params.externalid)
     if (!found.ok) throw problemFor(found, 'read')
     const { agency, record, photos } = found.value

@@ -22,7 +22,8 @@ import {
   toEditInput,
   toPartialInput,
 } from '#listings/validators/listing'
-import { problemFor, type Outcome } from './problems.js'
+import { agencyOfCaller } from '#agencies/http/agency_of_caller'
+import { NOT_FOR_APP, problemFor, type Outcome } from '#listings/http/problems'
 
 /**
  * Listings of an agency (docs/spec.md §4.1, docs/design.md §6). Services are injected per
@@ -31,9 +32,12 @@ import { problemFor, type Outcome } from './problems.js'
 export default class ListingsController {
   @inject()
   async store(ctx: HttpContext, creator: CreateListing) {
-    await listingParamsValidator.validate(ctx.params)
-    const input = toCreateInput(await listingCreateValidator.validate(ctx.request.body()))
-    const created = await creator.execute(ctx.caller, ctx.params.adminmail, input)
+    await ctx.request.validateUsing(listingParamsValidator, { data: ctx.params })
+    const input = toCreateInput(
+      await ctx.request.validateUsing(listingCreateValidator, { data: ctx.request.body() })
+    )
+    const agency = await agencyOfCaller(ctx, 'write', NOT_FOR_APP)
+    const created = await creator.execute(ctx.caller, agency, input)
     if (!created.ok) throw problemFor(created, 'write')
     const href = listingHref(created.value.agency, created.value.record.listing.externalId)
     return send(ctx, created.value, { status: 201, location: settings.publicUrl + href })
@@ -41,17 +45,18 @@ export default class ListingsController {
 
   @inject()
   async index(ctx: HttpContext, lister: ListListings) {
-    await listingParamsValidator.validate(ctx.params)
-    const query = await listingQueryValidator.validate(ctx.request.qs())
+    await ctx.request.validateUsing(listingParamsValidator, { data: ctx.params })
+    const query = await ctx.request.validateUsing(listingQueryValidator, { data: ctx.request.qs() })
     const state = query.estado ? STATE_CODE[query.estado as keyof typeof STATE_CODE] : undefined
     const page = query.pagina ?? 1
-    const found = await lister.execute(ctx.caller, ctx.params.adminmail, {
+    const agency = await agencyOfCaller(ctx, 'read', NOT_FOR_APP)
+    const found = await lister.execute(ctx.caller, agency, {
       operator: query.operador,
       state,
       page,
     })
     if (!found.ok) throw problemFor(found, 'read')
-    const { agency, records, total } = found.value
+    const { records, total } = found.value
     const template = `${path('publicaciones', agency.adminMail)}{?operador,estado,pagina}`
     const values = { operador: query.operador, estado: query.estado }
     const envelope = (entries: unknown[]) =>
@@ -64,7 +69,7 @@ export default class ListingsController {
 
   @inject()
   async show(ctx: HttpContext, shower: ShowListing) {
-    await listingParamsValidator.validate(ctx.params)
+    await ctx.request.validateUsing(listingParamsValidator, { data: ctx.params })
     const found = await shower.execute(ctx.caller, ctx.params.adminmail, ctx.params.externalid)
     if (!found.ok) throw problemFor(found, 'read')
     return send(ctx, found.value)
@@ -72,13 +77,17 @@ export default class ListingsController {
 
   @inject()
   async update(ctx: HttpContext, changer: ChangeListing) {
-    const input = toEditInput(await listingEditValidator.validate(ctx.request.body()))
+    const input = toEditInput(
+      await ctx.request.validateUsing(listingEditValidator, { data: ctx.request.body() })
+    )
     return change(ctx, changer, { kind: 'edit', input })
   }
 
   @inject()
   async patch(ctx: HttpContext, changer: ChangeListing) {
-    const input = toPartialInput(await listingPartialValidator.validate(ctx.request.body()))
+    const input = toPartialInput(
+      await ctx.request.validateUsing(listingPartialValidator, { data: ctx.request.body() })
+    )
     return change(ctx, changer, { kind: 'partial', input })
   }
 
@@ -100,10 +109,13 @@ export default class ListingsController {
 
 /** PUT, PATCH, suspender, activar and DELETE: one service path (docs/spec.md §3). */
 async function change(ctx: HttpContext, changer: ChangeListing, requested: Change) {
-  const { adminmail, externalid } = await listingParamsValidator.validate(ctx.params)
+  const { externalid } = await ctx.request.validateUsing(listingParamsValidator, {
+    data: ctx.params,
+  })
+  const agency = await agencyOfCaller(ctx, 'write', NOT_FOR_APP)
   const changed = await changer.execute({
     caller: ctx.caller,
-    adminMail: adminmail,
+    agency,
     externalId: externalid!,
     ifMatch: ifMatch(ctx),
     change: requested,

@@ -9,7 +9,13 @@ import db from '@adonisjs/lucid/services/db'
 import type { JobContext, JobHandler } from '#core/jobs/types'
 import { outbound, OutboundError } from '#core/outbound/http_client'
 import { jobs, type PhotoFetchData } from '#listings/jobs'
-import { processPhoto } from '#listings/services/process_photo'
+import {
+  MAX_INPUT_PIXELS,
+  MIN_HEIGHT,
+  MIN_WIDTH,
+  processPhoto,
+  type PhotoRejection,
+} from '#listings/services/process_photo'
 import { photoKeys, storePhoto } from '#listings/services/photo_storage'
 import { lockListing, refreshPhotoCache } from '#listings/services/photo_set'
 
@@ -26,6 +32,31 @@ const DOWNLOAD_REASONS: Record<string, string> = {
   too_many_redirects: `La URL de la foto redirige más de ${MAX_REDIRECTS} veces.`,
 }
 
+/** The reason recorded (and shown as Motivo) for a photo that cannot be processed. */
+function rejectionReason(rejection: PhotoRejection): string {
+  const megapixels = MAX_INPUT_PIXELS / 1_000_000
+  switch (rejection.issue) {
+    case 'too_many_pixels':
+      return rejection.width
+        ? `La imagen de ${rejection.width}×${rejection.height} px supera el máximo de ${megapixels} megapíxeles.`
+        : `La imagen supera el máximo de ${megapixels} megapíxeles.`
+    case 'unreadable':
+      return rejection.decoded
+        ? 'El archivo no es una imagen que se pueda leer.'
+        : 'El archivo no es una imagen que se pueda leer (JPEG, PNG, WebP, GIF, AVIF o TIFF).'
+    case 'too_small':
+      return `La imagen mide ${rejection.width}×${rejection.height} px; el mínimo es ${MIN_WIDTH}×${MIN_HEIGHT} px.`
+    case 'damaged':
+      return 'La imagen está dañada y no se pudo procesar.'
+    default:
+      return unmapped(rejection)
+  }
+}
+
+function unmapped(rejection: never): never {
+  throw new Error(`Unmapped photo rejection: ${JSON.stringify(rejection)}`)
+}
+
 const RETRY_LIMIT = jobs[0].queue?.retryLimit ?? 0
 
 export default class FetchPhoto implements JobHandler<PhotoFetchData> {
@@ -37,7 +68,9 @@ export default class FetchPhoto implements JobHandler<PhotoFetchData> {
     if (!downloaded.ok) return this.#settle(photo, { state: 'rejected', reason: downloaded.reason })
 
     const processed = await processPhoto(downloaded.body)
-    if (!processed.ok) return this.#settle(photo, { state: 'rejected', reason: processed.message! })
+    if (!processed.ok) {
+      return this.#settle(photo, { state: 'rejected', reason: rejectionReason(processed.details!) })
+    }
 
     const { image, thumbnail, width, height } = processed.value
     const keys = photoKeys(

@@ -1,12 +1,12 @@
 /*
  * The one place an edit becomes new column values: every rule of docs/spec.md §2.3,
  * §3, §8 and docs/design.md §7, for creation and every kind of change alike.
- * Bad input fails with `invalid` (400); a state the plan, the agency or the
- * operator does not allow fails with `conflict` (409).
+ * Bad input fails with `invalid` and its issues; a state the plan, the agency
+ * or the operator does not allow fails with its own reason (listing_failures.ts).
  */
 import { inject } from '@adonisjs/core'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import { fail, ok, type Result } from '#core/result'
+import { fail, ok, type Fail, type Ok } from '#core/result'
 import AgencyDirectory, {
   type AgencyView,
   type OperatorView,
@@ -15,13 +15,14 @@ import PlaceResolver from '#catalog/services/place_resolver'
 import type { ListingData } from '#listings/models/listing'
 import type { Exposure, ListingState, Spec } from '#listings/models/listing'
 import { type ListingEditInput, type Money } from '#listings/validators/listing'
+import { chooseExposure, choosePhone, mileageIssue, transition } from './listing_rules.js'
 import {
-  EXPOSURE_CODE,
-  chooseExposure,
-  choosePhone,
-  mileageErrors,
-  transition,
-} from './listing_rules.js'
+  invalid,
+  type InvalidListing,
+  type ListingConflict,
+  type ListingIssue,
+  type MatchIssue,
+} from './listing_failures.js'
 
 export type EditContext = {
   agency: AgencyView
@@ -40,18 +41,11 @@ export type EditContext = {
   membersHeld?: boolean
 }
 
-/** The place columns of a `Locacion`, or its errors. */
-export type PlaceValues = Result<Record<string, unknown>, 'invalid'>
+/** The place columns of a `Locacion`, or its issues. */
+export type PlaceValues = Ok<Record<string, unknown>> | InvalidListing
 
 /** Column values to write (snake_case) and the photo list to install, if it changed. */
 export type EditResult = { values: Record<string, unknown>; photos?: string[] }
-
-type Errors = Record<string, string[]>
-
-const PLACE_MESSAGES = {
-  not_found: (what: string) => `No se encontró la ${what}.`,
-  ambiguous: (what: string) => `La ${what} es ambigua; indique el id o el nombre completo.`,
-}
 
 /** Advisory-lock namespace of this module (its migration range): one activation per agency at a time. */
 const LOCK_NAMESPACE = 300
@@ -71,11 +65,9 @@ export default class ApplyEdit {
   async execute(
     trx: TransactionClientContract,
     context: EditContext
-  ): Promise<Result<EditResult, 'invalid' | 'conflict' | 'busy'>> {
+  ): Promise<Ok<EditResult> | InvalidListing | ListingConflict | Fail<'busy'>> {
     const { agency, listing, input } = context
-    const errors: Errors = {}
-    const add = (key: string, messages: string[]) =>
-      messages.length && (errors[key] = [...(errors[key] ?? []), ...messages])
+    const issues: ListingIssue[] = []
     const values: Record<string, unknown> = {}
 
     // A newly named responsible must still be a member when this commits: hold off any
@@ -94,21 +86,20 @@ export default class ApplyEdit {
       if (!held) return fail('busy')
     }
     const operator = await this.#operator(trx, agency, listing, input.operatorEmail)
-    if (!operator)
-      return fail('invalid', {
-        errors: { OperadorResponsable: ['La agencia no tiene un operador responsable.'] },
-      })
+    if (!operator) return invalid([{ field: 'operator', issue: 'none' }])
     values.operator_id = operator.id
     values.operator_email = operator.email
 
     const phone = choosePhone(input.phone, listing?.phone ?? null, operator.phones)
     if (phone.ok) values.phone = phone.value
-    else Object.assign(errors, phone.errors)
+    else issues.push({ field: 'phone', issue: 'not_of_operator' })
 
     const year = input.year ?? listing?.year ?? context.base!.year
     const mileage = input.mileage ?? listing?.mileage ?? context.base!.mileage
-    if (!listing || input.year !== undefined || input.mileage !== undefined)
-      add('Kilometraje', mileageErrors(year, mileage))
+    if (!listing || input.year !== undefined || input.mileage !== undefined) {
+      const issue = mileageIssue(year, mileage)
+      if (issue) issues.push(issue)
+    }
     values.year = year
     values.mileage = mileage
 
@@ -119,17 +110,14 @@ export default class ApplyEdit {
       photos = input.photos
       photoCount = photos.length
     }
-    if (mileage > 0 && photoCount === 0)
-      add('Fotos', ['Las fotos son obligatorias para vehículos usados (Kilometraje mayor que 0).'])
+    if (mileage > 0 && photoCount === 0) issues.push({ field: 'photos', issue: 'required' })
 
     const certificate =
       input.warrantyCertificate === undefined
         ? (listing?.warrantyCertificate ?? false)
         : input.warrantyCertificate === true
     if (certificate && mileage === 0) {
-      add('AplicaCertificadoGarantiaUsado', [
-        'El certificado de garantía de usado solo se aplica a vehículos usados.',
-      ])
+      issues.push({ field: 'warrantyCertificate', issue: 'new_vehicle' })
     }
     values.warranty_certificate = certificate
 
@@ -139,7 +127,7 @@ export default class ApplyEdit {
 
     if (context.location) {
       if (context.location.ok) Object.assign(values, context.location.value)
-      else Object.assign(errors, context.location.errors)
+      else issues.push(...(context.location.details ?? []))
     }
 
     if (input.refStock !== undefined) values.ref_stock = input.refStock
@@ -149,11 +137,11 @@ export default class ApplyEdit {
     setMoney(values, 'down_payment', input.downPayment)
     setMoney(values, 'installment', input.installment)
 
-    if (Object.keys(errors).length > 0) return fail('invalid', { errors })
+    if (issues.length > 0) return invalid(issues)
 
     const from: ListingState = listing?.state ?? 'suspended'
     const moved = transition(from, context.target)
-    if (!moved.ok) return fail('conflict', { errors: moved.errors })
+    if (!moved.ok) return moved
     values.state = context.target
 
     const exposure = await this.#exposure(trx, context, operator, moved.value.activating)
@@ -225,13 +213,9 @@ export default class ApplyEdit {
     if (location.region) {
       const region = await this.places.region(location.region)
       if (!region.ok) {
-        return fail('invalid', {
-          errors: {
-            'Locacion.Region': [
-              PLACE_MESSAGES[region.reason as 'not_found'](`región «${location.region}»`),
-            ],
-          },
-        })
+        return invalid([
+          { field: 'region', issue: region.reason as MatchIssue, value: location.region },
+        ])
       }
       values.region_id = region.value.id
       values.region_name = region.value.name
@@ -239,13 +223,7 @@ export default class ApplyEdit {
     if (location.city) {
       const city = await this.places.city(location.city, values.region_id as number | null)
       if (!city.ok) {
-        return fail('invalid', {
-          errors: {
-            'Locacion.Ciudad': [
-              PLACE_MESSAGES[city.reason as 'not_found'](`ciudad «${location.city}»`),
-            ],
-          },
-        })
+        return invalid([{ field: 'city', issue: city.reason as MatchIssue, value: location.city }])
       }
       values.city_id = city.value.id
       values.city_name = city.value.name
@@ -265,22 +243,13 @@ export default class ApplyEdit {
     context: EditContext,
     operator: OperatorView,
     activating: boolean
-  ): Promise<Result<Exposure, 'conflict'>> {
+  ): Promise<Ok<Exposure> | ListingConflict> {
     const { agency, listing, input, target } = context
     const willBeActive = target === 'active'
-    const requested =
-      input.exposure === undefined
-        ? undefined
-        : input.exposure === null
-          ? null
-          : EXPOSURE_CODE[input.exposure]
+    const requested = input.exposure
     if (activating) {
-      if (agency.suspended)
-        return fail('conflict', {
-          errors: { _: ['La agencia está suspendida; no se pueden activar publicaciones.'] },
-        })
-      if (operator.suspended)
-        return fail('conflict', { errors: { _: ['El operador responsable está suspendido.'] } })
+      if (agency.suspended) return fail('agency_suspended')
+      if (operator.suspended) return fail('operator_suspended')
     }
     const used: Record<Exposure, number> = { high: 0, medium: 0, low: 0 }
     // An active listing keeping its level already holds its place: no count,
@@ -305,13 +274,7 @@ export default class ApplyEdit {
     if (activating) {
       const active = used.high + used.medium + used.low
       if (active >= plan.capacity) {
-        return fail('conflict', {
-          errors: {
-            _: [
-              `El plan de la agencia admite ${plan.capacity} publicaciones activas y no tiene lugar para otra.`,
-            ],
-          },
-        })
+        return fail('plan_full', { details: { capacity: plan.capacity } })
       }
     }
     const chosen = chooseExposure({
@@ -321,7 +284,7 @@ export default class ApplyEdit {
       used,
       willBeActive,
     })
-    return chosen.ok ? chosen : fail('conflict', { errors: chosen.errors })
+    return chosen
   }
 }
 

@@ -12,7 +12,7 @@
 import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import { fail, ok, type Result } from '#core/result'
+import { fail, ok, type Fail, type Ok } from '#core/result'
 import type { Caller } from '#core/auth/app_scoped'
 import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
 import type { ListingState } from '#listings/models/listing'
@@ -22,6 +22,7 @@ import ListingReader, { type ListingRecord } from './listing_reader.js'
 import { installPhotos } from './photo_set.js'
 import { transition } from './listing_rules.js'
 import { expectedRevision } from './listing_etag.js'
+import type { ListingFailure } from './listing_failures.js'
 
 export type Change =
   | { kind: 'edit'; input: ListingEditInput }
@@ -29,12 +30,10 @@ export type Change =
   | { kind: 'state'; active: boolean }
   | { kind: 'archive' }
 
-export type ChangeFailure = 'no_agency' | 'not_found' | 'invalid' | 'conflict' | 'precondition'
+export type ChangeFailure = ListingFailure
 
-type Attempt = Result<
-  { agency: AgencyView; record: ListingRecord },
-  ChangeFailure | 'retry' | 'busy' | 'resolve'
->
+type Changed = Ok<{ agency: AgencyView; record: ListingRecord }>
+type Attempt = Changed | ChangeFailure | Fail<'retry'> | Fail<'busy'> | Fail<'resolve'>
 
 const ATTEMPTS = 3
 
@@ -48,14 +47,13 @@ export default class ChangeListing {
 
   async execute(request: {
     caller: Caller
-    adminMail: string
+    agency: AgencyView
     externalId: string
     /** The request's If-Match tags; undefined when none was sent. */
     ifMatch?: string[]
     change: Change
-  }): Promise<Result<{ agency: AgencyView; record: ListingRecord }, ChangeFailure>> {
-    const agency = await this.directory.forApp(request.caller.id, request.adminMail)
-    if (!agency) return fail('no_agency')
+  }): Promise<Changed | ChangeFailure> {
+    const { agency } = request
     // Locacion is resolved through the catalogue only when it differs from the
     // listing's (a stock sync sends the same place every time): an attempt asks
     // for it (`resolve`), and it is resolved outside the transaction.
@@ -76,12 +74,8 @@ export default class ChangeListing {
         continue
       }
       if (!result.ok && result.reason === 'busy') membersHeld = true
-      else if (result.ok || result.reason !== 'retry') return result as Result<any, ChangeFailure>
-      if (attempt === ATTEMPTS) {
-        return fail('conflict', {
-          errors: { _: ['La publicación cambió mientras se la editaba; reintente.'] },
-        })
-      }
+      else if (result.ok || result.reason !== 'retry') return result as Changed | ChangeFailure
+      if (attempt === ATTEMPTS) return fail('changed_concurrently')
     }
   }
 
@@ -106,7 +100,7 @@ export default class ChangeListing {
     let photos: string[] | undefined
     if (request.change.kind === 'archive' || request.change.kind === 'state') {
       const moved = transition(listing.state, target)
-      if (!moved.ok) return fail('conflict', { errors: moved.errors })
+      if (!moved.ok) return moved
       if (target === listing.state) return ok({ agency, record: current })
     }
     if (request.change.kind === 'archive') {

@@ -7,10 +7,10 @@
 import { inject } from '@adonisjs/core'
 import { randomBytes } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
-import { fail, ok, type Result } from '#core/result'
+import { fail, ok, type Ok } from '#core/result'
 import { uniqueViolation } from '#core/database/errors'
 import type { Caller } from '#core/auth/app_scoped'
-import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
+import type { AgencyView } from '#agencies/services/agency_directory'
 import VehicleResolver, { type VersionRef } from '#catalog/services/vehicle_resolver'
 import type { Spec } from '#listings/models/listing'
 import type { ListingCreateInput } from '#listings/validators/listing'
@@ -18,13 +18,14 @@ import ApplyEdit from './apply_edit.js'
 import ListingReader, { type ListingRecord } from './listing_reader.js'
 import { installPhotos } from './photo_set.js'
 import { slugFor } from './listing_rules.js'
+import {
+  invalid,
+  type InvalidListing,
+  type ListingConflict,
+  type ListingIssue,
+} from './listing_failures.js'
 
-export type CreateFailure = 'no_agency' | 'invalid' | 'conflict'
-
-const MATCH_MESSAGES: Record<string, (what: string) => string> = {
-  not_found: (what) => `No se encontró ${what} en el catálogo.`,
-  ambiguous: (what) => `${what} es ambiguo; indique el id o el nombre completo.`,
-}
+export type CreateFailure = InvalidListing | ListingConflict
 
 /** The catalogue's own technical data, shown as DatosTecnicosCustom of known versions. */
 export function catalogueSpecs(version: VersionRef): Spec[] {
@@ -40,7 +41,6 @@ export function catalogueSpecs(version: VersionRef): Spec[] {
 @inject()
 export default class CreateListing {
   constructor(
-    private directory: AgencyDirectory,
     private vehicles: VehicleResolver,
     private applyEdit: ApplyEdit,
     private reader: ListingReader
@@ -48,12 +48,9 @@ export default class CreateListing {
 
   async execute(
     caller: Caller,
-    adminMail: string,
+    agency: AgencyView,
     input: ListingCreateInput
-  ): Promise<Result<{ agency: AgencyView; record: ListingRecord }, CreateFailure>> {
-    const agency = await this.directory.forApp(caller.id, adminMail)
-    if (!agency) return fail('no_agency')
-
+  ): Promise<Ok<{ agency: AgencyView; record: ListingRecord }> | CreateFailure> {
     const vehicle = await this.#vehicle(input)
     if (!vehicle.ok) return vehicle
     const location = await this.applyEdit.resolveLocation(input)
@@ -78,8 +75,10 @@ export default class CreateListing {
           location,
         })
         // A new listing waits for a running desasociar instead (see ApplyEdit): never `busy`.
-        if (!applied.ok)
-          return { ...applied, reason: applied.reason === 'busy' ? 'conflict' : applied.reason }
+        if (!applied.ok) {
+          if (applied.reason === 'busy') throw new Error('A new listing cannot be busy')
+          return applied
+        }
 
         const [{ id }] = await trx
           .table('listings')
@@ -112,45 +111,28 @@ export default class CreateListing {
   }
 
   async #vehicle(input: ListingCreateInput) {
-    const errors: Record<string, string[]> = {}
     const brand = await this.vehicles.brand(input.brand)
-    if (!brand.ok)
-      return fail('invalid', {
-        errors: { Marca: [MATCH_MESSAGES[brand.reason](`la marca «${input.brand}»`)] },
-      })
+    if (!brand.ok) return invalid([{ field: 'brand', issue: brand.reason, value: input.brand }])
     const model = await this.vehicles.model(input.model, brand.value.id)
-    if (!model.ok)
-      return fail('invalid', {
-        errors: { Modelo: [MATCH_MESSAGES[model.reason](`el modelo «${input.model}»`)] },
-      })
+    if (!model.ok) return invalid([{ field: 'model', issue: model.reason, value: input.model }])
 
     let version = await this.vehicles.version(input.version, model.value.id, input.year)
     if (!version.ok && version.reason === 'not_found' && input.year) {
       version = await this.vehicles.version(input.version, model.value.id)
     }
     if (!version.ok && version.reason === 'ambiguous') {
-      return fail('invalid', {
-        errors: { Version: [MATCH_MESSAGES.ambiguous(`La versión «${input.version}»`)] },
-      })
+      return invalid([{ field: 'version', issue: 'ambiguous', value: input.version }])
     }
     const known = version.ok ? version.value : null
 
+    const issues: ListingIssue[] = []
     const year = input.year ?? known?.year ?? null
-    if (year === null)
-      errors.VersionYear = [
-        'El campo VersionYear es obligatorio cuando la versión no indica su año.',
-      ]
+    if (year === null) issues.push({ field: 'year', issue: 'required' })
     const transmission = input.transmission ?? known?.transmission ?? null
-    if (!transmission)
-      errors.Transmision = [
-        'El campo Transmision es obligatorio cuando la versión no es del catálogo.',
-      ]
+    if (!transmission) issues.push({ field: 'transmission', issue: 'required' })
     const propulsion = input.propulsion ?? known?.propulsion ?? null
-    if (!propulsion)
-      errors.Propulsion = [
-        'El campo Propulsion es obligatorio cuando la versión no es del catálogo.',
-      ]
-    if (Object.keys(errors).length > 0) return fail('invalid', { errors })
+    if (!propulsion) issues.push({ field: 'propulsion', issue: 'required' })
+    if (issues.length > 0) return invalid(issues)
 
     return ok({
       year: year!,
@@ -172,9 +154,7 @@ export default class CreateListing {
 }
 
 function duplicate() {
-  return fail('conflict' as const, {
-    errors: { ExternalId: ['Ya existe una publicación con ese ExternalId en la agencia.'] },
-  })
+  return fail('duplicate_external_id')
 }
 
 function shortId() {

@@ -1,9 +1,10 @@
 import { inject } from '@adonisjs/core'
-import { fail, ok } from '#core/result'
+import { ok } from '#core/result'
 import type { Caller } from '#core/auth/app_scoped'
-import AgencyDirectory from '#agencies/services/agency_directory'
+import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
 import type { ListingState } from '#listings/models/listing'
 import ListingReader from './listing_reader.js'
+import { invalid } from './listing_failures.js'
 
 export const PER_PAGE = 100
 
@@ -17,18 +18,13 @@ export default class ListListings {
 
   async execute(
     caller: Caller,
-    adminMail: string,
+    agency: AgencyView,
     filters: { operator?: string; state?: ListingState; page: number }
   ) {
-    const agency = await this.directory.forApp(caller.id, adminMail)
-    if (!agency) return fail('no_agency')
     let operatorId: number | undefined
     if (filters.operator) {
       const operator = await this.directory.member(agency.id, filters.operator)
-      if (!operator)
-        return fail('invalid', {
-          errors: { operador: ['El operador no es colaborador de la agencia.'] },
-        })
+      if (!operator) return invalid([{ field: 'operatorFilter', issue: 'not_member' }])
       operatorId = operator.id
     }
     const page = await this.reader.list(caller, agency.id, {

@@ -7,7 +7,6 @@ import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import Listing, { type Exposure, type ListingState } from '#listings/models/listing'
 import { photoUrl } from './photo_storage.js'
-import { EXPOSURE_WIRE } from './listing_rules.js'
 
 export type Valor = { currency: string; amount: number } | null
 
@@ -41,7 +40,7 @@ export type PublicListing = ListingSnapshot & {
   transmission: string
   propulsion: string
   description: string | null
-  exposure: 'Alta' | 'Media' | 'Baja'
+  exposure: Exposure
   specs: { name: string; value: string }[]
   photos: { url: string; thumbnailUrl: string }[]
   location: { region: string | null; city: string | null; address: string | null }
@@ -103,8 +102,8 @@ export default class ListingDirectory {
       .groupBy('exposure')
       .select('exposure')
       .count('* as total')
-    const usage = { Alta: 0, Media: 0, Baja: 0 }
-    for (const row of rows) usage[EXPOSURE_WIRE[row.exposure as Exposure]] = Number(row.total)
+    const usage: Record<Exposure, number> = { high: 0, medium: 0, low: 0 }
+    for (const row of rows) usage[row.exposure as Exposure] = Number(row.total)
     return usage
   }
 
@@ -130,7 +129,7 @@ export default class ListingDirectory {
       transmission: listing.transmission,
       propulsion: listing.propulsion,
       description: listing.description,
-      exposure: EXPOSURE_WIRE[listing.exposure],
+      exposure: listing.exposure,
       specs: listing.customSpecs,
       photos: photos.map((photo) => ({
         url: photoUrl(photo.image),

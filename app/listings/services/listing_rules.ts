@@ -3,20 +3,16 @@
  * machine, mileage plausibility, exposure choice, the responsible phone.
  */
 import { DateTime } from 'luxon'
-import { fail, ok, type Result } from '#core/result'
+import { fail, ok, type Fail, type Ok } from '#core/result'
 import { settings } from '#core/settings'
 import type { Exposure, ListingState } from '#listings/models/listing'
+import type { ListingIssue } from './listing_failures.js'
 
 export const EXPOSURE_WIRE: Record<Exposure, 'Alta' | 'Media' | 'Baja'> = {
   high: 'Alta',
   medium: 'Media',
   low: 'Baja',
 }
-export const EXPOSURE_CODE = {
-  Alta: 'high',
-  Media: 'medium',
-  Baja: 'low',
-} as const satisfies Record<string, Exposure>
 /** Best first. */
 export const EXPOSURE_ORDER: Exposure[] = ['high', 'medium', 'low']
 
@@ -46,32 +42,27 @@ export const currentYear = () => DateTime.now().setZone(settings.timezone).year
 export function transition(
   from: ListingState,
   to: ListingState
-): Result<{ activating: boolean }, 'archived'> {
-  if (from === 'archived')
-    return fail('archived', {
-      errors: { _: ['La publicación está archivada y no admite cambios.'] },
-    })
+): Ok<{ activating: boolean }> | Fail<'archived'> {
+  if (from === 'archived') return fail('archived')
   return ok({ activating: to === 'active' && from !== 'active' })
 }
 
-/** Errors for Kilometraje given the vehicle's year (keys are wire names). */
-export function mileageErrors(year: number, mileage: number, thisYear = currentYear()): string[] {
+/** What is wrong with the mileage given the vehicle's year, if anything. */
+export function mileageIssue(
+  year: number,
+  mileage: number,
+  thisYear = currentYear()
+): ListingIssue | null {
   const age = thisYear - year
   if (mileage === 0 && age > NEW_VEHICLE_MAX_AGE) {
-    return [
-      `Kilometraje 0 corresponde a un vehículo nuevo (0 km); un vehículo del año ${year} debe indicar su kilometraje.`,
-    ]
+    return { field: 'mileage', issue: 'zero_when_used', year }
   }
   const ceiling = MAX_KM_PER_YEAR * Math.max(1, age)
-  if (mileage > ceiling) {
-    return [
-      `El Kilometraje ${mileage} es sospechoso para un vehículo del año ${year}: supera ${MAX_KM_PER_YEAR} km por año de antigüedad (máximo ${ceiling}).`,
-    ]
-  }
-  return []
+  if (mileage > ceiling) return { field: 'mileage', issue: 'implausible', year, mileage, ceiling }
+  return null
 }
 
-export type PlanView = { capacity: number; quotas: { Alta: number; Media: number; Baja: number } }
+export type PlanView = { capacity: number; quotas: Record<Exposure, number> }
 
 /**
  * The exposure a listing gets: the one asked for (or kept) while its quota
@@ -84,18 +75,15 @@ export function chooseExposure(options: {
   plan: PlanView
   used: Record<Exposure, number>
   willBeActive: boolean
-}): Result<Exposure, 'no_quota'> {
+}): Ok<Exposure> | Fail<'no_quota'> {
   const { requested, current, plan, used, willBeActive } = options
-  const room = (level: Exposure) =>
-    plan.quotas[EXPOSURE_WIRE[level]] - (willBeActive ? used[level] : 0) > 0
+  const room = (level: Exposure) => plan.quotas[level] - (willBeActive ? used[level] : 0) > 0
   if (requested && room(requested)) return ok(requested)
   if (requested === undefined && current && room(current)) return ok(current)
   const best = EXPOSURE_ORDER.find(room)
   if (best) return ok(best)
   if (!willBeActive) return ok(requested ?? current ?? 'low')
-  return fail('no_quota', {
-    errors: { _: ['El plan de la agencia no tiene cupo de exposición disponible.'] },
-  })
+  return fail('no_quota')
 }
 
 /**
@@ -106,18 +94,8 @@ export function choosePhone(
   sent: string | null | undefined,
   current: string | null,
   phones: string[]
-): Result<string | null, 'invalid'> {
-  if (typeof sent === 'string') {
-    return phones.includes(sent)
-      ? ok(sent)
-      : fail('invalid', {
-          errors: {
-            Telefono: [
-              'El Telefono debe coincidir con uno de los teléfonos del operador responsable.',
-            ],
-          },
-        })
-  }
+): Ok<string | null> | Fail<'not_of_operator'> {
+  if (typeof sent === 'string') return phones.includes(sent) ? ok(sent) : fail('not_of_operator')
   if (sent === undefined && current && phones.includes(current)) return ok(current)
   return ok(phones[0] ?? null)
 }

@@ -6,7 +6,7 @@
  * and re-encoded as a JPEG of at most 1920 px wide plus a 400 px thumbnail.
  */
 import sharp, { type Metadata } from 'sharp'
-import { fail, ok, type Result } from '#core/result'
+import { fail, ok, type Fail, type Ok } from '#core/result'
 
 // Every photo is decoded once: libvips' operation cache (50 MiB by default) would only hold the worker's memory.
 sharp.cache(false)
@@ -20,38 +20,35 @@ export const THUMBNAIL_WIDTH = 400
 
 export type ProcessedPhoto = { image: Buffer; thumbnail: Buffer; width: number; height: number }
 
-export async function processPhoto(input: Buffer): Promise<Result<ProcessedPhoto, 'rejected'>> {
+/** Why a photo is refused for good (the job records it in the photo's own words). */
+export type PhotoRejection =
+  | { issue: 'too_many_pixels'; width?: number; height?: number }
+  | { issue: 'unreadable'; decoded: boolean }
+  | { issue: 'too_small'; width: number; height: number }
+  | { issue: 'damaged' }
+
+const reject = (details: PhotoRejection) => fail('rejected', { details })
+
+export async function processPhoto(
+  input: Buffer
+): Promise<Ok<ProcessedPhoto> | Fail<'rejected', PhotoRejection>> {
   let metadata: Metadata
   try {
     metadata = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata()
   } catch (error: any) {
     // sharp refuses an oversized image from its header, before decoding any pixel.
-    if (/pixel limit/i.test(String(error?.message))) {
-      return fail('rejected', {
-        message: `La imagen supera el máximo de ${MAX_INPUT_PIXELS / 1_000_000} megapíxeles.`,
-      })
-    }
-    return fail('rejected', {
-      message: 'El archivo no es una imagen que se pueda leer (JPEG, PNG, WebP, GIF, AVIF o TIFF).',
-    })
+    if (/pixel limit/i.test(String(error?.message))) return reject({ issue: 'too_many_pixels' })
+    return reject({ issue: 'unreadable', decoded: false })
   }
-  if (!metadata.width || !metadata.height) {
-    return fail('rejected', { message: 'El archivo no es una imagen que se pueda leer.' })
-  }
+  if (!metadata.width || !metadata.height) return reject({ issue: 'unreadable', decoded: true })
   if (metadata.width * metadata.height > MAX_INPUT_PIXELS) {
-    return fail('rejected', {
-      message: `La imagen de ${metadata.width}×${metadata.height} px supera el máximo de ${MAX_INPUT_PIXELS / 1_000_000} megapíxeles.`,
-    })
+    return reject({ issue: 'too_many_pixels', width: metadata.width, height: metadata.height })
   }
   // EXIF orientations 5–8 are rotated a quarter turn: the upright size swaps.
   const quarterTurn = (metadata.orientation ?? 1) >= 5
   const width = quarterTurn ? metadata.height : metadata.width
   const height = quarterTurn ? metadata.width : metadata.height
-  if (width < MIN_WIDTH || height < MIN_HEIGHT) {
-    return fail('rejected', {
-      message: `La imagen mide ${width}×${height} px; el mínimo es ${MIN_WIDTH}×${MIN_HEIGHT} px.`,
-    })
-  }
+  if (width < MIN_WIDTH || height < MIN_HEIGHT) return reject({ issue: 'too_small', width, height })
   try {
     const upright = () => sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).rotate()
     const image = await upright()
@@ -64,6 +61,6 @@ export async function processPhoto(input: Buffer): Promise<Result<ProcessedPhoto
       .toBuffer()
     return ok({ image: image.data, thumbnail, width: image.info.width, height: image.info.height })
   } catch {
-    return fail('rejected', { message: 'La imagen está dañada y no se pudo procesar.' })
+    return reject({ issue: 'damaged' })
   }
 }

@@ -11,6 +11,7 @@ import { adminMailSchema } from '#core/http/params'
 import { EXPOSURES, PROPULSIONS, TRANSMISSIONS } from '#core/value_sets'
 import { publicIpHost } from '#core/outbound/callback_url'
 import type { FieldContext } from '@vinejs/vine/types'
+import type { Exposure } from '#listings/models/listing'
 
 /** An e-mail, or the empty string (length 0 is allowed by the spec and means "none"). */
 const EMAIL_OR_EMPTY = /^$|^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -146,7 +147,7 @@ export type Money = { currency: string; amount: number } | null
 export type ListingEditInput = {
   refStock?: string | null
   active?: boolean | null
-  exposure?: (typeof EXPOSURES)[number] | null
+  exposure?: Exposure | null
   operatorEmail?: string | null
   year?: number
   mileage?: number
@@ -187,11 +188,22 @@ const toMoney = (
 
 const emptyToNull = <T>(value: T | '' | null | undefined) => (value === '' ? null : value)
 
+const EXPOSURE_OF = {
+  Alta: 'high',
+  Media: 'medium',
+  Baja: 'low',
+} as const satisfies Record<(typeof EXPOSURES)[number], Exposure>
+
+const toExposure = (value: string | null | undefined): Exposure | null | undefined => {
+  const sent = emptyToNull(value)
+  return sent === undefined || sent === null ? sent : EXPOSURE_OF[sent as keyof typeof EXPOSURE_OF]
+}
+
 export function toEditInput(body: EditBody): ListingEditInput {
   return {
     refStock: emptyToNull(body.RefStock),
     active: body.Activa,
-    exposure: emptyToNull(body.Exposicion) as ListingEditInput['exposure'],
+    exposure: toExposure(body.Exposicion),
     operatorEmail: emptyToNull(body.OperadorResponsable),
     year: body.VersionYear,
     mileage: body.Kilometraje,

@@ -217,7 +217,7 @@ test.group('Agencies / products (plan) and support commands', (group) => {
     const fixture = await createAgency(caller)
     assert.deepEqual(await new AgencyDirectory().plan(fixture.agency.id), {
       capacity: 50,
-      quotas: { Alta: 5, Media: 15, Baja: 50 },
+      quotas: { high: 5, medium: 15, low: 50 },
     })
   })
 
@@ -241,7 +241,7 @@ test.group('Agencies / products (plan) and support commands', (group) => {
     assert.equal(done.exitCode, 0)
     assert.deepEqual(await new AgencyDirectory().plan(fixture.agency.id), {
       capacity: 12,
-      quotas: { Alta: 2, Media: 3, Baja: 7 },
+      quotas: { high: 2, medium: 3, low: 7 },
     })
     const negative = await ace('agency:plan', [
       m,

@@ -54,7 +54,7 @@ test.group('Agencies / directory (module service)', () => {
 
     assert.deepEqual(await directory.plan(fixture.agency.id), {
       capacity: 3,
-      quotas: { Alta: 1, Media: 15, Baja: 50 },
+      quotas: { high: 1, medium: 15, low: 50 },
     })
   })
 })

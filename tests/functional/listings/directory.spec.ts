@@ -63,9 +63,9 @@ test.group('Listings: services for other modules', () => {
     await createListing(ctx.app, ctx.fixture)
     await createListing(ctx.app, ctx.fixture, { Activa: false })
     assert.deepEqual(await new ListingDirectory().usage(ctx.fixture.agency.id), {
-      Alta: 1,
-      Media: 1,
-      Baja: 0,
+      high: 1,
+      medium: 1,
+      low: 0,
     })
   })
 

@@ -3,16 +3,16 @@ import {
   MAX_KM_PER_YEAR,
   chooseExposure,
   choosePhone,
-  mileageErrors,
+  mileageIssue,
   slugFor,
   transition,
   type PlanView,
 } from '#listings/services/listing_rules'
 import type { Exposure } from '#listings/models/listing'
 
-const plan = (Alta: number, Media: number, Baja: number): PlanView => ({
-  capacity: Alta + Media + Baja,
-  quotas: { Alta, Media, Baja },
+const plan = (high: number, medium: number, low: number): PlanView => ({
+  capacity: high + medium + low,
+  quotas: { high, medium, low },
 })
 const used = (high: number, medium: number, low: number): Record<Exposure, number> => ({
   high,
@@ -46,24 +46,24 @@ test.group('Listing rules: state machine (docs/spec.md §2.3)', () => {
 
 test.group('Listing rules: mileage plausibility', () => {
   test('0 km: this and last year pass, two years old fails', ({ assert }) => {
-    assert.deepEqual(mileageErrors(2026, 0, 2026), [])
-    assert.deepEqual(mileageErrors(2025, 0, 2026), [])
-    assert.lengthOf(mileageErrors(2024, 0, 2026), 1)
+    assert.isNull(mileageIssue(2026, 0, 2026))
+    assert.isNull(mileageIssue(2025, 0, 2026))
+    assert.equal(mileageIssue(2024, 0, 2026)?.issue, 'zero_when_used')
     // A model year ahead of the calendar is new as well.
-    assert.deepEqual(mileageErrors(2027, 0, 2026), [])
+    assert.isNull(mileageIssue(2027, 0, 2026))
     // Any mileage above 0 on an old vehicle is not the 0 km rule.
-    assert.deepEqual(mileageErrors(2024, 1, 2026), [])
+    assert.isNull(mileageIssue(2024, 1, 2026))
   })
 
   test(`at most ${MAX_KM_PER_YEAR} km per year of age, at least one year counted`, ({ assert }) => {
-    assert.deepEqual(mileageErrors(2026, MAX_KM_PER_YEAR, 2026), [])
-    assert.lengthOf(mileageErrors(2026, MAX_KM_PER_YEAR + 1, 2026), 1)
-    assert.deepEqual(mileageErrors(2025, MAX_KM_PER_YEAR, 2026), [])
-    assert.lengthOf(mileageErrors(2025, MAX_KM_PER_YEAR + 1, 2026), 1)
-    assert.deepEqual(mileageErrors(2020, 6 * MAX_KM_PER_YEAR, 2026), [])
-    assert.lengthOf(mileageErrors(2020, 6 * MAX_KM_PER_YEAR + 1, 2026), 1)
-    assert.deepEqual(mileageErrors(2027, MAX_KM_PER_YEAR, 2026), [])
-    assert.lengthOf(mileageErrors(2027, MAX_KM_PER_YEAR + 1, 2026), 1)
+    assert.isNull(mileageIssue(2026, MAX_KM_PER_YEAR, 2026))
+    assert.equal(mileageIssue(2026, MAX_KM_PER_YEAR + 1, 2026)?.issue, 'implausible')
+    assert.isNull(mileageIssue(2025, MAX_KM_PER_YEAR, 2026))
+    assert.equal(mileageIssue(2025, MAX_KM_PER_YEAR + 1, 2026)?.issue, 'implausible')
+    assert.isNull(mileageIssue(2020, 6 * MAX_KM_PER_YEAR, 2026))
+    assert.equal(mileageIssue(2020, 6 * MAX_KM_PER_YEAR + 1, 2026)?.issue, 'implausible')
+    assert.isNull(mileageIssue(2027, MAX_KM_PER_YEAR, 2026))
+    assert.equal(mileageIssue(2027, MAX_KM_PER_YEAR + 1, 2026)?.issue, 'implausible')
   })
 })
 
@@ -156,7 +156,7 @@ test.group('Listing rules: responsible phone', () => {
     assert.deepEqual(choosePhone(phones[1], null, phones), { ok: true, value: phones[1] })
     const result = choosePhone('+5493333333333', phones[0], phones)
     assert.isFalse(result.ok)
-    assert.equal(!result.ok && result.reason, 'invalid')
+    assert.equal(!result.ok && result.reason, 'not_of_operator')
     assert.isFalse(choosePhone(phones[0], null, []).ok)
   })
 

@@ -1,0 +1,133 @@
+/*
+ * Failures of the listing services → problem documents: the one place where
+ * their reasons get a status, wire field names and Spanish messages.
+ * Spec §4.1/§7: reads answer 404 for an agency or listing that does not exist
+ * for the app; modifying calls answer 403 for the same (another app's listing
+ * looks exactly like a missing one). Exhaustive: a new reason or issue does
+ * not compile until it is mapped here.
+ */
+import { Problem, type ProblemErrors } from '#core/http/problem'
+import type { AgencyView } from '#agencies/services/agency_directory'
+import type { ListingRecord } from '#listings/services/listing_reader'
+import type { ListingFailure, ListingIssue } from '#listings/services/listing_failures'
+import { MAX_KM_PER_YEAR } from '#listings/services/listing_rules'
+
+export type Outcome = { agency: Pick<AgencyView, 'adminMail'>; record: ListingRecord }
+
+/** Also the detail of an unknown `{adminmail}` here: the two look alike on purpose. */
+export const NOT_FOR_APP = 'La agencia o la publicación no existe para esta aplicación.'
+
+const MATCH = {
+  not_found: (what: string) => `No se encontró ${what} en el catálogo.`,
+  ambiguous: (what: string) => `${what} es ambiguo; indique el id o el nombre completo.`,
+}
+
+const PLACE = {
+  not_found: (what: string) => `No se encontró la ${what}.`,
+  ambiguous: (what: string) => `La ${what} es ambigua; indique el id o el nombre completo.`,
+}
+
+/** One issue as its wire field and message. */
+function wire(issue: ListingIssue): [string, string] {
+  switch (issue.field) {
+    case 'brand':
+      return ['Marca', MATCH[issue.issue](`la marca «${issue.value}»`)]
+    case 'model':
+      return ['Modelo', MATCH[issue.issue](`el modelo «${issue.value}»`)]
+    case 'version':
+      return ['Version', MATCH.ambiguous(`La versión «${issue.value}»`)]
+    case 'year':
+      return [
+        'VersionYear',
+        'El campo VersionYear es obligatorio cuando la versión no indica su año.',
+      ]
+    case 'transmission':
+      return [
+        'Transmision',
+        'El campo Transmision es obligatorio cuando la versión no es del catálogo.',
+      ]
+    case 'propulsion':
+      return [
+        'Propulsion',
+        'El campo Propulsion es obligatorio cuando la versión no es del catálogo.',
+      ]
+    case 'operator':
+      return ['OperadorResponsable', 'La agencia no tiene un operador responsable.']
+    case 'phone':
+      return [
+        'Telefono',
+        'El Telefono debe coincidir con uno de los teléfonos del operador responsable.',
+      ]
+    case 'mileage':
+      return [
+        'Kilometraje',
+        issue.issue === 'zero_when_used'
+          ? `Kilometraje 0 corresponde a un vehículo nuevo (0 km); un vehículo del año ${issue.year} debe indicar su kilometraje.`
+          : `El Kilometraje ${issue.mileage} es sospechoso para un vehículo del año ${issue.year}: supera ${MAX_KM_PER_YEAR} km por año de antigüedad (máximo ${issue.ceiling}).`,
+      ]
+    case 'photos':
+      return [
+        'Fotos',
+        'Las fotos son obligatorias para vehículos usados (Kilometraje mayor que 0).',
+      ]
+    case 'warrantyCertificate':
+      return [
+        'AplicaCertificadoGarantiaUsado',
+        'El certificado de garantía de usado solo se aplica a vehículos usados.',
+      ]
+    case 'region':
+      return ['Locacion.Region', PLACE[issue.issue](`región «${issue.value}»`)]
+    case 'city':
+      return ['Locacion.Ciudad', PLACE[issue.issue](`ciudad «${issue.value}»`)]
+    case 'operatorFilter':
+      return ['operador', 'El operador no es colaborador de la agencia.']
+    default:
+      return unmapped(issue)
+  }
+}
+
+function errorsOf(issues: ListingIssue[] = []): ProblemErrors {
+  const errors: ProblemErrors = {}
+  for (const issue of issues) {
+    const [field, message] = wire(issue)
+    ;(errors[field] ??= []).push(message)
+  }
+  return errors
+}
+
+const conflict = (message: string) => Problem.conflict({ _: [message] })
+
+export function problemFor(failure: ListingFailure, mode: 'read' | 'write'): Problem {
+  switch (failure.reason) {
+    case 'not_found':
+      return mode === 'read' ? Problem.notFound(NOT_FOR_APP) : Problem.forbidden(NOT_FOR_APP)
+    case 'precondition':
+      return Problem.preconditionFailed()
+    case 'invalid':
+      return Problem.badRequest(errorsOf(failure.details))
+    case 'archived':
+      return conflict('La publicación está archivada y no admite cambios.')
+    case 'no_quota':
+      return conflict('El plan de la agencia no tiene cupo de exposición disponible.')
+    case 'agency_suspended':
+      return conflict('La agencia está suspendida; no se pueden activar publicaciones.')
+    case 'operator_suspended':
+      return conflict('El operador responsable está suspendido.')
+    case 'plan_full':
+      return conflict(
+        `El plan de la agencia admite ${failure.details?.capacity} publicaciones activas y no tiene lugar para otra.`
+      )
+    case 'duplicate_external_id':
+      return Problem.conflict({
+        ExternalId: ['Ya existe una publicación con ese ExternalId en la agencia.'],
+      })
+    case 'changed_concurrently':
+      return conflict('La publicación cambió mientras se la editaba; reintente.')
+    default:
+      return unmapped(failure)
+  }
+}
+
+function unmapped(value: never): never {
+  throw new Error(`Unmapped listings failure: ${JSON.stringify(value)}`)
+}

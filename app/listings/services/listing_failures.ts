@@ -1,0 +1,39 @@
+/*
+ * What can go wrong with a listing, in domain words. Bad input is a list of
+ * issues, each named after the domain field it concerns; listings/controllers/
+ * problems.ts gives every failure its status, wire field names and text.
+ */
+import { fail, type Fail } from '#core/result'
+
+export type MatchIssue = 'not_found' | 'ambiguous'
+
+export type ListingIssue =
+  | { field: 'brand' | 'model'; issue: MatchIssue; value: string }
+  | { field: 'version'; issue: 'ambiguous'; value: string }
+  | { field: 'year' | 'transmission' | 'propulsion'; issue: 'required' }
+  | { field: 'operator'; issue: 'none' }
+  | { field: 'phone'; issue: 'not_of_operator' }
+  | { field: 'mileage'; issue: 'zero_when_used'; year: number }
+  | { field: 'mileage'; issue: 'implausible'; year: number; mileage: number; ceiling: number }
+  | { field: 'photos'; issue: 'required' }
+  | { field: 'warrantyCertificate'; issue: 'new_vehicle' }
+  | { field: 'region' | 'city'; issue: MatchIssue; value: string }
+  | { field: 'operatorFilter'; issue: 'not_member' }
+
+export type InvalidListing = Fail<'invalid', ListingIssue[]>
+
+/** Refusals because of the listing's, agency's or plan's state (409). */
+export type ListingConflict =
+  | Fail<'archived'>
+  | Fail<'no_quota'>
+  | Fail<'agency_suspended'>
+  | Fail<'operator_suspended'>
+  | Fail<'plan_full', { capacity: number }>
+  | Fail<'duplicate_external_id'>
+  | Fail<'changed_concurrently'>
+
+export type ListingFailure =
+  Fail<'not_found'> | Fail<'precondition'> | InvalidListing | ListingConflict
+
+export const invalid = (issues: ListingIssue[]): InvalidListing =>
+  fail('invalid', { details: issues })
