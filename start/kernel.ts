@@ -22,4 +22,6 @@ router.use([
 
 export const middleware = router.named({
   authenticate: () => import('#core/http/middleware/authenticate_middleware'),
+  // After authenticate: an Idempotency-Key is scoped to the calling app (docs/design.md §14).
+  idempotent: () => import('#core/http/middleware/idempotency_middleware'),
 })

@@ -10,6 +10,7 @@ await registerModules([
     jobs: () => import('#core/outbound/jobs'),
     openapi: () => import('#core/openapi/core'),
   },
+  { name: 'core.http', jobs: () => import('#core/http/jobs') },
   {
     name: 'catalog',
     openapi: () => import('#catalog/openapi'),

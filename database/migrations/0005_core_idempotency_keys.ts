@@ -1,0 +1,32 @@
+import { BaseSchema } from '@adonisjs/lucid/schema'
+
+/**
+ * Idempotency keys of POSTs (docs/design.md §14): one row per (app, method,
+ * path, key). A row without `response_status` is a request still in flight,
+ * held until `locked_until`; a completed one keeps the response for replay
+ * for 24 hours.
+ */
+export default class extends BaseSchema {
+  async up() {
+    this.schema.createTable('idempotency_keys', (table) => {
+      table.integer('app_id').notNullable().references('apps.id').onDelete('CASCADE')
+      table.string('method', 10).notNullable()
+      table.string('path', 2048).notNullable()
+      table.string('key', 255).notNullable()
+      // SHA-256 (hex) of the request body: a reused key with another body is refused.
+      table.string('fingerprint', 64).notNullable()
+      table.timestamp('created_at', { useTz: true }).notNullable().defaultTo(this.now())
+      table.timestamp('locked_until', { useTz: true }).nullable()
+      table.integer('response_status').nullable()
+      table.jsonb('response_headers').nullable()
+      table.binary('response_body').nullable()
+      table.primary(['app_id', 'method', 'path', 'key'])
+    })
+    // The cleanup job deletes by age.
+    this.schema.raw('create index idempotency_keys_created on idempotency_keys (created_at)')
+  }
+
+  async down() {
+    this.schema.dropTable('idempotency_keys')
+  }
+}
