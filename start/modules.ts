@@ -26,7 +26,13 @@ await registerModules([
     name: 'listings',
     jobs: () => import('#listings/jobs'),
     openapi: () => import('#listings/openapi'),
+    metrics: () => import('#listings/metrics'),
   },
-  { name: 'leads', jobs: () => import('#leads/jobs'), openapi: () => import('#leads/openapi') },
+  {
+    name: 'leads',
+    jobs: () => import('#leads/jobs'),
+    openapi: () => import('#leads/openapi'),
+    metrics: () => import('#leads/metrics'),
+  },
   { name: 'buyers', jobs: () => import('#buyers/jobs'), openapi: () => import('#buyers/openapi') },
 ])
