@@ -10,7 +10,11 @@ await registerModules([
     jobs: () => import('#core/outbound/jobs'),
     openapi: () => import('#core/openapi/core'),
   },
-  { name: 'core.http', jobs: () => import('#core/http/jobs') },
+  {
+    name: 'core.http',
+    jobs: () => import('#core/http/jobs'),
+    openapi: () => import('#core/metrics/openapi'),
+  },
   {
     name: 'catalog',
     openapi: () => import('#catalog/openapi'),
