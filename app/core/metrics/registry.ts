@@ -8,7 +8,6 @@
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client'
 import { contributions } from '#core/modules'
 import type { ScrapeSet } from './types.js'
-import { coreScrapeSets } from './core_sets.js'
 
 export const registry = new Registry()
 collectDefaultMetrics({ register: registry })
@@ -18,6 +17,7 @@ type Loaded = { set: ScrapeSet; gauges: Map<string, Gauge> }
 let loaded: Promise<Loaded[]> | null = null
 
 async function load(): Promise<Loaded[]> {
+  const { coreScrapeSets } = await import('./core_sets.js')
   const modules = await contributions('metrics')
   const sets = [...coreScrapeSets, ...modules.flatMap((module) => module.metrics)]
   return sets.map((set) => ({

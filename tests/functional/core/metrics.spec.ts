@@ -125,6 +125,16 @@ test.group('GET /metrics: numbers move', (group) => {
     assert.equal(value(after, ok) - value(before, ok), 3)
     assert.equal(value(after, unauthorized) - value(before, unauthorized), 1)
     assert.equal(value(after, unmatched) - value(before, unmatched), 1)
+    // Cumulative buckets, ending at the count.
+    const labels = 'route="/v3",method="GET",status="200"'
+    const buckets = [...after.entries()].filter(([key]) =>
+      key.startsWith(`http_request_duration_seconds_bucket{${labels},le=`)
+    )
+    assert.lengthOf(buckets, 12)
+    for (let i = 1; i < buckets.length; i++) assert.isAtLeast(buckets[i][1], buckets[i - 1][1])
+    assert.equal(buckets.at(-1)![0], `http_request_duration_seconds_bucket{${labels},le="+Inf"}`)
+    assert.equal(buckets.at(-1)![1], value(after, ok))
+    assert.isAbove(value(after, `http_request_duration_seconds_sum{${labels}}`), 0)
     // Raw URLs never become labels.
     assert.isFalse([...after.keys()].some((key) => key.includes('no-existe')))
   })
