@@ -9,7 +9,9 @@ import { BaseSchema } from '@adonisjs/lucid/schema'
 export default class extends BaseSchema {
   async up() {
     this.schema.createTable('idempotency_keys', (table) => {
-      table.integer('app_id').notNullable().references('apps.id').onDelete('CASCADE')
+      // The calling app; 0 for the buyers' site forms (no app calls there), hence no foreign key:
+      // a deleted app's keys go with the hourly cleanup.
+      table.integer('app_id').notNullable()
       table.string('method', 10).notNullable()
       table.string('path', 2048).notNullable()
       table.string('key', 255).notNullable()
@@ -20,6 +22,8 @@ export default class extends BaseSchema {
       table.integer('response_status').nullable()
       table.jsonb('response_headers').nullable()
       table.binary('response_body').nullable()
+      // What a replay needs besides the response (the buyers' forms: the confirmation to flash).
+      table.jsonb('response_extra').nullable()
       table.primary(['app_id', 'method', 'path', 'key'])
     })
     // The cleanup job deletes by age.

@@ -36,6 +36,8 @@ export type StoredResponse = {
   status: number
   headers: Record<string, string | number | string[]>
   body: Buffer
+  /** Whatever the protected route needs besides the response to replay it (JSON). */
+  extra?: Record<string, unknown> | null
 }
 
 export type Claim =
@@ -69,7 +71,7 @@ export async function claim(scope: Scope, bodyHash: string): Promise<Claim> {
     )
     if (taken.rows.length > 0) return { kind: 'owner', token: taken.rows[0].token }
     const found = await db.rawQuery(
-      `select fingerprint, response_status, response_headers, response_body
+      `select fingerprint, response_status, response_headers, response_body, response_extra
          from idempotency_keys where ${SCOPE}`,
       scopeValues(scope)
     )
@@ -83,6 +85,7 @@ export async function claim(scope: Scope, bodyHash: string): Promise<Claim> {
         status: row.response_status,
         headers: row.response_headers,
         body: row.response_body,
+        extra: row.response_extra,
       },
     }
   }
@@ -93,9 +96,17 @@ export async function claim(scope: Scope, bodyHash: string): Promise<Claim> {
 export async function complete(scope: Scope, token: string, response: StoredResponse) {
   await db.rawQuery(
     `update idempotency_keys
-        set response_status = ?, response_headers = ?::jsonb, response_body = ?, locked_until = null
+        set response_status = ?, response_headers = ?::jsonb, response_body = ?,
+            response_extra = ?::jsonb, locked_until = null
       where ${SCOPE} and created_at = ?::timestamptz and response_status is null`,
-    [response.status, JSON.stringify(response.headers), response.body, ...scopeValues(scope), token]
+    [
+      response.status,
+      JSON.stringify(response.headers),
+      response.body,
+      response.extra ? JSON.stringify(response.extra) : null,
+      ...scopeValues(scope),
+      token,
+    ]
   )
 }
 

@@ -65,9 +65,11 @@ export default class IdempotencyMiddleware {
   }
 }
 
-function replay(ctx: HttpContext, stored: StoredResponse) {
+/** Answers with a stored response; `cookies: false` leaves its Set-Cookie out too. */
+export function replay(ctx: HttpContext, stored: StoredResponse, options = { cookies: true }) {
   for (const [name, value] of Object.entries(stored.headers)) {
-    if (!NOT_REPLAYED.test(name)) ctx.response.header(name, value)
+    if (NOT_REPLAYED.test(name) || (!options.cookies && name === 'set-cookie')) continue
+    ctx.response.header(name, value)
   }
   ctx.response.header(REPLAYED_HEADER, 'true')
   ctx.response.status(stored.status)
@@ -78,7 +80,12 @@ function replay(ctx: HttpContext, stored: StoredResponse) {
  * Stores the response as it is written: the first `end()` waits for the row,
  * so the key is settled before the client sees the answer.
  */
-function keepOnEnd(ctx: HttpContext, scope: Scope, token: string) {
+export function keepOnEnd(
+  ctx: HttpContext,
+  scope: Scope,
+  token: string,
+  extra?: () => Record<string, unknown>
+) {
   const res: ServerResponse = ctx.response.response
   const end = res.end
   const write = res.write
@@ -102,6 +109,7 @@ function keepOnEnd(ctx: HttpContext, scope: Scope, token: string) {
           status,
           headers: ctx.response.getHeaders() as StoredResponse['headers'],
           body: chunk ? Buffer.from(chunk) : Buffer.alloc(0),
+          extra: extra?.(),
         })
       : release(scope, token)
     settle
