@@ -13,7 +13,7 @@ export default class extends BaseSchema {
       // a deleted app's keys go with the hourly cleanup.
       table.integer('app_id').notNullable()
       table.string('method', 10).notNullable()
-      table.string('path', 2048).notNullable()
+      table.text('path').notNullable()
       table.string('key', 255).notNullable()
       // SHA-256 (hex) of the request body: a reused key with another body is refused.
       table.string('fingerprint', 64).notNullable()

@@ -23,7 +23,7 @@ const POLL_MS = 200
 export default class FormIdempotencyMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
     const key = ctx.request.body()[FORM_KEY_FIELD]
-    if (typeof key !== 'string' || !validKey(key)) return next()
+    if (typeof key !== 'string' || !validKey(key) || ctx.request.url().length > 2048) return next()
     const scope: Scope = { appId: SITE, method: 'POST', path: ctx.request.url(), key }
     const hash = fingerprint(ctx.request.raw())
     const deadline = Date.now() + IN_FLIGHT_SECONDS * 1000

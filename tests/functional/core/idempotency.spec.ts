@@ -2,6 +2,7 @@
  * Idempotency-Key on POSTs (docs/design.md §14): exact replays, refusals of a
  * reused key, per-app scope, the 24 h lifetime, and races of identical POSTs.
  */
+import { randomBytes } from 'node:crypto'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { createCaller } from '#tests/helpers/apps'
@@ -252,6 +253,22 @@ test.group('Idempotency-Key', (group) => {
       201
     )
     assert.equal(await branchCount(fixture.agency.id), before + 1)
+  })
+})
+
+test.group('Idempotency-Key: hostile paths', () => {
+  test('a key on a path too long for any resource: the handler answers, never a 500', async ({
+    assert,
+  }) => {
+    const { token } = await createCaller()
+    const response = await post(
+      token,
+      `/v3/sucursales/${randomBytes(3000).toString('hex')}`,
+      branchBody(),
+      newKey()
+    )
+    assert.isBelow(response.status, 500, response.text)
+    assert.isAtLeast(response.status, 400)
   })
 })
 

@@ -25,6 +25,8 @@ import {
 const NOT_REPLAYED =
   /^(x-request-id|x-ratelimit-.*|content-length|date|connection|transfer-encoding|set-cookie|access-control-.*)$/
 
+const MAX_PATH = 2048
+
 export default class IdempotencyMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
     const key = ctx.request.header(IDEMPOTENCY_HEADER)
@@ -39,6 +41,8 @@ export default class IdempotencyMiddleware {
       path: ctx.request.url(),
       key,
     }
+    // No resource lives at such a path (the handler refuses it); the key's index entry would not fit.
+    if (scope.path.length > MAX_PATH) return next()
     const claimed = await claim(scope, fingerprint(ctx.request.raw()))
     if (claimed.kind === 'mismatch') {
       throw new Problem(422, {
