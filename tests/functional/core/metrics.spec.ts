@@ -12,6 +12,9 @@ import { freePort } from '#tests/helpers/free_port'
 import { raw } from '#tests/helpers/http'
 import { seedCatalog } from '#tests/helpers/catalog'
 import { startReceiver } from '#tests/helpers/receiver'
+import { carPhoto } from '#tests/helpers/car_photos'
+import { listingBody } from '#tests/helpers/listings'
+import { until } from '#tests/helpers/until'
 import {
   dealerWorld,
   inquiryBody,
@@ -199,6 +202,53 @@ test.group('GET /metrics: numbers move', (group) => {
       assert.equal(value(after, delivered) - value(before, delivered), 1)
       assert.equal(value(after, intake) - value(before, intake), 1)
       assert.equal(value(after, created) - value(before, created), 1)
+    } finally {
+      await receiver.close()
+    }
+  }).timeout(60_000)
+})
+
+test.group('GET /metrics: photo outcomes', (group) => {
+  group.setup(async () => {
+    env.set('METRICS_TOKEN', TOKEN)
+    await seedCatalog()
+    return () => env.set('METRICS_TOKEN', '')
+  })
+
+  test('a photo downloaded and one refused move ready and rejected', async ({ assert }) => {
+    const runner = await app.container.make(JobRunner)
+    await runner.work({ work: ['photos.fetch'] })
+    const receiver = await startReceiver()
+    try {
+      receiver.route('/auto.jpg', {
+        status: 200,
+        headers: { 'content-type': 'image/jpeg' },
+        body: await carPhoto(),
+      })
+      receiver.route('/falta.jpg', { status: 404 })
+      const world = await dealerWorld()
+      const ready = 'listing_photos_settled_24h{outcome="ready"}'
+      const rejected = 'listing_photos_settled_24h{outcome="rejected"}'
+      const before = await read()
+      const body = listingBody({
+        VersionYear: new Date().getFullYear() - 2,
+        Kilometraje: 30000,
+        Fotos: [receiver.url('/auto.jpg'), receiver.url('/falta.jpg')],
+      })
+      const created = await raw(`/v3/publicaciones/${world.adminMail}`, {
+        method: 'POST',
+        headers: { 'Authorization': `Bearer ${world.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+      assert.equal(created.status, 201, await created.text())
+      const after = await until(
+        () => read(),
+        (samples) =>
+          value(samples, 'listing_photos_pending') === value(before, 'listing_photos_pending'),
+        30_000
+      )
+      assert.equal(value(after, ready) - value(before, ready), 1)
+      assert.equal(value(after, rejected) - value(before, rejected), 1)
     } finally {
       await receiver.close()
     }
