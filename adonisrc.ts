@@ -29,6 +29,7 @@ export default defineConfig({
     () => import('#start/modules'),
     () => import('#start/routes'),
     () => import('#start/kernel'),
+    { file: () => import('#start/metrics'), environment: ['web'] },
   ],
 
   tests: {

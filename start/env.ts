@@ -35,4 +35,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   AUTH_FAILURES_PER_MINUTE: Env.schema.number.optional(),
   LIMITER_STORE: Env.schema.enum.optional(['database', 'memory'] as const),
   TRUST_PROXY: Env.schema.string.optional(),
+  // GET /metrics on its own port (off when unset), or on PORT with this bearer token (docs/design.md §14).
+  METRICS_PORT: Env.schema.number.optional(),
+  METRICS_TOKEN: Env.schema.string.optional(),
 })

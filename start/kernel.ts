@@ -22,4 +22,5 @@ router.use([
 
 export const middleware = router.named({
   authenticate: () => import('#apps/middleware/authenticate_middleware'),
+  idempotent: () => import('#core/http/middleware/idempotency_middleware'),
 })

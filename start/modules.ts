@@ -13,6 +13,11 @@ await registerModules([
     openapi: () => import('#core/openapi/core'),
   },
   {
+    name: 'core.http',
+    jobs: () => import('#core/http/jobs'),
+    openapi: () => import('#core/metrics/openapi'),
+  },
+  {
     name: 'catalog',
     openapi: () => import('#catalog/openapi'),
     referenceData: () => import('#catalog/reference_data'),
@@ -33,12 +38,14 @@ await registerModules([
     boot: () => import('#listings/boot'),
     jobs: () => import('#listings/jobs'),
     openapi: () => import('#listings/openapi'),
+    metrics: () => import('#listings/metrics'),
   },
   {
     name: 'leads',
     boot: () => import('#leads/boot'),
     jobs: () => import('#leads/jobs'),
     openapi: () => import('#leads/openapi'),
+    metrics: () => import('#leads/metrics'),
   },
   { name: 'buyers', jobs: () => import('#buyers/jobs'), openapi: () => import('#buyers/openapi') },
 ])

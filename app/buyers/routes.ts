@@ -25,6 +25,8 @@ const web = router.named({
   htmlPages: () => import('#buyers/middleware/html_pages_middleware'),
   session: () => import('@adonisjs/session/session_middleware'),
   shield: () => import('@adonisjs/shield/shield_middleware'),
+  // After session and shield: a repeated form replays the first answer (docs/design.md §14).
+  formOnce: () => import('#buyers/middleware/form_idempotency_middleware'),
 })
 
 const formThrottle = limiter.define('buyers_form', (ctx) =>
@@ -42,7 +44,7 @@ router
     router
       .post('/autos/:slug/consultas', [ListingPageController, 'inquire'])
       .as('buyers.listing.inquire')
-      .use(formThrottle)
+      .use([formThrottle, web.formOnce()])
     router
       .get('/autos/:slug/consulta-enviada', [ListingPageController, 'sent'])
       .as('buyers.listing.sent')
@@ -54,7 +56,7 @@ router
       .post('/modelos/:id/consultas', [ModelPageController, 'inquire'])
       .as('buyers.model.inquire')
       .where('id', router.matchers.number())
-      .use(formThrottle)
+      .use([formThrottle, web.formOnce()])
     router
       .get('/modelos/:id/consulta-enviada', [ModelPageController, 'sent'])
       .as('buyers.model.sent')

@@ -8,6 +8,7 @@
 import type { BaseCommand } from '@adonisjs/core/ace'
 import type { JobDefinition } from '#core/jobs/types'
 import type { OpenApiFragment } from '#core/openapi/helpers'
+import type { ScrapeSet } from '#core/metrics/types'
 
 export type ReferenceDataLoader = { name: string; load: () => Promise<string | void> }
 
@@ -33,6 +34,8 @@ export type FeatureModule = {
   referenceData?: Lazy<{ loaders: ReferenceDataLoader[] }>
   /** Steps `npm start` runs after the reference data, before serving (e.g. the demo app). */
   start?: Lazy<{ steps: StartStep[] }>
+  /** Gauges read at scrape time for `GET /metrics` (docs/design.md §14). */
+  metrics?: Lazy<{ metrics: ScrapeSet[] }>
 }
 
 type Part = Exclude<keyof FeatureModule, 'name'>

@@ -17,3 +17,6 @@ router.get('/docs', [DocsController, 'page'])
 router.get('/docs/assets/:file', [DocsController, 'asset'])
 router.get('/health/live', [HealthController, 'live'])
 router.get('/health/ready', [HealthController, 'ready'])
+router.get('/metrics', (ctx) =>
+  import('#core/metrics/endpoint').then((metrics) => metrics.metricsOnMainPort(ctx))
+)

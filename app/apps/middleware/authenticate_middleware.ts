@@ -17,13 +17,8 @@ import limiter from '@adonisjs/limiter/services/main'
 import { errors } from '@adonisjs/auth'
 import { settings } from '#core/settings'
 import { Problem } from '#core/http/problem'
+import { bearerToken } from '#core/http/bearer'
 
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i
-
-/** The token of a well-formed `Authorization: Bearer <token>` header, else null. */
-export function bearerToken(header: string | undefined): string | null {
-  return header ? (BEARER.exec(header)?.[1] ?? null) : null
-}
 
 const failures = () =>
   limiter.use({ requests: settings.authFailuresPerMinute, duration: '1 minute' })

@@ -5,6 +5,7 @@
  * API client meet exactly the same rules; errors come back per form field.
  * An empty field means "not given", as a browser cannot send null.
  */
+import { randomUUID } from 'node:crypto'
 import { errors as vineErrors } from '@vinejs/vine'
 import { INTERESTS } from '#core/value_sets'
 import { intakeValidator, LIMITS, type IntakeInput } from '#leads/validators/inquiry_validators'
@@ -229,6 +230,8 @@ export function formView(options: {
   )
   return {
     action: options.action,
+    // Drawn at each render: a repeated submission of this form makes one inquiry.
+    formKey: randomUUID(),
     recipient: options.recipient,
     submitLabel: options.submitLabel,
     errorList: errorList(errors),

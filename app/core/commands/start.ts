@@ -39,6 +39,8 @@ export default class Start extends BaseCommand {
     this.logger.info(`Job workers on ${queues.length} queue(s)`)
 
     const httpServer = await this.listen(settings.host, settings.port)
+    const { serveMetricsPort } = await import('#core/metrics/endpoint')
+    await serveMetricsPort(this.app)
     this.logger.success(
       `Listening on ${settings.publicUrl} (GET /v3, docs at /docs). Ctrl-C stops.`
     )

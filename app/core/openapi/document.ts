@@ -34,6 +34,41 @@ function unavailable(responses: Record<string, any>) {
   }
 }
 
+/**
+ * Every authenticated POST accepts `Idempotency-Key` (docs/design.md §14):
+ * the header, the replay marker on its answers, 409 while the first request
+ * runs and 422 when the key comes back with another body.
+ */
+const idempotencyKey: Parameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Clave del cliente (1..255 ASCII visibles) para reintentar sin duplicar: la misma clave y el mismo ' +
+    'cuerpo dentro de 24 h repiten la primera respuesta.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+}
+const replayed = header(
+  '`true` cuando la respuesta repite la primera con la misma Idempotency-Key',
+  {
+    type: 'string',
+    enum: ['true'],
+  }
+)
+
+function withReplayMarker(responses: Record<string, any>) {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) =>
+      status.startsWith('2')
+        ? [
+            status,
+            { ...response, headers: { ...response.headers, 'Idempotent-Replayed': replayed } },
+          ]
+        : [status, response]
+    )
+  )
+}
+
 export function openApiDocument() {
   cached ??= build()
   return cached
@@ -90,23 +125,32 @@ async function build() {
     // A path parameter checked by a validator answers 400 when malformed.
     const checked = pathParams.some((param) => param.validated) ? [400] : []
     const isOpen = security !== undefined && security.length === 0
+    const idempotent = method === 'POST' && !isOpen && pattern.startsWith('/v3')
+    const extraParameters = [...(parameters ?? []), ...(idempotent ? [idempotencyKey] : [])]
     const path = openApiPath(pattern)
     paths[path] ??= {}
     paths[path][method.toLowerCase()] = {
       tags: [tag],
       ...rest,
       ...(isOpen ? { security } : {}),
-      ...(pathParams.length || parameters?.length
+      ...(pathParams.length || extraParameters.length
         ? {
-            parameters: [...pathParams, ...(parameters ?? [])].map(
+            parameters: [...pathParams, ...extraParameters].map(
               ({ validated: _validated, ...param }) => param
             ),
           }
         : {}),
       responses: {
         '503': unavailable(responses),
-        ...responses,
-        ...problems(...new Set([...checked, ...(statuses ?? []), ...(isOpen ? [] : [401, 429])])),
+        ...(idempotent ? withReplayMarker(responses) : responses),
+        ...problems(
+          ...new Set([
+            ...checked,
+            ...(statuses ?? []),
+            ...(isOpen ? [] : [401, 429]),
+            ...(idempotent ? [409, 422] : []),
+          ])
+        ),
       },
     }
   }

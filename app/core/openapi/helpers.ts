@@ -63,6 +63,7 @@ const PROBLEM_TEXT: Record<number, string> = {
   412: 'El ETag no coincide',
   413: 'Cuerpo mayor a 1 MiB',
   415: 'El cuerpo no es JSON',
+  422: 'Idempotency-Key repetida con otro cuerpo',
   429: 'Límite de solicitudes superado',
 }
 

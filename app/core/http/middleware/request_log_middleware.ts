@@ -6,6 +6,7 @@
  */
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
+import { observeRequest } from '#core/metrics/http_metrics'
 
 export default class RequestLogMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
@@ -15,11 +16,13 @@ export default class RequestLogMiddleware {
     ctx.response.header('Vary', 'Accept')
     ctx.response.response.once('finish', () => {
       const duration = Number(process.hrtime.bigint() - started) / 1e6
+      const status = ctx.response.response.statusCode
+      observeRequest(ctx.route?.pattern, ctx.request.method(), status, duration / 1000)
       ctx.logger.info({
         appId: (ctx as any).caller?.id ?? null,
         method: ctx.request.method(),
         path: ctx.request.url(),
-        status: ctx.response.response.statusCode,
+        status,
         durationMs: Math.round(duration * 100) / 100,
       })
     })
