@@ -17,8 +17,8 @@ export const openapi: OpenApiFragment = {
       security: open,
       responses: {
         '200': {
-          description: 'Métricas',
-          content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } },
+          description: 'Métricas (formato de texto 0.0.4 de Prometheus)',
+          content: { 'text/plain': { schema: { type: 'string' } } },
         },
       },
       problems: [401, 404],
