@@ -150,8 +150,8 @@ export class ContractChecker {
     if (!METHODS.includes(method)) return [`method ${observed.method} is not an HTTP method`]
 
     if (!template || !documented) {
-      // The router's own answer to an unknown path or method, or the input gate's before routing
-      // (413, 415): a problem document, nothing more.
+      // The router's answer to an unknown path or method, or the input gate's to a body it
+      // refuses before routing (413, 415): a problem document, nothing more.
       if ([404, 405, 413, 415].includes(observed.status)) return this.#problemOnly(observed)
       return [`${observed.method} ${path} is not documented`]
     }
@@ -277,6 +277,11 @@ function serverChecker() {
   checker ??= fetch(baseUrl() + '/v3/openapi.json')
     .then((response) => response.json())
     .then((document) => new ContractChecker(document as Json))
+    .catch((error) => {
+      // Not cached: the next response tries again (e.g. after a test stopped the database).
+      checker = null
+      throw error
+    })
   return checker
 }
 
@@ -292,8 +297,8 @@ export async function assertContract(observed: ObservedResponse) {
   const errors = contract.errors(observed)
   if (errors.length === 0) return
   const method = observed.method.toUpperCase()
+  const { template } = contract.template(observed.path, method.toLowerCase())
   if (process.env.CONTRACT_REPORT) {
-    const { template } = contract.template(observed.path, method.toLowerCase())
     const entry = { method, path: observed.path, template, status: observed.status, errors }
     appendFileSync(process.env.CONTRACT_REPORT, JSON.stringify(entry) + '\n')
     return

@@ -13,7 +13,8 @@ import type { BrandInput, CatalogData, CurrencyInput, ModelInput, RegionInput, V
 
 export const SOURCES = {
   places: { name: '@countrystatecity/countries', version: '1.0.9', licence: 'ODbL-1.0' },
-  vehicles: { name: 'car-json-datasets', version: '0.3.2', licence: 'MIT' },
+  // `+segment`: versions carry a derived Segmento; the changed mark re-imports existing databases once.
+  vehicles: { name: 'car-json-datasets', version: '0.3.2+segment', licence: 'MIT' },
   currencies: { name: 'ISO 4217 (Intl, CLDR)', version: process.versions.icu ?? 'icu', licence: 'Unicode-3.0' },
 }
 

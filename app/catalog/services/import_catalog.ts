@@ -17,6 +17,7 @@
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { bodyTypeOf, propulsionOf, slug, transmissionOf } from './normalize.js'
+import { segmentsOf } from './segment.js'
 
 export type VersionInput = {
   name: string
@@ -420,6 +421,16 @@ export default class ImportCatalog {
           new_market: version.newMarket ?? false,
         })
       }
+      // Segments the data leaves out are derived (docs/spec.md §2.13): Segmento is never null.
+      const segments = segmentsOf(
+        rows.entries.map(({ row }) => ({
+          bodyType: row.body_type,
+          displacement: row.displacement,
+          power: row.power,
+          segment: row.segment,
+        }))
+      )
+      rows.entries.forEach(({ row }, index) => (row.segment = segments[index]))
       // Models of one brand may share a codename: their versions then meet in one model.
       for (const { row } of rows.entries) planned.add([modelCodename, row.codename, row.year], row)
       summary.versions += rows.entries.length

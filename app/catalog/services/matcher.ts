@@ -65,7 +65,7 @@ export function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`)
 }
 
-type Candidate = {
+export type Candidate = {
   id: number
   group: string | number
   exact: boolean
@@ -148,7 +148,7 @@ async function order(
 }
 
 /** One answer when the best candidate clearly beats the next one; rows of a group count once. */
-function decide(candidates: Candidate[]): Result<number, MatchFailure> {
+export function decide(candidates: Candidate[]): Result<number, MatchFailure> {
   const seen = new Set<string | number>()
   const best = candidates.filter(
     (candidate) => !seen.has(candidate.group) && seen.add(candidate.group)

@@ -8,6 +8,7 @@ import { settings } from '#core/settings'
 import { uniqueEmail } from '#tests/helpers/agencies'
 import db from '@adonisjs/lucid/services/db'
 import { startSmtpSink, type SmtpSink, type SunkMail } from '#tests/helpers/smtp_sink'
+import { until } from '#tests/helpers/until'
 
 export async function startAgencyWorkers() {
   const runner = await app.container.make(JobRunner)
@@ -25,17 +26,18 @@ export async function startMailSink(): Promise<SmtpSink> {
   return {
     ...sink,
     async close() {
-      const deadline = Date.now() + 15_000
-      while (Date.now() < deadline) {
-        const owed = await db
-          .from('invitations')
-          .where('state', 'pending')
-          .whereColumn('mailed_sequence', '<', 'mail_sequence')
-          .count('* as total')
-          .first()
-        if (Number(owed?.total ?? 0) === 0) break
-        await new Promise((resolve) => setTimeout(resolve, 50))
-      }
+      await until(
+        async () => {
+          const owed = await db
+            .from('invitations')
+            .where('state', 'pending')
+            .whereColumn('mailed_sequence', '<', 'mail_sequence')
+            .count('* as total')
+            .first()
+          return Number(owed?.total ?? 0)
+        },
+        (owed) => owed === 0
+      )
       await sink.close()
     },
   }

@@ -10,18 +10,17 @@ import AppEvents from '#apps/services/app_events'
 import AppWebhook from '#apps/models/app_webhook'
 import { createCaller } from '#tests/helpers/apps'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
+import { until } from '#tests/helpers/until'
 
 const URL_TOPIC = '/v3/appnotificaciones/invitaciones'
 const SECRET = 'app-events-secret-0123'
 
-async function settled(id: string, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs
-  let delivery = await Delivery.findOrFail(id)
-  while (!['delivered', 'dead', 'disabled'].includes(delivery.status) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    delivery = await Delivery.findOrFail(id)
-  }
-  return delivery
+function settled(id: string, timeoutMs = 15_000) {
+  return until(
+    () => Delivery.findOrFail(id),
+    (delivery) => ['delivered', 'dead', 'disabled'].includes(delivery.status),
+    timeoutMs
+  )
 }
 
 function event() {

@@ -103,7 +103,8 @@ test.group('catalog:import FILE', () => {
         row.new_market,
       ]),
       [
-        [2019, 'Diésel', 'Manual', 'Chasis', null, false],
+        // No segment in the file: derived from the body type (issue 12: Segmento is never null).
+        [2019, 'Diésel', 'Manual', 'Chasis', 'Utilitario', false],
         [2020, 'Diésel', 'Manual', 'Pick-up', 'Pick-up mediana', false],
         [2024, 'Diésel', 'Manual', 'Pick-up', 'Pick-up mediana', true],
       ]

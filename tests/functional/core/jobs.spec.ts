@@ -2,6 +2,7 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import JobRunner from '#core/jobs/runner'
+import { until } from '#tests/helpers/until'
 
 /** A handler recording what it ran, for the runner's own tests. */
 const ran: Array<{ marker: string; at: number }> = []
@@ -11,13 +12,13 @@ class RecordingHandler {
   }
 }
 
-async function until(check: () => boolean, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (check()) return true
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-  return check()
+/** Whether `check` came to hold within `timeoutMs`. */
+async function within(check: () => boolean, timeoutMs: number) {
+  return until(
+    async () => check(),
+    (held) => held,
+    timeoutMs
+  )
 }
 
 test.group('Job runner', (group) => {
@@ -35,7 +36,7 @@ test.group('Job runner', (group) => {
       await runner.send('test.record', { marker }, { trx })
     })
     assert.isTrue(
-      await until(() => ran.some((r) => r.marker === marker), 1000),
+      await within(() => ran.some((r) => r.marker === marker), 1000),
       'job did not run within 1 s'
     )
     assert.isBelow(ran.find((r) => r.marker === marker)!.at - sentAt, 1000)
@@ -49,7 +50,7 @@ test.group('Job runner', (group) => {
     // A committed job sent afterwards runs; the rolled-back one must not have.
     const after = `after-${Date.now()}`
     await runner.send('test.record', { marker: after })
-    assert.isTrue(await until(() => ran.some((r) => r.marker === after), 2000))
+    assert.isTrue(await within(() => ran.some((r) => r.marker === after), 2000))
     assert.isFalse(ran.some((r) => r.marker === marker))
   })
 

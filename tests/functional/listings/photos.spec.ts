@@ -6,6 +6,7 @@ import JobRunner from '#core/jobs/runner'
 import { settings } from '#core/settings'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import { raw } from '#tests/helpers/http'
+import { until } from '#tests/helpers/until'
 import { assertErrorKey, listingBody, setup, thisYear } from './support.js'
 
 type Ctx = Awaited<ReturnType<typeof setup>>
@@ -39,14 +40,20 @@ function pngClaiming(width: number, height: number) {
   ])
 }
 
-async function until<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await check()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error('condition not met in time')
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
+/** The photos of `href` once every one satisfies `done` (fails the test after 20 s). */
+async function photosWhen(
+  client: any,
+  ctx: Ctx,
+  href: string,
+  done: (entry: any) => boolean
+): Promise<any[]> {
+  const entries = await until(
+    async () => (await client.get(`${href}/fotos`).bearerToken(ctx.token)).body()._entries as any[],
+    (list) => list.every(done),
+    20_000
+  )
+  if (!entries.every(done)) throw new Error('condition not met in time')
+  return entries
 }
 
 /** Creates a used listing with these photo URLs and waits until none is pending. */
@@ -55,11 +62,7 @@ async function listingWithPhotos(client: any, ctx: Ctx, urls: string[]) {
   const created = await client.post(ctx.base).bearerToken(ctx.token).json(body)
   created.assertStatus(201)
   const href = ctx.href(body.ExternalId)
-  const photos = await until(async () => {
-    const response = await client.get(`${href}/fotos`).bearerToken(ctx.token)
-    const entries = response.body()._entries as any[]
-    return entries.every((entry) => entry.Estado !== 'Pendiente') ? entries : undefined
-  })
+  const photos = await photosWhen(client, ctx, href, (entry) => entry.Estado !== 'Pendiente')
   return { href, created, photos }
 }
 
@@ -298,11 +301,7 @@ test.group('Listings: photo pipeline (photos.fetch)', (group) => {
       .put(href)
       .bearerToken(ctx.token)
       .json({ Fotos: [receiver.url('/p3.jpg'), receiver.url('/p1.jpg'), receiver.url('/p2.jpg')] })
-    const photos = await until(async () => {
-      const entries = (await client.get(`${href}/fotos`).bearerToken(ctx.token)).body()
-        ._entries as any[]
-      return entries.every((entry) => entry.Estado === 'Lista') ? entries : undefined
-    })
+    const photos = await photosWhen(client, ctx, href, (entry) => entry.Estado === 'Lista')
     assert.deepEqual(
       photos.map((photo: any) => photo.Ancho),
       [1200, 1000, 1100]
