@@ -19,7 +19,6 @@ import { settings } from '#core/settings'
 import { Problem } from '#core/http/problem'
 import { bearerToken } from '#core/http/bearer'
 
-
 const failures = () =>
   limiter.use({ requests: settings.authFailuresPerMinute, duration: '1 minute' })
 
