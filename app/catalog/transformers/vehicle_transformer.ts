@@ -5,6 +5,7 @@ import { group, link, path } from '#core/http/links'
 import { listEnvelope } from '#core/http/envelopes'
 import type { Links } from '#core/http/links'
 import type { BrandRef, ModelRef, VersionRef } from '#catalog/services/vehicle_resolver'
+import { UNCLASSIFIED } from '#catalog/services/segment'
 import { named, object, type Wire } from '#core/openapi/schema'
 import { LinkGroupSchema, LinksSchema, type ReferenceSchema } from '#core/openapi/wire'
 
@@ -47,7 +48,10 @@ export const VersionSchema = named(
     Nombre: str,
     Codename: str,
     Carroceria: nullableStr,
-    Segmento: nullableStr,
+    Segmento: {
+      ...str,
+      description: 'Segmento de mercado; derivado al importar cuando la fuente no lo da',
+    },
     _links: LinksSchema,
   })
 )
@@ -108,7 +112,8 @@ export function versionFull(version: VersionRef): Wire<typeof VersionSchema> {
     Nombre: version.name,
     Codename: version.codename,
     Carroceria: version.bodyType,
-    Segmento: version.segment,
+    // Every imported version has one (docs/decisions.md, Catalog); a row from before the derivation reads as unclassified.
+    Segmento: version.segment ?? UNCLASSIFIED,
     _links: {
       self: link(path('versiones', version.id)),
       modelo: link(path('modelos', version.modelId)),
