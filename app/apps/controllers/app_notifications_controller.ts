@@ -4,12 +4,11 @@ import { Problem } from '#core/http/problem'
 import { respond } from '#core/http/respond'
 import { path } from '#core/http/links'
 import { settings } from '#core/settings'
-import type AppWebhook from '#apps/models/app_webhook'
 import { isAppTopic, type AppTopic } from '#apps/models/app_webhook'
 import AppWebhookReader from '#apps/services/app_webhook_reader'
 import SaveAppWebhook, { type SaveMode } from '#apps/services/save_app_webhook'
 import { appWebhookValidator } from '#apps/validators/app_webhook_validator'
-import { AppWebhookTransformer } from '#apps/transformers/app_webhook_transformer'
+import { appWebhookListShapes, appWebhookShapes } from '#apps/transformers/app_webhook_transformer'
 import { problemFor } from '#apps/http/problems'
 
 /** `/v3/appnotificaciones[/{topic}]`: the app's subscriptions to app-level events. */
@@ -17,17 +16,14 @@ export default class AppNotificationsController {
   @inject()
   async index(ctx: HttpContext, reader: AppWebhookReader) {
     const webhooks = await reader.all(ctx.caller)
-    return respond(ctx, {
-      full: () => AppWebhookTransformer.list(webhooks, 'full'),
-      ref: () => AppWebhookTransformer.list(webhooks, 'ref'),
-    })
+    return respond(ctx, appWebhookListShapes(webhooks))
   }
 
   @inject()
   async show(ctx: HttpContext, reader: AppWebhookReader) {
     const webhook = await reader.find(ctx.caller, topicOf(ctx))
     if (!webhook) throw Problem.notFound('La aplicación no está suscripta a este tópico.')
-    return respond(ctx, shapes(webhook))
+    return respond(ctx, appWebhookShapes(webhook))
   }
 
   @inject()
@@ -46,9 +42,9 @@ async function save(ctx: HttpContext, saver: SaveAppWebhook, mode: SaveMode) {
   const input = await ctx.request.validateUsing(appWebhookValidator, { data: ctx.request.body() })
   const result = await saver.execute(ctx.caller, topic, input, mode)
   if (!result.ok) throw problemFor(result.reason)
-  if (mode === 'replace') return respond(ctx, shapes(result.value.webhook))
+  if (mode === 'replace') return respond(ctx, appWebhookShapes(result.value.webhook))
   const location = settings.publicUrl + path('appnotificaciones', topic)
-  return respond(ctx, shapes(result.value.webhook), { status: 201, location })
+  return respond(ctx, appWebhookShapes(result.value.webhook), { status: 201, location })
 }
 
 function topicOf(ctx: HttpContext): AppTopic {
@@ -56,8 +52,3 @@ function topicOf(ctx: HttpContext): AppTopic {
   if (!isAppTopic(topic)) throw Problem.notFound('El tópico no existe.')
   return topic
 }
-
-const shapes = (webhook: AppWebhook) => ({
-  full: () => AppWebhookTransformer.full(webhook),
-  ref: () => AppWebhookTransformer.ref(webhook),
-})

@@ -44,47 +44,47 @@ const header = (headers: StoredHeader[], index: number) => {
 
 const self = (topic: string) => path('appnotificaciones', topic)
 
-export const AppWebhookTransformer = {
-  full(webhook: AppWebhook): Wire<typeof AppWebhookSchema> {
-    return {
-      Callback: webhook.callback,
-      Secret: null,
-      Description: webhook.description,
-      Activo: webhook.active,
-      HeaderCustom01: header(webhook.headers, 0),
-      HeaderCustom02: header(webhook.headers, 1),
-      HeaderCustom03: header(webhook.headers, 2),
-      _links: {
-        self: link(self(webhook.topic)),
-        edit: link(self(webhook.topic), { method: 'PUT' }),
-      },
-    }
-  },
+export function appWebhookFull(webhook: AppWebhook): Wire<typeof AppWebhookSchema> {
+  return {
+    Callback: webhook.callback,
+    Secret: null,
+    Description: webhook.description,
+    Activo: webhook.active,
+    HeaderCustom01: header(webhook.headers, 0),
+    HeaderCustom02: header(webhook.headers, 1),
+    HeaderCustom03: header(webhook.headers, 2),
+    _links: {
+      self: link(self(webhook.topic)),
+      edit: link(self(webhook.topic), { method: 'PUT' }),
+    },
+  }
+}
 
-  ref(webhook: AppWebhook): Wire<typeof AppWebhookRefSchema> {
-    return {
-      href: self(webhook.topic),
-      title: `Notificaciones de ${webhook.topic}`,
-      Topico: webhook.topic,
-      Activo: webhook.active,
-    }
-  },
+export function appWebhookRef(webhook: AppWebhook): Wire<typeof AppWebhookRefSchema> {
+  return {
+    href: self(webhook.topic),
+    title: `Notificaciones de ${webhook.topic}`,
+    Topico: webhook.topic,
+    Activo: webhook.active,
+  }
+}
 
-  /**
-   * The topics: a set one links for GET, an unset one for PUT (its GET would
-   * be 404); entries are the subscriptions that exist.
-   */
-  list(webhooks: AppWebhook[], representation: 'full' | 'ref') {
-    const links: Links = { self: link('/v3/appnotificaciones') }
-    for (const topic of APP_TOPICS) {
-      const set = webhooks.some((webhook) => webhook.topic === topic)
-      links[topic] = set ? link(self(topic)) : link(self(topic), { method: 'PUT' })
-    }
-    const entries = webhooks.map((webhook) =>
-      representation === 'full'
-        ? AppWebhookTransformer.full(webhook)
-        : AppWebhookTransformer.ref(webhook)
-    )
-    return listEnvelope(links, entries)
-  },
+export function appWebhookShapes(webhook: AppWebhook) {
+  return { full: () => appWebhookFull(webhook), ref: () => appWebhookRef(webhook) }
+}
+
+/**
+ * The topics: a set one links for GET, an unset one for PUT (its GET would
+ * be 404); entries are the subscriptions that exist.
+ */
+export function appWebhookListShapes(webhooks: AppWebhook[]) {
+  const links: Links = { self: link('/v3/appnotificaciones') }
+  for (const topic of APP_TOPICS) {
+    const set = webhooks.some((webhook) => webhook.topic === topic)
+    links[topic] = set ? link(self(topic)) : link(self(topic), { method: 'PUT' })
+  }
+  return {
+    full: () => listEnvelope(links, webhooks.map(appWebhookFull)),
+    ref: () => listEnvelope(links, webhooks.map(appWebhookRef)),
+  }
 }

@@ -5,7 +5,7 @@ import { respond } from '#core/http/respond'
 import { DeliveryService } from '#core/outbound/deliveries'
 import { agencyOfCaller } from '#agencies/http/agency_of_caller'
 import InquiryReader from '#leads/services/inquiry_reader'
-import { DeliveryTransformer } from '#leads/transformers/delivery_transformer'
+import { deliveryListShapes } from '#leads/transformers/delivery_transformer'
 
 /** GET /v3/consultas/{adminmail}/{sid}/entregas: the app's deliveries of the inquiry and every attempt. */
 export default class DeliveriesController {
@@ -22,8 +22,6 @@ export default class DeliveriesController {
     const deliveries = await deliveryService
       .list('inquiry', inquiry.id)
       .where('app_id', ctx.caller.id)
-    const list = (representation: 'full' | 'ref') =>
-      DeliveryTransformer.list(deliveries, agency.adminMail, inquiry.sid, representation)
-    return respond(ctx, { full: () => list('full'), ref: () => list('ref') })
+    return respond(ctx, deliveryListShapes(deliveries, agency.adminMail, inquiry.sid))
   }
 }

@@ -12,7 +12,11 @@ import InquiryReader from '#leads/services/inquiry_reader'
 import ResendWebhook from '#leads/services/resend_webhook'
 import { listQueryValidator } from '#leads/validators/inquiry_validators'
 import { readIntake } from '#leads/validators/intake_request'
-import { InquiryTransformer, inquiryPath } from '#leads/transformers/inquiry_transformer'
+import {
+  inquiryListShapes,
+  inquiryPath,
+  inquiryShapes,
+} from '#leads/transformers/inquiry_transformer'
 import { NO_INQUIRY, problemFor } from '#leads/http/problems'
 
 export default class InquiriesController {
@@ -32,7 +36,7 @@ export default class InquiriesController {
     })
     if (!result.ok) throw problemFor(result.reason)
     const location = settings.publicUrl + inquiryPath(agency.adminMail, result.value.sid)
-    return respond(ctx, InquiryTransformer.shapes(result.value, agency.adminMail), {
+    return respond(ctx, inquiryShapes(result.value, agency.adminMail), {
       status: 201,
       location,
     })
@@ -52,7 +56,7 @@ export default class InquiriesController {
     if (!result.ok) throw problemFor(result.reason)
     return respond(
       ctx,
-      InquiryTransformer.page(result.value, agency?.adminMail ?? null, ctx.request.qs())
+      inquiryListShapes(result.value, agency?.adminMail ?? null, ctx.request.qs())
     )
   }
 
@@ -66,7 +70,7 @@ export default class InquiriesController {
     }
     const inquiry = await reader.find(audience, ctx.params.sid)
     if (!inquiry) throw Problem.notFound(NO_INQUIRY)
-    return respond(ctx, InquiryTransformer.shapes(inquiry, agency.adminMail))
+    return respond(ctx, inquiryShapes(inquiry, agency.adminMail))
   }
 
   @inject()

@@ -6,16 +6,13 @@ import { agencyOfCaller } from '#agencies/http/agency_of_caller'
 import NotificationConfig from '#leads/models/notification_config'
 import SaveNotificationConfig from '#leads/services/save_notification_config'
 import { notificationConfigValidator } from '#leads/validators/notification_validators'
-import { NotificationConfigTransformer } from '#leads/transformers/notification_config_transformer'
+import { notificationConfigShapes } from '#leads/transformers/notification_config_transformer'
 
 export default class NotificationsController {
   async show(ctx: HttpContext) {
     const agency = await agencyOfCaller(ctx, 'read')
     const config = await NotificationConfig.forApp(ctx.caller).where('agency_id', agency.id).first()
-    return respond(ctx, {
-      full: () => NotificationConfigTransformer.full(config, agency.adminMail),
-      ref: () => NotificationConfigTransformer.ref(agency.adminMail),
-    })
+    return respond(ctx, notificationConfigShapes(config, agency.adminMail))
   }
 
   @inject()
@@ -26,9 +23,6 @@ export default class NotificationsController {
       data: ctx.request.body(),
     })
     const config = await saveConfig.execute(ctx.caller.id, agency.id, input)
-    return respond(ctx, {
-      full: () => NotificationConfigTransformer.full(config, agency.adminMail),
-      ref: () => NotificationConfigTransformer.ref(agency.adminMail),
-    })
+    return respond(ctx, notificationConfigShapes(config, agency.adminMail))
   }
 }

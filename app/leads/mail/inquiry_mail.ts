@@ -5,7 +5,7 @@
 import edge from 'edge.js'
 import { fileURLToPath } from 'node:url'
 import type Inquiry from '#leads/models/inquiry'
-import { InquiryTransformer, vehicleTitle } from '#leads/transformers/inquiry_transformer'
+import { inquiryFull, vehicleTitle } from '#leads/transformers/inquiry_transformer'
 
 type MailContext = { inquiry: Inquiry; agency: { adminMail: string; tradeName: string } }
 
@@ -27,7 +27,7 @@ export function mailSubject({ inquiry, agency }: MailContext) {
 
 /** What both bodies show, in wire words (the mail is read by the agency). */
 function rows({ inquiry, agency }: MailContext) {
-  const consulta = InquiryTransformer.full(inquiry, agency.adminMail)
+  const consulta = inquiryFull(inquiry, agency.adminMail)
   const buyer = consulta.Interesado
   const car = consulta.Auto
   const money = (valor: { Moneda: string; Importe: number } | null) =>

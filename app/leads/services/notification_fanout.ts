@@ -6,7 +6,7 @@
  */
 import type Inquiry from '#leads/models/inquiry'
 import type NotificationConfig from '#leads/models/notification_config'
-import { InquiryTransformer } from '#leads/transformers/inquiry_transformer'
+import { inquiryWebhookPayload } from '#leads/transformers/inquiry_transformer'
 import { buildAdf } from '#leads/adf/adf_builder'
 import { mailSubject } from '#leads/mail/inquiry_mail'
 
@@ -35,7 +35,7 @@ export type PlannedDelivery = {
 
 /** The body of the `PublicacionConsultada` webhook, as sent (a string keeps key order and bytes stable). */
 export function webhookBody(context: FanoutContext, resend = false) {
-  const payload = InquiryTransformer.webhookPayload(context.inquiry, context.agency.adminMail, {
+  const payload = inquiryWebhookPayload(context.inquiry, context.agency.adminMail, {
     resend,
   })
   return { payload, body: JSON.stringify(payload) }

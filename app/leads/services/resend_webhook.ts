@@ -12,7 +12,7 @@ import { Delivery, DeliveryService } from '#core/outbound/deliveries'
 import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
 import NotificationConfig from '#leads/models/notification_config'
 import type Inquiry from '#leads/models/inquiry'
-import { InquiryTransformer } from '#leads/transformers/inquiry_transformer'
+import { inquiryWebhookPayload } from '#leads/transformers/inquiry_transformer'
 import { buildAdf } from '#leads/adf/adf_builder'
 import { CHANNELS, type Channel } from './notification_fanout.js'
 import InquiryReader from './inquiry_reader.js'
@@ -39,7 +39,7 @@ export default class ResendWebhook {
       .first()
     if (!config?.webhookActive || !config.webhookCallback) return fail('no_active_webhook')
 
-    const payload = InquiryTransformer.webhookPayload(inquiry, agency.adminMail, {
+    const payload = inquiryWebhookPayload(inquiry, agency.adminMail, {
       resend: true,
       at: DateTime.now(),
     })

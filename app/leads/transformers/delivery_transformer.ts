@@ -56,53 +56,46 @@ const STATUS: Record<string, string> = {
   disabled: 'Desactivada',
 }
 
-export const DeliveryTransformer = {
-  full(delivery: Delivery): Wire<typeof EntregaSchema> {
-    return {
-      Canal: CHANNELS[delivery.channel as Channel]?.wire ?? delivery.channel,
-      Destino: delivery.target,
-      Estado: (STATUS[delivery.status] ?? delivery.status) as Wire<typeof EntregaSchema>['Estado'],
-      WebhookId: delivery.messageId,
-      Creada: moment(delivery.createdAt),
-      Entregada: delivery.deliveredAt ? moment(delivery.deliveredAt) : null,
-      ProximoIntento:
-        delivery.nextAttemptAt && delivery.status === 'failed'
-          ? moment(delivery.nextAttemptAt)
-          : null,
-      UltimoError: delivery.lastError,
-      Intentos: delivery.attempts.map((attempt) => ({
-        Numero: attempt.number,
-        Momento: moment(attempt.attemptedAt),
-        CodigoRespuesta: attempt.statusCode,
-        DuracionMs: attempt.durationMs,
-        Error: attempt.error,
-      })),
-    }
-  },
+export function deliveryFull(delivery: Delivery): Wire<typeof EntregaSchema> {
+  return {
+    Canal: CHANNELS[delivery.channel as Channel]?.wire ?? delivery.channel,
+    Destino: delivery.target,
+    Estado: (STATUS[delivery.status] ?? delivery.status) as Wire<typeof EntregaSchema>['Estado'],
+    WebhookId: delivery.messageId,
+    Creada: moment(delivery.createdAt),
+    Entregada: delivery.deliveredAt ? moment(delivery.deliveredAt) : null,
+    ProximoIntento:
+      delivery.nextAttemptAt && delivery.status === 'failed'
+        ? moment(delivery.nextAttemptAt)
+        : null,
+    UltimoError: delivery.lastError,
+    Intentos: delivery.attempts.map((attempt) => ({
+      Numero: attempt.number,
+      Momento: moment(attempt.attemptedAt),
+      CodigoRespuesta: attempt.statusCode,
+      DuracionMs: attempt.durationMs,
+      Error: attempt.error,
+    })),
+  }
+}
 
-  ref(delivery: Delivery) {
-    const channel = CHANNELS[delivery.channel as Channel]?.wire ?? delivery.channel
-    return {
-      title: `${channel} → ${delivery.target}: ${STATUS[delivery.status] ?? delivery.status}`,
-    }
-  },
+/** Entries have no URL of their own: the reference points at the log. */
+export function deliveryRef(delivery: Delivery, logHref: string): Wire<typeof ReferenceSchema> {
+  const channel = CHANNELS[delivery.channel as Channel]?.wire ?? delivery.channel
+  return {
+    href: logHref,
+    title: `${channel} → ${delivery.target}: ${STATUS[delivery.status] ?? delivery.status}`,
+  }
+}
 
-  list(
-    deliveries: Delivery[],
-    adminMail: string,
-    sid: string,
-    representation: 'full' | 'ref'
-  ): Wire<typeof EntregasSchema> | Wire<typeof EntregasRefSchema> {
-    const self = inquiryPath(adminMail, sid)
-    const _links = { self: link(`${self}/entregas`), consulta: link(self) }
-    return representation === 'full'
-      ? { _links, _entries: deliveries.map(DeliveryTransformer.full) }
-      : {
-          _links,
-          _entries: deliveries.map((delivery) => ({
-            href: `${self}/entregas`,
-            ...DeliveryTransformer.ref(delivery),
-          })),
-        }
-  },
+export function deliveryListShapes(deliveries: Delivery[], adminMail: string, sid: string) {
+  const self = inquiryPath(adminMail, sid)
+  const _links = { self: link(`${self}/entregas`), consulta: link(self) }
+  return {
+    full: (): Wire<typeof EntregasSchema> => ({ _links, _entries: deliveries.map(deliveryFull) }),
+    ref: (): Wire<typeof EntregasRefSchema> => ({
+      _links,
+      _entries: deliveries.map((delivery) => deliveryRef(delivery, `${self}/entregas`)),
+    }),
+  }
 }

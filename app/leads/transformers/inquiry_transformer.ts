@@ -5,7 +5,6 @@
 import { DateTime } from 'luxon'
 import { link, path, type Links } from '#core/http/links'
 import { pagedEnvelope } from '#core/http/envelopes'
-import type { Shapes } from '#core/http/respond'
 import { settings } from '#core/settings'
 import type Inquiry from '#leads/models/inquiry'
 import type { Money } from '#leads/models/inquiry'
@@ -142,119 +141,115 @@ export function vehicleTitle(inquiry: Inquiry) {
     .join(' ')
 }
 
-export const InquiryTransformer = {
-  full(inquiry: Inquiry, adminMail: string): Wire<typeof ConsultaSchema> {
-    const vehicle = inquiry.vehicle
-    const info = inquiry.operationInfo
-    return {
-      Momento: moment(inquiry.receivedAt),
-      OrigenLead: inquiry.origin as Consulta['OrigenLead'],
-      TipoAnuncio: inquiry.kind === 'listing' ? 'Publicacion' : 'Catalogo',
-      Auto: {
-        ExternalId: vehicle.externalId,
-        RefStock: vehicle.refStock,
-        Marca: vehicle.brand,
-        Modelo: vehicle.model,
-        Version: vehicle.version,
-        VersionYear: vehicle.versionYear,
-        Kilometraje: vehicle.mileage,
-        Color: vehicle.color,
-        BodyType: vehicle.bodyType,
-        Estado: vehicle.condition as Consulta['Auto']['Estado'],
-        Precio: valor(vehicle.price),
-        Anticipo: valor(vehicle.downPayment),
-        Cuota: valor(vehicle.installment),
-      },
-      Interesado: {
-        Interes: inquiry.interest as Consulta['Interesado']['Interes'],
-        Nombre: inquiry.firstName,
-        Apellido: inquiry.lastName,
-        Email: inquiry.email,
-        Telefono: inquiry.phone,
-        DocIdentidad: inquiry.documentId,
-        Provincia: inquiry.province,
-        Ciudad: inquiry.city,
-        Comentario: inquiry.comment,
-        InfoOperacion: info
-          ? {
-              EntregaVehiculo: info.tradeIn
-                ? {
-                    Marca: info.tradeIn.brand,
-                    Modelo: info.tradeIn.model,
-                    VersionYear: info.tradeIn.versionYear,
-                  }
-                : null,
-              FinanciacionDeseada: info.financing
-                ? {
-                    Adelanto: valor(info.financing.downPayment),
-                    Cuota: valor(info.financing.installment),
-                  }
-                : null,
-              QuiereCotizacionSeguro: info.wantsInsuranceQuote,
-            }
-          : null,
-      },
-      OperadorResponsable: inquiry.operatorEmail,
-      _links: inquiryLinks(adminMail, inquiry.sid),
-    }
-  },
+export function inquiryFull(inquiry: Inquiry, adminMail: string): Wire<typeof ConsultaSchema> {
+  const vehicle = inquiry.vehicle
+  const info = inquiry.operationInfo
+  return {
+    Momento: moment(inquiry.receivedAt),
+    OrigenLead: inquiry.origin as Consulta['OrigenLead'],
+    TipoAnuncio: inquiry.kind === 'listing' ? 'Publicacion' : 'Catalogo',
+    Auto: {
+      ExternalId: vehicle.externalId,
+      RefStock: vehicle.refStock,
+      Marca: vehicle.brand,
+      Modelo: vehicle.model,
+      Version: vehicle.version,
+      VersionYear: vehicle.versionYear,
+      Kilometraje: vehicle.mileage,
+      Color: vehicle.color,
+      BodyType: vehicle.bodyType,
+      Estado: vehicle.condition as Consulta['Auto']['Estado'],
+      Precio: valor(vehicle.price),
+      Anticipo: valor(vehicle.downPayment),
+      Cuota: valor(vehicle.installment),
+    },
+    Interesado: {
+      Interes: inquiry.interest as Consulta['Interesado']['Interes'],
+      Nombre: inquiry.firstName,
+      Apellido: inquiry.lastName,
+      Email: inquiry.email,
+      Telefono: inquiry.phone,
+      DocIdentidad: inquiry.documentId,
+      Provincia: inquiry.province,
+      Ciudad: inquiry.city,
+      Comentario: inquiry.comment,
+      InfoOperacion: info
+        ? {
+            EntregaVehiculo: info.tradeIn
+              ? {
+                  Marca: info.tradeIn.brand,
+                  Modelo: info.tradeIn.model,
+                  VersionYear: info.tradeIn.versionYear,
+                }
+              : null,
+            FinanciacionDeseada: info.financing
+              ? {
+                  Adelanto: valor(info.financing.downPayment),
+                  Cuota: valor(info.financing.installment),
+                }
+              : null,
+            QuiereCotizacionSeguro: info.wantsInsuranceQuote,
+          }
+        : null,
+    },
+    OperadorResponsable: inquiry.operatorEmail,
+    _links: inquiryLinks(adminMail, inquiry.sid),
+  }
+}
 
-  /** Reference: buyer e-mail, vehicle, ExternalId (docs/spec.md §2.11). */
-  ref(inquiry: Inquiry, adminMail: string): Wire<typeof ReferenceSchema> {
-    const buyer = inquiry.email ?? inquiry.phone ?? ''
-    const title = [buyer, vehicleTitle(inquiry), inquiry.externalId].filter(Boolean).join(', ')
-    return { href: inquiryPath(adminMail, inquiry.sid), title }
-  },
+/** Reference: buyer e-mail, vehicle, ExternalId (docs/spec.md §2.11). */
+export function inquiryRef(inquiry: Inquiry, adminMail: string): Wire<typeof ReferenceSchema> {
+  const buyer = inquiry.email ?? inquiry.phone ?? ''
+  const title = [buyer, vehicleTitle(inquiry), inquiry.externalId].filter(Boolean).join(', ')
+  return { href: inquiryPath(adminMail, inquiry.sid), title }
+}
 
-  /** Both representations of one inquiry, for `respond`. */
-  shapes(inquiry: Inquiry, adminMail: string): Shapes {
-    return {
-      full: () => InquiryTransformer.full(inquiry, adminMail),
-      ref: () => InquiryTransformer.ref(inquiry, adminMail),
-    }
-  },
+export function inquiryShapes(inquiry: Inquiry, adminMail: string) {
+  return { full: () => inquiryFull(inquiry, adminMail), ref: () => inquiryRef(inquiry, adminMail) }
+}
 
-  /**
-   * The paged list of docs/spec.md §2.12. Links repeat only the query values the
-   * client sent; `adminMail` null is the operator-wide list (GET /v3/consultas).
-   */
-  page(list: InquiryList, adminMail: string | null, sent: Record<string, unknown>): Shapes {
-    const template = (adminMail ? path('consultas', adminMail) : '/v3/consultas') + LIST_QUERY
-    const values = {
-      operador: sent.operador,
-      externalid: sent.externalid,
-      desde: sent.desde,
-      hasta: sent.hasta,
-    }
-    const period = { Desde: moment(list.from), Hasta: moment(list.to.minus({ milliseconds: 1 })) }
-    const envelope = (entry: (inquiry: Inquiry, adminMail: string) => unknown) =>
-      pagedEnvelope(
-        template,
-        values,
-        { page: list.page, perPage: list.perPage, total: list.total },
-        list.inquiries.map((inquiry) =>
-          entry(inquiry, list.adminMails.get(inquiry.agencyId) ?? '')
-        ),
-        period
-      )
-    return {
-      full: () => envelope(InquiryTransformer.full),
-      ref: () => envelope(InquiryTransformer.ref),
-    }
-  },
+/**
+ * The paged list of docs/spec.md §2.12. Links repeat only the query values the
+ * client sent; `adminMail` null is the operator-wide list (GET /v3/consultas).
+ */
+export function inquiryListShapes(
+  list: InquiryList,
+  adminMail: string | null,
+  sent: Record<string, unknown>
+) {
+  const template = (adminMail ? path('consultas', adminMail) : '/v3/consultas') + LIST_QUERY
+  const values = {
+    operador: sent.operador,
+    externalid: sent.externalid,
+    desde: sent.desde,
+    hasta: sent.hasta,
+  }
+  const period = { Desde: moment(list.from), Hasta: moment(list.to.minus({ milliseconds: 1 })) }
+  const envelope = (entry: (inquiry: Inquiry, adminMail: string) => unknown) =>
+    pagedEnvelope(
+      template,
+      values,
+      { page: list.page, perPage: list.perPage, total: list.total },
+      list.inquiries.map((inquiry) => entry(inquiry, list.adminMails.get(inquiry.agencyId) ?? '')),
+      period
+    )
+  return {
+    full: () => envelope(inquiryFull),
+    ref: () => envelope(inquiryRef),
+  }
+}
 
-  /** The `PublicacionConsultada` webhook payload (docs/design.md §9). */
-  webhookPayload(
-    inquiry: Inquiry,
-    adminMail: string,
-    options: { resend?: boolean; at?: DateTime } = {}
-  ): Wire<typeof PublicacionConsultadaSchema> {
-    return {
-      Tipo: 'PublicacionConsultada' as const,
-      Momento: moment(options.at ?? inquiry.receivedAt),
-      ...(options.resend ? { Reenvio: true as const } : {}),
-      Agencia: { AdminMail: adminMail, href: path('agencias', adminMail) },
-      Consulta: InquiryTransformer.full(inquiry, adminMail),
-    }
-  },
+/** The `PublicacionConsultada` webhook payload (docs/design.md §9). */
+export function inquiryWebhookPayload(
+  inquiry: Inquiry,
+  adminMail: string,
+  options: { resend?: boolean; at?: DateTime } = {}
+): Wire<typeof PublicacionConsultadaSchema> {
+  return {
+    Tipo: 'PublicacionConsultada' as const,
+    Momento: moment(options.at ?? inquiry.receivedAt),
+    ...(options.resend ? { Reenvio: true as const } : {}),
+    Agencia: { AdminMail: adminMail, href: path('agencias', adminMail) },
+    Consulta: inquiryFull(inquiry, adminMail),
+  }
 }

@@ -51,42 +51,47 @@ const header = (headers: StoredHeader[], index: number) => {
   return item ? { Name: item.name, Value: item.value } : null
 }
 
-export const NotificationConfigTransformer = {
-  full(
-    config: NotificationConfig | null,
-    adminMail: string
-  ): Wire<typeof NotificacionesConfigSchema> {
-    const self = path('notificaciones', adminMail)
-    return {
-      PublicacionConsultadaWebHook: config?.webhookCallback
-        ? {
-            Callback: config.webhookCallback,
-            Secret: null,
-            Activo: config.webhookActive,
-            HeaderCustom01: header(config.webhookHeaders, 0),
-            HeaderCustom02: header(config.webhookHeaders, 1),
-            HeaderCustom03: header(config.webhookHeaders, 2),
-          }
+export function notificationConfigFull(
+  config: NotificationConfig | null,
+  adminMail: string
+): Wire<typeof NotificacionesConfigSchema> {
+  const self = path('notificaciones', adminMail)
+  return {
+    PublicacionConsultadaWebHook: config?.webhookCallback
+      ? {
+          Callback: config.webhookCallback,
+          Secret: null,
+          Activo: config.webhookActive,
+          HeaderCustom01: header(config.webhookHeaders, 0),
+          HeaderCustom02: header(config.webhookHeaders, 1),
+          HeaderCustom03: header(config.webhookHeaders, 2),
+        }
+      : null,
+    PublicacionConsultadaAdfHook: config?.adfHookCallback
+      ? {
+          Callback: config.adfHookCallback,
+          Activo: config.adfHookActive,
+          HeaderCustom01: header(config.adfHookHeaders, 0),
+        }
+      : null,
+    PublicacionConsultadaAdfMail: config?.adfMailEmail
+      ? { Email: config.adfMailEmail, Activo: config.adfMailActive }
+      : null,
+    PublicacionConsultadaHtmlMail:
+      config && config.htmlMailBcc.length > 0
+        ? { EmailsCCO: config.htmlMailBcc.join(', '), Activo: config.htmlMailActive }
         : null,
-      PublicacionConsultadaAdfHook: config?.adfHookCallback
-        ? {
-            Callback: config.adfHookCallback,
-            Activo: config.adfHookActive,
-            HeaderCustom01: header(config.adfHookHeaders, 0),
-          }
-        : null,
-      PublicacionConsultadaAdfMail: config?.adfMailEmail
-        ? { Email: config.adfMailEmail, Activo: config.adfMailActive }
-        : null,
-      PublicacionConsultadaHtmlMail:
-        config && config.htmlMailBcc.length > 0
-          ? { EmailsCCO: config.htmlMailBcc.join(', '), Activo: config.htmlMailActive }
-          : null,
-      _links: { self: link(self), edit: link(self, { method: 'PUT' }) },
-    }
-  },
+    _links: { self: link(self), edit: link(self, { method: 'PUT' }) },
+  }
+}
 
-  ref(adminMail: string): Wire<typeof ReferenceSchema> {
-    return { href: path('notificaciones', adminMail), title: `Notificaciones de ${adminMail}` }
-  },
+export function notificationConfigRef(adminMail: string): Wire<typeof ReferenceSchema> {
+  return { href: path('notificaciones', adminMail), title: `Notificaciones de ${adminMail}` }
+}
+
+export function notificationConfigShapes(config: NotificationConfig | null, adminMail: string) {
+  return {
+    full: () => notificationConfigFull(config, adminMail),
+    ref: () => notificationConfigRef(adminMail),
+  }
 }

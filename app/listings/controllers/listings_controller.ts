@@ -2,8 +2,6 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { respond } from '#core/http/respond'
 import { ifMatch } from '#core/http/etag'
-import { path } from '#core/http/links'
-import { pagedEnvelope } from '#core/http/envelopes'
 import { settings } from '#core/settings'
 import CreateListing from '#listings/services/create_listing'
 import ChangeListing, { type Change } from '#listings/services/change_listing'
@@ -11,7 +9,11 @@ import ShowListing from '#listings/services/show_listing'
 import ListListings, { PER_PAGE } from '#listings/services/list_listings'
 import { STATE_CODE } from '#listings/services/listing_rules'
 import { listingEtag } from '#listings/services/listing_etag'
-import { listingFull, listingHref, listingRef } from '#listings/transformers/listing_transformer'
+import {
+  listingHref,
+  listingListShapes,
+  listingShapes,
+} from '#listings/transformers/listing_transformer'
 import {
   listingCreateValidator,
   listingEditValidator,
@@ -57,14 +59,11 @@ export default class ListingsController {
     })
     if (!found.ok) throw problemFor(found, 'read')
     const { records, total } = found.value
-    const template = `${path('publicaciones', agency.adminMail)}{?operador,estado,pagina}`
     const values = { operador: query.operador, estado: query.estado }
-    const envelope = (entries: unknown[]) =>
-      pagedEnvelope(template, values, { page, perPage: PER_PAGE, total }, entries)
-    return respond(ctx, {
-      full: () => envelope(records.map((record) => listingFull(agency, record))),
-      ref: () => envelope(records.map((record) => listingRef(agency, record))),
-    })
+    return respond(
+      ctx,
+      listingListShapes(agency, records, { page, perPage: PER_PAGE, total }, values)
+    )
   }
 
   @inject()
@@ -129,9 +128,8 @@ function send(
   { agency, record }: Outcome,
   options: { status?: number; location?: string } = {}
 ) {
-  return respond(
-    ctx,
-    { full: () => listingFull(agency, record), ref: () => listingRef(agency, record) },
-    { etag: listingEtag(record.listing), ...options }
-  )
+  return respond(ctx, listingShapes(agency, record), {
+    etag: listingEtag(record.listing),
+    ...options,
+  })
 }

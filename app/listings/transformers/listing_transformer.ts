@@ -3,6 +3,7 @@
  * GET …/fotos. The wire names of a listing live here and in its validator.
  */
 import { expand, group, link, path, type Links } from '#core/http/links'
+import { pagedEnvelope, type Page } from '#core/http/envelopes'
 import type { AgencyView } from '#agencies/services/agency_directory'
 import type { ListingData } from '#listings/models/listing'
 import type { ListingRecord } from '#listings/services/listing_reader'
@@ -174,6 +175,36 @@ export function listingRef(
     EstadoActual: STATE_WIRE[listing.state],
     href: listingHref(agency, listing.externalId),
     title: listingTitle(listing),
+  }
+}
+
+export function listingShapes(agency: Agency, record: ListingRecord) {
+  return { full: () => listingFull(agency, record), ref: () => listingRef(agency, record) }
+}
+
+/** The paged list; links repeat only the filters the client sent. */
+export function listingListShapes(
+  agency: Agency,
+  records: ListingRecord[],
+  page: Page,
+  values: Record<string, unknown>
+) {
+  const template = `${path('publicaciones', agency.adminMail)}{?operador,estado,pagina}`
+  return {
+    full: () =>
+      pagedEnvelope(
+        template,
+        values,
+        page,
+        records.map((record) => listingFull(agency, record))
+      ),
+    ref: () =>
+      pagedEnvelope(
+        template,
+        values,
+        page,
+        records.map((record) => listingRef(agency, record))
+      ),
   }
 }
 
