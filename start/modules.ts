@@ -26,6 +26,11 @@ await registerModules([
     jobs: () => import('#listings/jobs'),
     openapi: () => import('#listings/openapi'),
   },
-  { name: 'leads', jobs: () => import('#leads/jobs'), openapi: () => import('#leads/openapi') },
+  {
+    name: 'leads',
+    jobs: () => import('#leads/jobs'),
+    openapi: () => import('#leads/openapi'),
+    deliveryDead: () => import('#leads/services/inquiry_events'),
+  },
   { name: 'buyers', jobs: () => import('#buyers/jobs'), openapi: () => import('#buyers/openapi') },
 ])

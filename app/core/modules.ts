@@ -6,6 +6,7 @@
  */
 import type { JobDefinition } from '#core/jobs/types'
 import type { OpenApiFragment } from '#core/openapi/helpers'
+import type { DeadDeliveryHook } from '#core/outbound/deliveries'
 
 export type ReferenceDataLoader = { name: string; load: () => Promise<string | void> }
 
@@ -19,6 +20,8 @@ export type FeatureModule = {
   openapi?: Lazy<{ openapi: OpenApiFragment }>
   /** Idempotent loaders `npm start` runs on every boot. */
   referenceData?: Lazy<{ loaders: ReferenceDataLoader[] }>
+  /** Called in the transaction where any delivery goes dead (e.g. to tell the app, docs/design.md §14). */
+  deliveryDead?: Lazy<{ onDeliveryDead: DeadDeliveryHook }>
 }
 
 let registered: FeatureModule[] = []
@@ -38,7 +41,9 @@ export function featureModules(): readonly FeatureModule[] {
 }
 
 /** Everything the registered modules contribute under `part`, in module order. */
-export async function contributions<Part extends 'jobs' | 'openapi' | 'referenceData'>(part: Part) {
+export async function contributions<
+  Part extends 'jobs' | 'openapi' | 'referenceData' | 'deliveryDead',
+>(part: Part) {
   const loaded = await Promise.all(registered.map((module) => module[part]?.()))
   return loaded.filter((entry) => entry !== undefined) as Awaited<
     ReturnType<NonNullable<FeatureModule[Part]>>

@@ -9,6 +9,8 @@ import AppWebhookReader from '#apps/services/app_webhook_reader'
 import SaveAppWebhook, { type SaveMode } from '#apps/services/save_app_webhook'
 import { appWebhookValidator } from '#apps/validators/app_webhook_validator'
 import { AppWebhookTransformer } from '#apps/transformers/app_webhook_transformer'
+import SendTestEvent from '#apps/services/send_test_event'
+import { AppEventTransformer } from '#apps/transformers/app_event_transformer'
 
 /** `/v3/appnotificaciones[/{topic}]`: the app's subscriptions to app-level events. */
 export default class AppNotificationsController {
@@ -27,6 +29,16 @@ export default class AppNotificationsController {
     const webhook = await this.reader.find(ctx.caller, topicOf(ctx))
     if (!webhook) throw Problem.notFound('La aplicación no está suscripta a este tópico.')
     return respond(ctx, shapes(webhook))
+  }
+
+  /** Sends a signed `Prueba` event now and reports how the receiver answered. */
+  async test(ctx: HttpContext) {
+    const outcome = await new SendTestEvent().execute(ctx.caller, topicOf(ctx))
+    if (!outcome) throw Problem.notFound('La aplicación no está suscripta a este tópico.')
+    return respond(ctx, {
+      full: () => AppEventTransformer.test(outcome),
+      ref: () => AppEventTransformer.test(outcome),
+    })
   }
 
   store(ctx: HttpContext) {

@@ -20,6 +20,7 @@ import Inquiry, { type OperationInfo, type VehicleSnapshot } from '#leads/models
 import NotificationConfig from '#leads/models/notification_config'
 import { intakeValidator, type IntakeInput } from '#leads/validators/inquiry_validators'
 import { planDeliveries } from './notification_fanout.js'
+import InquiryEvents from './inquiry_events.js'
 
 export type ReceiveInquiryInput = {
   /** The app sending the inquiry (API caller, or the listing's app for the buyers' form). */
@@ -184,6 +185,7 @@ export default class ReceiveInquiry {
           trx
         )
       }
+      await new InquiryEvents().received(inquiry, audience, admin.email, trx)
     })
     return ok(inquiry)
   }
