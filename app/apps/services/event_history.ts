@@ -1,8 +1,11 @@
 /*
  * GET /v3/eventos (docs/design.md §14): the calling app's events of the last
- * 30 days, oldest first, 100 a page. The cursor is opaque to the app: the
- * (created_at in microseconds, id) of the last event returned, base64url —
- * exact at PostgreSQL's precision, stable under new inserts.
+ * 30 days, oldest first, 100 a page. Order and cursor follow the writing
+ * transaction's id (`tx`, then `id`), and only events of transactions below
+ * the oldest one still running (`pg_snapshot_xmin`) are listed: an event
+ * whose transaction commits late cannot fall behind a cursor already handed
+ * out (ordering by time could skip it). The cursor is opaque to the app:
+ * base64url of `<tx>.<id>` of the last event returned.
  */
 import db from '@adonisjs/lucid/services/db'
 import type { Caller } from '#core/auth/app_scoped'
@@ -13,20 +16,20 @@ import AppEvent from '#apps/models/app_event'
 export const HISTORY_DAYS = 30
 export const HISTORY_PAGE = 100
 
-export type Cursor = { micros: string; id: string }
+export type Cursor = { tx: string; id: string }
 
 export type HistoryPage = { events: AppEvent[]; next: string | null }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 export function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(`${cursor.micros}.${cursor.id}`).toString('base64url')
+  return Buffer.from(`${cursor.tx}.${cursor.id}`).toString('base64url')
 }
 
 export function decodeCursor(value: string): Cursor | null {
-  const [micros, id, ...rest] = Buffer.from(value, 'base64url').toString('utf8').split('.')
-  if (rest.length > 0 || !/^\d{1,17}$/.test(micros ?? '') || !UUID.test(id ?? '')) return null
-  return { micros, id }
+  const [tx, id, ...rest] = Buffer.from(value, 'base64url').toString('utf8').split('.')
+  if (rest.length > 0 || !/^\d{1,19}$/.test(tx ?? '') || !UUID.test(id ?? '')) return null
+  return { tx, id }
 }
 
 export default class EventHistory {
@@ -38,20 +41,16 @@ export default class EventHistory {
     if (query.desde !== undefined && !after) return fail('bad_cursor')
     const rows = await AppEvent.forApp(caller)
       .select('*')
-      .select(db.raw('(extract(epoch from created_at) * 1000000)::bigint::text as cursor_micros'))
+      .select(db.raw('tx::text as cursor_tx'))
+      .whereRaw('tx < pg_snapshot_xmin(pg_current_snapshot())')
       .whereRaw(`created_at > now() - make_interval(days => ?)`, [HISTORY_DAYS])
       .if(query.topico, (q) => q.where('topic', query.topico!))
-      .if(after, (q) =>
-        q.whereRaw(
-          `(created_at, id) > (timestamptz 'epoch' + ?::bigint * interval '1 microsecond', ?::uuid)`,
-          [after!.micros, after!.id]
-        )
-      )
-      .orderBy('created_at', 'asc')
+      .if(after, (q) => q.whereRaw(`(tx, id) > (?::xid8, ?::uuid)`, [after!.tx, after!.id]))
+      .orderBy('tx', 'asc')
       .orderBy('id', 'asc')
       .limit(HISTORY_PAGE)
     const last = rows.at(-1)
-    const next = last ? encodeCursor({ micros: last.$extras.cursor_micros, id: last.id }) : null
+    const next = last ? encodeCursor({ tx: last.$extras.cursor_tx, id: last.id }) : null
     return ok({ events: rows, next })
   }
 

@@ -49,7 +49,7 @@ test.group('Event history: GET /v3/eventos', () => {
     assert,
   }) => {
     const { app: caller, token } = await createCaller('History app')
-    // One transaction: every event has the same created_at, so the cursor's tie-break on Id is what pages.
+    // One transaction: every event has the same tx, so the cursor's tie-break on Id is what pages.
     await emitMany(caller.id, 150, true)
     await emitMany(caller.id, 60)
     const pages = await readAll(client, token)
@@ -62,7 +62,7 @@ test.group('Event history: GET /v3/eventos', () => {
     const stored = await db
       .from('app_events')
       .where('app_id', caller.id)
-      .orderBy('created_at')
+      .orderBy('tx')
       .orderBy('id')
       .select('id')
     assert.deepEqual(
@@ -87,6 +87,25 @@ test.group('Event history: GET /v3/eventos', () => {
       'Recurso',
       'Datos',
     ])
+  })
+
+  test('an event whose transaction commits late is listed after the ones before it, never skipped', async ({
+    client,
+    assert,
+  }) => {
+    const { app: caller, token } = await createCaller('Late commit app')
+    const slow = await db.transaction()
+    await new AppEvents().emit(caller.id, 'consultas', { Tipo: 'ConsultaRecibida' }, slow)
+    await emitMany(caller.id, 1)
+    // The later event is committed, but an earlier transaction still runs: nothing is listed yet.
+    const [held] = await readAll(client, token)
+    assert.lengthOf(held._entries, 0)
+    await slow.commit()
+    const [page] = await readAll(client, token)
+    assert.deepEqual(
+      page._entries.map((entry: any) => entry.Tipo),
+      ['ConsultaRecibida', 'FotoLista']
+    )
   })
 
   test('30 days: older events are not listed, and the prune job deletes them', async ({
