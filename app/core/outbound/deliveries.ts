@@ -241,11 +241,8 @@ export class DeliveryService {
         ]
       )
       if (updated.rows.length === 0) return 'skipped'
-      if (settled.status === 'dead') {
-        delivery.merge({ status: 'dead', lastError: error })
-        for (const hook of await contributions('deliveryDead'))
-          await hook.onDeliveryDead(delivery, trx)
-      }
+      if (settled.status === 'dead')
+        await this.#deadHooks(delivery.merge({ lastError: error }), trx)
       if (settled.next) {
         await runner.send(delivery.queue, { deliveryId } satisfies DeliveryJob, {
           trx,
@@ -273,6 +270,23 @@ export class DeliveryService {
         if (Date.now() + wait > deadline) throw error
         logger.warn({ deliveryId, err: error }, 'recording a delivery attempt failed; retrying')
         await sleep(wait)
+      }
+    }
+  }
+
+  /**
+   * The modules' `deliveryDead` hooks, each in a savepoint of the recording
+   * transaction: what they write commits with the dead status, and a hook
+   * that fails is logged without keeping the outcome from being recorded
+   * (which would send the message again).
+   */
+  async #deadHooks(delivery: Delivery, trx: TransactionClientContract) {
+    delivery.status = 'dead'
+    for (const hook of await contributions('deliveryDead')) {
+      try {
+        await trx.transaction((savepoint) => hook.onDeliveryDead(delivery, savepoint))
+      } catch (error) {
+        logger.error({ deliveryId: delivery.id, err: error }, 'a deliveryDead hook failed')
       }
     }
   }
