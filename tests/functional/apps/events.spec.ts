@@ -11,10 +11,11 @@ import JobRunner from '#core/jobs/runner'
 import { settings } from '#core/settings'
 import { Delivery } from '#core/outbound/deliveries'
 import { createCaller } from '#tests/helpers/apps'
-import { createAgency } from '#tests/helpers/agencies'
+import { createAgency, grantAgency } from '#tests/helpers/agencies'
 import { listingBody } from '#tests/helpers/listings'
 import { seedCatalog } from '#tests/helpers/catalog'
 import { startReceiver, type Receiver, type ReceivedRequest } from '#tests/helpers/receiver'
+import db from '@adonisjs/lucid/services/db'
 import {
   dealerWorld,
   inquiryBody,
@@ -244,5 +245,41 @@ test.group('App events: each kind caused by the real action', (group) => {
     assert.equal(entries[0].Tipo, 'ConsultaRecibida')
     const queued = await Delivery.query().where('message_id', entries[0].Id)
     assert.lengthOf(queued, 0)
+  })
+
+  test('ConsultaRecibida reaches exactly the apps that see the inquiry', async ({
+    client,
+    assert,
+  }) => {
+    await seedCatalog()
+    const world = await dealerWorld({ receivesOtherLeads: true })
+    const other = await createCaller('Other leads app')
+    const blind = await createCaller('Blind app')
+    await grantAgency(other.app, world.adminMail, true)
+    await grantAgency(blind.app, world.adminMail, false)
+    const inquiriesSeenBy = async (appId: number) =>
+      (await db.from('app_events').where('app_id', appId).select('payload')).map(
+        (row) => row.payload.Recurso.href as string
+      )
+
+    // A listing inquiry: only the publishing app sees it.
+    const onListing = await client
+      .post(`/v3/consultas/${world.adminMail}`)
+      .bearerToken(world.token)
+      .json(inquiryBody(world.listing.externalId))
+    onListing.assertStatus(201)
+    const listingInquiry = new URL(onListing.header('location')!).pathname
+    // A catalogue inquiry: every app receiving the agency's other leads sees it.
+    const version = await db.from('versions').select('id').firstOrFail()
+    const onCatalogue = await client
+      .post(`/v3/consultas/${world.adminMail}`)
+      .bearerToken(world.token)
+      .json({ VersionId: version.id, OrigenLead: 'App', Interesado: { Telefono: '011 4444-5555' } })
+    onCatalogue.assertStatus(201)
+    const catalogueInquiry = new URL(onCatalogue.header('location')!).pathname
+
+    assert.sameMembers(await inquiriesSeenBy(world.caller.id), [listingInquiry, catalogueInquiry])
+    assert.sameMembers(await inquiriesSeenBy(other.app.id), [catalogueInquiry])
+    assert.sameMembers(await inquiriesSeenBy(blind.app.id), [])
   })
 })
