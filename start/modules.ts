@@ -46,6 +46,7 @@ await registerModules([
     jobs: () => import('#leads/jobs'),
     openapi: () => import('#leads/openapi'),
     metrics: () => import('#leads/metrics'),
+    deliveryDead: () => import('#leads/services/inquiry_events'),
   },
   { name: 'buyers', jobs: () => import('#buyers/jobs'), openapi: () => import('#buyers/openapi') },
 ])

@@ -13,4 +13,11 @@ export const jobs: JobDefinition[] = [
     work: deliveryWork,
     handler: () => import('#apps/jobs/app_webhook_job'),
   },
+  {
+    // The history keeps 30 days (docs/design.md §14); older events are deleted.
+    name: 'apps.events-prune',
+    schedule: '23 * * * *',
+    queue: { retryLimit: 3 },
+    handler: () => import('#apps/jobs/prune_events_job'),
+  },
 ]

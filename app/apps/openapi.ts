@@ -3,6 +3,7 @@
  */
 import {
   bodyOf,
+  parametersOf,
   jsonBody,
   locationHeader,
   negotiated,
@@ -13,6 +14,8 @@ import { listOf } from '#core/openapi/wire'
 import { appWebhookValidator } from '#apps/validators/app_webhook_validator'
 import { APP_TOPICS } from '#apps/models/app_webhook'
 import { AppWebhookRefSchema, AppWebhookSchema } from '#apps/transformers/app_webhook_transformer'
+import { eventHistoryValidator } from '#apps/validators/event_history_validator'
+import { EventosSchema, PruebaResultadoSchema } from '#apps/transformers/app_event_transformer'
 
 const AppWebhookEdit = bodyOf('AppWebhookEdit', appWebhookValidator)
 const webhook = (description: string, headers = {}) =>
@@ -67,6 +70,32 @@ export const openapi: OpenApiFragment = {
       requestBody: jsonBody(AppWebhookEdit),
       responses: { '200': webhook('Guardada') },
       problems: [400, 404, 406, 413, 415],
+    },
+    'POST /v3/appnotificaciones/:topic/prueba': {
+      operationId: 'testAppSubscription',
+      tag: 'Aplicación',
+      summary: 'Envía un evento Prueba a la suscripción',
+      description:
+        'Un evento Prueba firmado, ahora, al Callback (también si la suscripción está inactiva); responde el código ' +
+        'del receptor y la demora, o el error de conexión. No se reintenta ni queda en /v3/eventos. Sin suscripción, 404.',
+      responses: {
+        '200': negotiated('Resultado del envío', PruebaResultadoSchema, PruebaResultadoSchema),
+      },
+      problems: [404, 406],
+    },
+    'GET /v3/eventos': {
+      operationId: 'listAppEvents',
+      tag: 'Aplicación',
+      summary: 'Historial de eventos de la aplicación',
+      description:
+        'Los eventos dirigidos a la aplicación en los últimos 30 días, del más antiguo al más reciente, 100 por ' +
+        'página; `_links.next` lleva el cursor (desde) de la página siguiente. `Id` es el webhook-id de su entrega.',
+      parameters: parametersOf(eventHistoryValidator, 'query', {
+        desde: 'Cursor opaco tomado de _links.next',
+        topico: 'Solo los eventos de este tópico',
+      }),
+      responses: { '200': negotiated('Eventos', EventosSchema, EventosSchema) },
+      problems: [400, 406],
     },
   },
 }

@@ -5,6 +5,7 @@ import router from '@adonisjs/core/services/router'
 import { apiRoutes } from '#core/http/api'
 
 const AppNotificationsController = () => import('#apps/controllers/app_notifications_controller')
+const EventsController = () => import('#apps/controllers/events_controller')
 
 apiRoutes(() => {
   router
@@ -19,4 +20,8 @@ apiRoutes(() => {
   router
     .put('/appnotificaciones/:topic', [AppNotificationsController, 'update'])
     .as('appnotificaciones.update')
+  router
+    .post('/appnotificaciones/:topic/prueba', [AppNotificationsController, 'test'])
+    .as('appnotificaciones.test')
+  router.get('/eventos', [EventsController, 'index']).as('eventos.index')
 })

@@ -9,6 +9,7 @@ import type { BaseCommand } from '@adonisjs/core/ace'
 import type { JobDefinition } from '#core/jobs/types'
 import type { OpenApiFragment } from '#core/openapi/helpers'
 import type { ScrapeSet } from '#core/metrics/types'
+import type { DeadDeliveryHook } from '#core/outbound/deliveries'
 
 export type ReferenceDataLoader = { name: string; load: () => Promise<string | void> }
 
@@ -36,6 +37,8 @@ export type FeatureModule = {
   start?: Lazy<{ steps: StartStep[] }>
   /** Gauges read at scrape time for `GET /metrics` (docs/design.md §14). */
   metrics?: Lazy<{ metrics: ScrapeSet[] }>
+  /** Called in the transaction where any delivery goes dead (e.g. to tell the app, docs/design.md §14). */
+  deliveryDead?: Lazy<{ onDeliveryDead: DeadDeliveryHook }>
 }
 
 type Part = Exclude<keyof FeatureModule, 'name'>

@@ -10,6 +10,8 @@ import SaveAppWebhook, { type SaveMode } from '#apps/services/save_app_webhook'
 import { appWebhookValidator } from '#apps/validators/app_webhook_validator'
 import { appWebhookListShapes, appWebhookShapes } from '#apps/transformers/app_webhook_transformer'
 import { problemFor } from '#apps/http/problems'
+import SendTestEvent from '#apps/services/send_test_event'
+import { testEventShapes } from '#apps/transformers/app_event_transformer'
 
 /** `/v3/appnotificaciones[/{topic}]`: the app's subscriptions to app-level events. */
 export default class AppNotificationsController {
@@ -24,6 +26,14 @@ export default class AppNotificationsController {
     const webhook = await reader.find(ctx.caller, topicOf(ctx))
     if (!webhook) throw Problem.notFound('La aplicación no está suscripta a este tópico.')
     return respond(ctx, appWebhookShapes(webhook))
+  }
+
+  /** Sends a signed `Prueba` event now and reports how the receiver answered. */
+  @inject()
+  async test(ctx: HttpContext, sender: SendTestEvent) {
+    const outcome = await sender.execute(ctx.caller, topicOf(ctx))
+    if (!outcome) throw Problem.notFound('La aplicación no está suscripta a este tópico.')
+    return respond(ctx, testEventShapes(outcome))
   }
 
   @inject()

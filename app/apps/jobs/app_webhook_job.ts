@@ -1,8 +1,6 @@
 import AppWebhook from '#apps/models/app_webhook'
 import deliveries, { type DeliveryJob } from '#core/outbound/deliveries'
-import outbound from '#core/outbound/http_client'
-import { openSecret, signWebhook } from '#core/outbound/signer'
-import { safeHeaders } from '#core/outbound/custom_header'
+import { postAppEvent } from '#apps/services/post_app_event'
 import type { JobContext, JobHandler } from '#core/jobs/types'
 
 /**
@@ -21,24 +19,10 @@ export default class AppWebhookJob implements JobHandler<DeliveryJob> {
     const result = await deliveries.attempt(
       deliveryId,
       async (delivery) => {
-        const body = JSON.stringify(delivery.payload)
-        const secret = openSecret(subscription.secret)
-        const timestamp = Math.floor(Date.now() / 1000)
-        const signed = secret
-          ? signWebhook({ id: delivery.messageId, timestamp, body, secret })
-          : { 'webhook-id': delivery.messageId, 'webhook-timestamp': String(timestamp) }
-        const response = await outbound.request(delivery.target, {
-          method: 'POST',
-          headers: {
-            ...safeHeaders(subscription.headers),
-            'content-type': 'application/json; charset=utf-8',
-            ...signed,
-          },
-          body,
-          timeoutMs: 15_000,
-          maxRedirects: 0,
-          maxBytes: 64 * 1024,
-        })
+        const response = await postAppEvent(
+          { callback: delivery.target, secret: subscription.secret, headers: subscription.headers },
+          { id: delivery.messageId, payload: delivery.payload }
+        )
         return { status: response.status, headers: response.headers }
       },
       job

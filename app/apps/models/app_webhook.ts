@@ -6,8 +6,8 @@ import { AppScoped } from '#core/auth/app_scoped'
 /** A custom header as stored (`HeaderCustom0N` → slot N-1). */
 export type StoredHeader = { name: string; value: string } | null
 
-/** Topics an app can subscribe to. */
-export const APP_TOPICS = ['invitaciones'] as const
+/** Topics an app can subscribe to (docs/design.md §9, §14). */
+export const APP_TOPICS = ['invitaciones', 'publicaciones', 'consultas', 'entregas'] as const
 export type AppTopic = (typeof APP_TOPICS)[number]
 
 export function isAppTopic(value: string): value is AppTopic {

@@ -1,22 +1,72 @@
 /*
- * App-level events (docs/design.md §6, §9). Another module calls, inside the
+ * App-level events (docs/design.md §6, §9, §14). Another module calls, inside the
  * transaction of the write that causes the event:
  *
- *   await new AppEvents().emit(appId, 'invitaciones',
- *     { Tipo: 'InvitacionAceptada', Momento, Agencia: <Agencia reference> }, trx)
+ *   await new AppEvents().emit(appId, 'publicaciones',
+ *     { Tipo: 'FotoLista', Agencia, Recurso, Datos: {…} }, trx)
  *
- * When the app has an active subscription to the topic, an `apps.webhook`
- * delivery is created and queued in `trx` (signed Standard Webhooks POST to the
- * subscription's Callback, retried per docs/design.md §8); otherwise nothing happens.
- * Returns the delivery, or null.
+ * The event is ALWAYS recorded (`app_events`, in `trx`: an outbox — nothing is
+ * lost, nothing of a rolled-back change survives) for GET /v3/eventos. When the
+ * app has an active subscription to the topic, an `apps.webhook` delivery is
+ * created and queued in `trx` too (signed Standard Webhooks POST, retried per
+ * docs/design.md §8) whose `webhook-id` is the event's Id. Returns the
+ * delivery, or null.
+ *
+ * The delivered body is `{Id, Tipo, Momento, Topico, Agencia, Recurso, Datos}`;
+ * `invitaciones` keeps its own body (docs/spec.md §9: `{Tipo, Momento, Agencia}`).
  */
+import { randomUUID } from 'node:crypto'
+import { DateTime } from 'luxon'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import AppWebhook, { type AppTopic } from '#apps/models/app_webhook'
+import AppEvent from '#apps/models/app_event'
 import deliveries from '#core/outbound/deliveries'
 import { APP_WEBHOOK_QUEUE } from '#apps/jobs'
 
+export type AgencyOfEvent = { AdminMail: string; href: string }
+export type ResourceOfEvent = { href: string; title: string }
+
+/** What a cause passes; `Momento` defaults to now. */
+export type EventInput = {
+  Tipo: string
+  Momento?: string | null
+  Agencia?: AgencyOfEvent | null
+  Recurso?: ResourceOfEvent | null
+  Datos?: Record<string, unknown>
+}
+
+/** An event as the wire carries it (webhook body of the new topics, history entry). */
+export type EventBody = {
+  Id: string
+  Tipo: string
+  Momento: string
+  Topico: string
+  Agencia: AgencyOfEvent | null
+  Recurso: ResourceOfEvent | null
+  Datos: Record<string, unknown>
+}
+
+/** The full event of a stored row. */
+export function eventBody(event: Pick<AppEvent, 'id' | 'topic' | 'payload'>): EventBody {
+  const payload = event.payload as EventInput
+  return {
+    Id: event.id,
+    Tipo: payload.Tipo,
+    Momento: payload.Momento!,
+    Topico: event.topic,
+    Agencia: payload.Agencia ?? null,
+    Recurso: payload.Recurso ?? null,
+    Datos: payload.Datos ?? {},
+  }
+}
+
 export default class AppEvents {
-  async emit(appId: number, topic: AppTopic, payload: object, trx: TransactionClientContract) {
+  async emit(appId: number, topic: AppTopic, input: EventInput, trx: TransactionClientContract) {
+    const payload = { ...input, Momento: input.Momento ?? DateTime.now().toISO() }
+    const event = await AppEvent.create(
+      { id: randomUUID(), appId, topic, kind: input.Tipo, payload },
+      { client: trx }
+    )
     const subscription = await AppWebhook.query({ client: trx })
       .where('app_id', appId)
       .where('topic', topic)
@@ -30,10 +80,21 @@ export default class AppEvents {
         ownerId: subscription.id,
         appId,
         target: subscription.callback,
-        payload,
+        payload: topic === 'invitaciones' ? payload : eventBody(event),
         queue: APP_WEBHOOK_QUEUE,
+        messageId: event.id,
       },
       trx
     )
+  }
+
+  /** Emits the same event to each app (e.g. every app that sees an inquiry). */
+  async emitEach(
+    appIds: Iterable<number>,
+    topic: AppTopic,
+    input: EventInput,
+    trx: TransactionClientContract
+  ) {
+    for (const appId of new Set(appIds)) await this.emit(appId, topic, input, trx)
   }
 }

@@ -51,6 +51,7 @@ import logger from '@adonisjs/core/services/logger'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import runner from '#core/jobs/main'
 import { settings } from '#core/settings'
+import { contributions } from '#core/modules'
 import type { JobDefinition } from '#core/jobs/types'
 import Delivery from './models/delivery.js'
 import DeliveryAttempt from './models/delivery_attempt.js'
@@ -87,6 +88,13 @@ export type Sender = (delivery: Delivery, attempt: { number: number }) => Promis
 export type AttemptResult = 'delivered' | 'retry' | 'dead' | 'gone' | 'skipped'
 
 export type ResendOptions = { payload?: unknown; target?: string }
+
+/**
+ * A module's reaction to a delivery that just went dead, run in the
+ * transaction that records it (an outbox write commits with it). Modules
+ * register it in start/modules.ts (`deliveryDead`); core imports no module.
+ */
+export type DeadDeliveryHook = (delivery: Delivery, trx: TransactionClientContract) => Promise<void>
 
 /**
  * Queue options for delivery queues: pg-boss does not retry a try itself (the
@@ -233,6 +241,8 @@ export class DeliveryService {
         ]
       )
       if (updated.rows.length === 0) return 'skipped'
+      if (settled.status === 'dead')
+        await this.#deadHooks(delivery.merge({ lastError: error }), trx)
       if (settled.next) {
         await runner.send(delivery.queue, { deliveryId } satisfies DeliveryJob, {
           trx,
@@ -260,6 +270,23 @@ export class DeliveryService {
         if (Date.now() + wait > deadline) throw error
         logger.warn({ deliveryId, err: error }, 'recording a delivery attempt failed; retrying')
         await sleep(wait)
+      }
+    }
+  }
+
+  /**
+   * The modules' `deliveryDead` hooks, each in a savepoint of the recording
+   * transaction: what they write commits with the dead status, and a hook
+   * that fails is logged without keeping the outcome from being recorded
+   * (which would send the message again).
+   */
+  async #deadHooks(delivery: Delivery, trx: TransactionClientContract) {
+    delivery.status = 'dead'
+    for (const hook of await contributions('deliveryDead')) {
+      try {
+        await trx.transaction((savepoint) => hook.onDeliveryDead(delivery, savepoint))
+      } catch (error) {
+        logger.error({ deliveryId: delivery.id, err: error }, 'a deliveryDead hook failed')
       }
     }
   }

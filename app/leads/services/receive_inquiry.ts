@@ -17,6 +17,7 @@ import VehicleResolver from '#catalog/services/vehicle_resolver'
 import Inquiry, { type OperationInfo, type VehicleSnapshot } from '#leads/models/inquiry'
 import NotificationConfig from '#leads/models/notification_config'
 import { planDeliveries } from './notification_fanout.js'
+import InquiryEvents from './inquiry_events.js'
 
 export type ReceiveInquiryInput = {
   /** The app sending the inquiry (API caller, or the listing's app for the buyers' form). */
@@ -140,6 +141,7 @@ export default class ReceiveInquiry {
           trx
         )
       }
+      await new InquiryEvents().received(inquiry, audience, admin.email, trx)
     })
     return ok(inquiry)
   }

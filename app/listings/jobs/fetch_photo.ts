@@ -18,6 +18,7 @@ import {
 } from '#listings/services/process_photo'
 import { photoKeys, storePhoto } from '#listings/services/photo_storage'
 import { lockListing, refreshPhotoCache } from '#listings/services/photo_set'
+import ListingEvents from '#listings/services/listing_events'
 
 export const MAX_BYTES = 15 * 1024 * 1024
 export const TIMEOUT_MS = 20_000
@@ -128,6 +129,7 @@ export default class FetchPhoto implements JobHandler<PhotoFetchData> {
         .update({ ...values, updated_at: new Date() })
       if (Number(changed) === 0) return
       await refreshPhotoCache(trx, photo.listing_id, { bumpRevision: true })
+      await new ListingEvents().photoSettled(trx, photo.id)
     })
   }
 }

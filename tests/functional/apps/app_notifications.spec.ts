@@ -37,6 +37,9 @@ test.group('App notifications: subscriptions', (group) => {
       _links: {
         self: { href: '/v3/appnotificaciones' },
         invitaciones: { href: URL_TOPIC, method: 'PUT' },
+        publicaciones: { href: '/v3/appnotificaciones/publicaciones', method: 'PUT' },
+        consultas: { href: '/v3/appnotificaciones/consultas', method: 'PUT' },
+        entregas: { href: '/v3/appnotificaciones/entregas', method: 'PUT' },
       },
       _entries: [],
     })
@@ -50,7 +53,7 @@ test.group('App notifications: subscriptions', (group) => {
     const unset = await client.get(URL_TOPIC).bearerToken(token)
     unset.assertStatus(404)
     assert.equal(unset.header('content-type'), 'application/problem+json; charset=utf-8')
-    const unknown = '/v3/appnotificaciones/publicaciones'
+    const unknown = '/v3/appnotificaciones/novedades'
     await client
       .get(unknown)
       .bearerToken(token)

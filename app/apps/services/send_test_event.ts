@@ -1,0 +1,53 @@
+/*
+ * POST /v3/appnotificaciones/{topic}/prueba (docs/design.md §14): one signed
+ * `Prueba` event to the subscription now, through the same sender as the
+ * deliveries, with a bounded wait. Not recorded in the history and not
+ * retried: it answers whether the receiver works, it is not something that
+ * happened to the app's data (docs/decisions.md, h-events).
+ */
+import { randomUUID } from 'node:crypto'
+import { DateTime } from 'luxon'
+import type { Caller } from '#core/auth/app_scoped'
+import { path } from '#core/http/links'
+import type { AppTopic } from '#apps/models/app_webhook'
+import AppWebhookReader from '#apps/services/app_webhook_reader'
+import { postAppEvent } from '#apps/services/post_app_event'
+import type { EventBody } from '#apps/services/app_events'
+
+export const TEST_TIMEOUT_MS = 10_000
+
+export type TestOutcome = { status: number | null; durationMs: number; error: string | null }
+
+export default class SendTestEvent {
+  /** Null when the app has no subscription to the topic. */
+  async execute(caller: Caller, topic: AppTopic): Promise<TestOutcome | null> {
+    const subscription = await new AppWebhookReader().find(caller, topic)
+    if (!subscription) return null
+    const event: EventBody = {
+      Id: randomUUID(),
+      Tipo: 'Prueba',
+      Momento: DateTime.now().toISO()!,
+      Topico: topic,
+      Agencia: null,
+      Recurso: { href: path('appnotificaciones', topic), title: `Notificaciones de ${topic}` },
+      Datos: {},
+    }
+    const started = performance.now()
+    let status: number | null = null
+    let error: string | null = null
+    try {
+      const response = await postAppEvent(
+        subscription,
+        { id: event.Id, payload: event },
+        TEST_TIMEOUT_MS
+      )
+      status = response.status
+      if (status < 200 || status > 299) error = `HTTP ${status}`
+    } catch (thrown) {
+      const code = (thrown as { code?: unknown }).code
+      const message = thrown instanceof Error ? thrown.message : String(thrown)
+      error = (typeof code === 'string' ? `${code}: ` : '') + message.slice(0, 500)
+    }
+    return { status, durationMs: Math.round(performance.now() - started), error }
+  }
+}
