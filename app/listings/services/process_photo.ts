@@ -10,6 +10,9 @@ import { fail, ok, type Result } from '#core/result'
 
 // Every photo is decoded once: libvips' operation cache (50 MiB by default) would only hold the worker's memory.
 sharp.cache(false)
+// One libvips thread per photo: the worker already processes two photos side by side (one per
+// core), and every extra thread holds its own tile buffers (peak RSS, docs/decisions.md).
+sharp.concurrency(1)
 
 export const MIN_WIDTH = 640
 export const MIN_HEIGHT = 360
@@ -53,12 +56,14 @@ export async function processPhoto(input: Buffer): Promise<Result<ProcessedPhoto
     })
   }
   try {
-    const upright = () => sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).rotate()
-    const image = await upright()
+    const image = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS })
+      .rotate()
       .resize({ width: MAX_WIDTH, withoutEnlargement: true })
       .jpeg({ quality: 82, mozjpeg: true })
       .toBuffer({ resolveWithObject: true })
-    const thumbnail = await upright()
+    // The thumbnail from the upright, resized image: the original (megabytes of entropy-coded
+    // data) is decoded once, not twice.
+    const thumbnail = await sharp(image.data)
       .resize({ width: THUMBNAIL_WIDTH })
       .jpeg({ quality: 75 })
       .toBuffer()
