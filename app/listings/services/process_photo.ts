@@ -10,9 +10,6 @@ import { fail, ok, type Result } from '#core/result'
 
 // Every photo is decoded once: libvips' operation cache (50 MiB by default) would only hold the worker's memory.
 sharp.cache(false)
-// One libvips thread per photo: the worker already processes two photos side by side (one per
-// core), and every extra thread holds its own tile buffers (peak RSS, docs/decisions.md).
-sharp.concurrency(1)
 
 export const MIN_WIDTH = 640
 export const MIN_HEIGHT = 360
