@@ -13,6 +13,7 @@
  * catalogue-loaded database is kept as a template (`bench_template`) and reused
  * while the migrations and the bundled catalogue are unchanged.
  * BENCH_SECONDS (default 5) per side and scenario, BENCH_CONNECTIONS (10).
+ * BENCH_LEAD_RATE (default 50) inquiries/s for the intake → webhook latency.
  * BENCH_ONLY=<regex> runs only the scenarios (and lead/photo figures) whose name
  * matches, e.g. BENCH_ONLY=listing to compare two commits on the read path.
  * BENCH_SLOW_MS=<ms> logs slower statements and lock waits to the server log, tmp/bench-pg/log/bench.log.
@@ -59,6 +60,8 @@ const WORK = join(ROOT, 'tmp', 'bench')
 const BUILD = join(ROOT, 'build')
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
+/** BENCH_LEAD_RATE: inquiries/s of the intake → webhook measurement (default 50, the issue's rate). */
+const LEAD_RATE = Number(process.env.BENCH_LEAD_RATE ?? 50)
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null
 const wanted = (name) => !ONLY || ONLY.test(name)
 const selected = scenarios.filter((scenario) => wanted(scenario.name))
@@ -359,6 +362,36 @@ function peakRss(pid) {
   }
 }
 
+/** CPU milliseconds a process has used (user + system), children it reaped included; null when gone. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    // utime, stime, cutime, cstime (fields 14–17, in clock ticks of 10 ms).
+    return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) * 10
+  } catch {
+    return null
+  }
+}
+
+/** CPU milliseconds of the embedded PostgreSQL: the postmaster (with the backends it reaped) and its live children. */
+function postgresCpuMs() {
+  try {
+    const postmaster = Number(
+      readFileSync(join(ROOT, 'tmp', 'bench-pg', 'postmaster.pid'), 'utf8').split('\n')[0]
+    )
+    let total = cpuMs(postmaster)
+    for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+        if (Number(stat[1]) === postmaster) total += Number(stat[11]) * 10 + Number(stat[12]) * 10
+      } catch {}
+    }
+    return total
+  } catch {
+    return null
+  }
+}
+
 const results = {
   at: new Date().toISOString(),
   commit: (() => {
@@ -452,9 +485,21 @@ try {
   // Measured before the load runs, so the worker has no backlog of their deliveries.
   if (wanted('intake → webhook')) {
     console.log(
-      '\nintake → webhook received, 50 inquiries/s for 10 s (separate worker process woken by LISTEN/NOTIFY):'
+      `\nintake → webhook received, ${LEAD_RATE} inquiries/s for 10 s (separate worker process woken by LISTEN/NOTIFY):`
     )
-    results.intakeToWebhook = await intakeToWebhook(ctx, serviceUrl, receiver, 50, 10)
+    const before = [cpuMs(service.pid), cpuMs(worker.pid), db.logs ? postgresCpuMs() : null]
+    results.intakeToWebhook = await intakeToWebhook(ctx, serviceUrl, receiver, LEAD_RATE, 10)
+    // CPU per inquiry (intake, delivery and its recording), which the machine's load does not inflate as it does latency.
+    const after = [cpuMs(service.pid), cpuMs(worker.pid), db.logs ? postgresCpuMs() : null]
+    const perInquiry = (i) =>
+      before[i] === null || after[i] === null
+        ? null
+        : Number(((after[i] - before[i]) / results.intakeToWebhook.sent).toFixed(1))
+    results.intakeToWebhook.cpuMsPerInquiry = {
+      web: perInquiry(0),
+      worker: perInquiry(1),
+      postgres: perInquiry(2),
+    }
     console.log(results.intakeToWebhook)
   }
 

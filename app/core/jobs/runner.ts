@@ -118,10 +118,11 @@ export default class JobRunner {
       if (this.#working.has(name)) continue
       this.#working.add(name)
       await this.#ensureQueue(boss, definition)
-      await boss.work(name, { ...WORK_DEFAULTS, ...definition.work, perJobResults: true }, (jobs) =>
+      const work = { ...WORK_DEFAULTS, ...definition.work, perJobResults: true }
+      await boss.work(name, work, async (jobs) => {
         // Jobs of a batch run side by side and settle one by one: a failing
         // job is retried alone, the others complete.
-        Promise.all(
+        const results = await Promise.all(
           jobs.map(async (job) => {
             try {
               await this.execute(definition, job.data, {
@@ -139,12 +140,23 @@ export default class JobRunner {
             }
           })
         )
-      )
+        // A full batch means more may be waiting: this queue's workers fetch again at
+        // once instead of after the backstop poll (pg-boss bursts only for batches
+        // above one, and a NOTIFY of jobs sent together wakes each worker once).
+        if (jobs.length >= work.batchSize) this.#wake(boss, name)
+        return results
+      })
       if (options.schedule && definition.schedule) {
         await boss.schedule(name, definition.schedule, {}, { tz: settings.timezone })
       }
     }
     return names
+  }
+
+  #wake(boss: PgBoss, name: string) {
+    for (const worker of boss.getWipData()) {
+      if (worker.name === name) boss.notifyWorker(worker.id)
+    }
   }
 
   /** Sends a job; inside `trx` it is committed or rolled back with the caller's write. */

@@ -50,12 +50,14 @@ export async function processPhoto(
   const height = quarterTurn ? metadata.width : metadata.height
   if (width < MIN_WIDTH || height < MIN_HEIGHT) return reject({ issue: 'too_small', width, height })
   try {
-    const upright = () => sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).rotate()
-    const image = await upright()
+    const image = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS })
+      .rotate()
       .resize({ width: MAX_WIDTH, withoutEnlargement: true })
       .jpeg({ quality: 82, mozjpeg: true })
       .toBuffer({ resolveWithObject: true })
-    const thumbnail = await upright()
+    // The thumbnail from the upright, resized image: the original (megabytes of entropy-coded
+    // data) is decoded once, not twice.
+    const thumbnail = await sharp(image.data)
       .resize({ width: THUMBNAIL_WIDTH })
       .jpeg({ quality: 75 })
       .toBuffer()

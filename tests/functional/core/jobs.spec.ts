@@ -54,6 +54,27 @@ test.group('Job runner', (group) => {
     assert.isFalse(ran.some((r) => r.marker === marker))
   })
 
+  test('jobs sent together to a one-at-a-time queue run back to back, not a poll apart', async ({
+    assert,
+  }) => {
+    // One lane of one job and a 30 s backstop poll: the three jobs share one NOTIFY, so without
+    // the runner waking the queue after a full batch the second would wait for the poll.
+    runner.register({
+      name: 'test.one-at-a-time',
+      work: { batchSize: 1, localConcurrency: 1, notifyPollingIntervalSeconds: 30 },
+      handler: async () => ({ default: RecordingHandler }),
+    })
+    await runner.work({ work: ['test.one-at-a-time'] })
+    const markers = [1, 2, 3].map((i) => `lane-${i}-${Date.now()}`)
+    await db.transaction(async (trx) => {
+      for (const marker of markers) await runner.send('test.one-at-a-time', { marker }, { trx })
+    })
+    assert.isTrue(
+      await until(() => markers.every((m) => ran.some((r) => r.marker === m)), 5000),
+      'the three jobs did not all run within 5 s'
+    )
+  })
+
   test('unknown queues are refused', async ({ assert }) => {
     await assert.rejects(() => runner.send('no.such.queue', {}), /Unknown queue/)
     await assert.rejects(() => runner.runNow('no.such.queue'), /Unknown queue/)

@@ -334,14 +334,15 @@ test.group('Inquiries: visibility between apps', () => {
 })
 
 test.group('GET /v3/consultas: Total from the hourly counters', () => {
-  /** The counters of an agency, as rows, and what counting the inquiries gives. */
+  /** The counters of an agency, their stripes summed per hour, and what counting the inquiries gives. */
   async function countersOf(agencyId: number) {
     const kept = await db
       .from('inquiry_hour_counts')
       .where('agency_id', agencyId)
-      .where('total', '>', 0)
+      .groupBy('audience_app_id', 'hour')
+      .havingRaw('sum(total) > 0')
       .orderBy(['audience_app_id', 'hour'])
-      .select('audience_app_id', 'hour', 'total')
+      .select('audience_app_id', 'hour', db.raw('sum(total)::int as total'))
     const counted = await db
       .from('inquiries')
       .where('agency_id', agencyId)
