@@ -69,10 +69,12 @@ test.group('Job runner', (group) => {
     await db.transaction(async (trx) => {
       for (const marker of markers) await runner.send('test.one-at-a-time', { marker }, { trx })
     })
-    assert.isTrue(
-      await until(() => markers.every((m) => ran.some((r) => r.marker === m)), 5000),
-      'the three jobs did not all run within 5 s'
+    const allRan = await until(
+      async () => markers.every((m) => ran.some((r) => r.marker === m)),
+      (done) => done,
+      5000
     )
+    assert.isTrue(allRan, 'the three jobs did not all run within 5 s')
   })
 
   test('unknown queues are refused', async ({ assert }) => {
