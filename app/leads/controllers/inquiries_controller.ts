@@ -13,7 +13,8 @@ import ResendWebhook from '#leads/services/resend_webhook'
 import { listQueryValidator } from '#leads/validators/inquiry_validators'
 import { readIntake } from '#leads/validators/intake_request'
 import { InquiryTransformer, inquiryPath } from '#leads/transformers/inquiry_transformer'
-import { NO_INQUIRY, problemFor } from '#leads/http/problems'
+import { problemFor } from '#leads/http/problems'
+import { inquiryOfCaller } from '#leads/http/inquiry_of_caller'
 
 export default class InquiriesController {
   /** POST /v3/consultas/{adminmail}: an unknown agency is a 404 here (docs/spec.md §7). */
@@ -58,14 +59,7 @@ export default class InquiriesController {
 
   @inject()
   async show(ctx: HttpContext, reader: InquiryReader) {
-    const agency = await agencyOfCaller(ctx, 'read')
-    const audience = {
-      appId: ctx.caller.id,
-      agencyId: agency.id,
-      receivesOtherLeads: agency.receivesOtherLeads,
-    }
-    const inquiry = await reader.find(audience, ctx.params.sid)
-    if (!inquiry) throw Problem.notFound(NO_INQUIRY)
+    const { agency, inquiry } = await inquiryOfCaller(ctx, reader)
     return respond(ctx, InquiryTransformer.shapes(inquiry, agency.adminMail))
   }
 
