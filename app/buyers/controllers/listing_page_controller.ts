@@ -15,6 +15,7 @@ import {
 } from '#buyers/validators/inquiry_form'
 import { renderError, renderHtml } from '#buyers/http/html'
 import { renderCachedPage } from '#buyers/http/cached_page'
+import { renderSentPage } from '#buyers/http/sent_page'
 import { visitorOf } from '#buyers/http/visitor'
 import { inquiryErrors, sentSummary } from '#buyers/http/inquiry_errors'
 import { readIntake } from '#leads/validators/intake_request'
@@ -77,13 +78,7 @@ export default class ListingPageController {
 
   /** GET /autos/{slug}/consulta-enviada: the confirmation (Post/Redirect/Get). */
   async sent(ctx: HttpContext) {
-    const sent = ctx.session.flashMessages.get(SENT)
-    if (!sent)
-      return ctx.response
-        .redirect()
-        .status(303)
-        .toPath(`/autos/${encodeURIComponent(ctx.params.slug)}`)
-    return renderHtml(ctx, 'inquiry_sent', { sent })
+    return renderSentPage(ctx, SENT, `/autos/${encodeURIComponent(ctx.params.slug)}`)
   }
 
   #form(page: ListingPageView, values?: FormValues, errors?: FormErrors) {

@@ -14,6 +14,7 @@ import {
 } from '#buyers/validators/inquiry_form'
 import { renderError, renderHtml } from '#buyers/http/html'
 import { renderCachedPage } from '#buyers/http/cached_page'
+import { renderSentPage } from '#buyers/http/sent_page'
 import { inquiryErrors, sentSummary } from '#buyers/http/inquiry_errors'
 import { readIntake } from '#leads/validators/intake_request'
 import { problemFor } from '#leads/http/problems'
@@ -91,13 +92,7 @@ export default class ModelPageController {
 
   /** GET /modelos/{id}/consulta-enviada: the confirmation (Post/Redirect/Get). */
   async sent(ctx: HttpContext) {
-    const sent = ctx.session.flashMessages.get(SENT)
-    if (!sent)
-      return ctx.response
-        .redirect()
-        .status(303)
-        .toPath(`/modelos/${Number(ctx.params.id)}`)
-    return renderHtml(ctx, 'inquiry_sent', { sent })
+    return renderSentPage(ctx, SENT, `/modelos/${Number(ctx.params.id)}`)
   }
 
   #form(page: ModelPageView, values?: Record<string, string | undefined>, errors?: FormErrors) {
