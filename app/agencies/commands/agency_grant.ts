@@ -1,11 +1,10 @@
-import { BaseCommand, args, flags } from '@adonisjs/core/ace'
-import type { CommandOptions } from '@adonisjs/core/types/ace'
+import { args, flags } from '@adonisjs/core/ace'
+import { AppCommand } from '#core/commands/app_command'
 
 /** Customer support (docs/spec.md §4.2 rule 1): lets an app see an already registered agency. */
-export default class AgencyGrant extends BaseCommand {
+export default class AgencyGrant extends AppCommand {
   static commandName = 'agency:grant'
   static description = 'Link an existing agency (by its admin e-mail) to an app'
-  static options: CommandOptions = { startApp: true }
 
   @args.string({ description: 'Administrator e-mail of the agency' })
   declare adminmail: string
@@ -20,9 +19,7 @@ export default class AgencyGrant extends BaseCommand {
 
   async run() {
     if (!Number.isInteger(this.appId) || this.appId < 1) {
-      this.logger.error('--app must be an app id')
-      this.exitCode = 1
-      return
+      return this.fail('--app must be an app id')
     }
     const { default: GrantAgency } = await import('#agencies/services/grant_agency')
     const granted = await new GrantAgency().execute(
@@ -31,13 +28,11 @@ export default class AgencyGrant extends BaseCommand {
       Boolean(this.otherLeads)
     )
     if (!granted.ok) {
-      this.logger.error(
+      return this.fail(
         granted.reason === 'agency_not_found'
           ? `No agency administered by ${this.adminmail}`
           : `No app ${this.appId}`
       )
-      this.exitCode = 1
-      return
     }
     this.logger.success(
       `Agency ${this.adminmail} linked to app ${this.appId}${this.otherLeads ? ' (receives other leads)' : ''}`

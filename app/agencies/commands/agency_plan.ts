@@ -1,11 +1,10 @@
-import { BaseCommand, args, flags } from '@adonisjs/core/ace'
-import type { CommandOptions } from '@adonisjs/core/types/ace'
+import { args, flags } from '@adonisjs/core/ace'
+import { AppCommand } from '#core/commands/app_command'
 
 /** Sets an agency's contracted products: active-listing capacity and quota per exposure. */
-export default class AgencyPlan extends BaseCommand {
+export default class AgencyPlan extends AppCommand {
   static commandName = 'agency:plan'
   static description = 'Set the plan of an agency (capacity and Alta/Media/Baja quotas)'
-  static options: CommandOptions = { startApp: true }
 
   @args.string({ description: 'Administrator e-mail of the agency' })
   declare adminmail: string
@@ -31,16 +30,12 @@ export default class AgencyPlan extends BaseCommand {
       baja: this.baja,
     })
     if (error) {
-      this.logger.error('--capacity, --alta, --media and --baja must be whole numbers ≥ 0')
-      this.exitCode = 1
-      return
+      return this.fail('--capacity, --alta, --media and --baja must be whole numbers ≥ 0')
     }
     const { default: AgencyService } = await import('#agencies/services/agency_service')
     const agency = await new AgencyService().setPlan(this.adminmail, plan)
     if (!agency) {
-      this.logger.error(`No agency administered by ${this.adminmail}`)
-      this.exitCode = 1
-      return
+      return this.fail(`No agency administered by ${this.adminmail}`)
     }
     this.logger.success(
       `Plan of ${agency.adminEmail}: capacity ${plan.capacity}, Alta ${plan.alta}, Media ${plan.media}, Baja ${plan.baja}`

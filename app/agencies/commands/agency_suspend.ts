@@ -1,12 +1,11 @@
-import { BaseCommand, args, flags } from '@adonisjs/core/ace'
-import type { CommandOptions } from '@adonisjs/core/types/ace'
+import { args, flags } from '@adonisjs/core/ace'
+import { AppCommand } from '#core/commands/app_command'
 
 /** Customer support: suspends (or with --off reinstates) an agency or one of its people. */
-export default class AgencySuspend extends BaseCommand {
+export default class AgencySuspend extends AppCommand {
   static commandName = 'agency:suspend'
   static description =
     'Suspend an agency (by admin e-mail) or, with --operator, one person; --off reinstates'
-  static options: CommandOptions = { startApp: true }
 
   @args.string({ description: 'Administrator e-mail of the agency, or the person with --operator' })
   declare email: string
@@ -25,9 +24,7 @@ export default class AgencySuspend extends BaseCommand {
       ? await service.operator(this.email, suspended)
       : await service.agency(this.email, suspended)
     if (!done) {
-      this.logger.error(`No ${this.operator ? 'operator' : 'agency'} with ${this.email}`)
-      this.exitCode = 1
-      return
+      return this.fail(`No ${this.operator ? 'operator' : 'agency'} with ${this.email}`)
     }
     this.logger.success(
       `${this.operator ? 'Operator' : 'Agency'} ${this.email} ${suspended ? 'suspended' : 'reinstated'}`

@@ -1,12 +1,10 @@
-import { DateTime } from 'luxon'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
+import { compose } from '@adonisjs/core/helpers'
+import { Row } from '#core/database/row'
 
 /** A dealership, identified on the wire by its administrator's e-mail. */
-export default class Agency extends BaseModel {
+export default class Agency extends compose(BaseModel, Row) {
   static table = 'agencies'
-
-  @column({ isPrimary: true })
-  declare id: number
 
   /** Always lower-cased; the administrator operator's e-mail. */
   @column()
@@ -17,10 +15,4 @@ export default class Agency extends BaseModel {
 
   @column()
   declare suspended: boolean
-
-  @column.dateTime({ autoCreate: true })
-  declare createdAt: DateTime
-
-  @column.dateTime({ autoCreate: true, autoUpdate: true })
-  declare updatedAt: DateTime
 }

@@ -1,12 +1,11 @@
-import { DateTime } from 'luxon'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
+import { compose } from '@adonisjs/core/helpers'
+import { Row } from '#core/database/row'
+import { Located } from './located.js'
 
 /** A branch (sucursal) of an agency; the main one comes from the invitation. */
-export default class Branch extends BaseModel {
+export default class Branch extends compose(BaseModel, Row, Located) {
   static table = 'branches'
-
-  @column({ isPrimary: true })
-  declare id: number
 
   @column()
   declare agencyId: number
@@ -25,15 +24,6 @@ export default class Branch extends BaseModel {
 
   @column()
   declare phoneIsWhatsapp: boolean
-
-  @column()
-  declare regionId: number | null
-
-  @column()
-  declare cityId: number | null
-
-  @column()
-  declare address: string | null
 
   @column()
   declare sales: boolean
@@ -65,10 +55,4 @@ export default class Branch extends BaseModel {
 
   @column()
   declare afterSalesLeadOwner: string | null
-
-  @column.dateTime({ autoCreate: true })
-  declare createdAt: DateTime
-
-  @column.dateTime({ autoCreate: true, autoUpdate: true })
-  declare updatedAt: DateTime
 }

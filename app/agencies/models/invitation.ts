@@ -2,15 +2,14 @@ import { DateTime } from 'luxon'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
 import { compose } from '@adonisjs/core/helpers'
 import { AppScoped } from '#core/auth/app_scoped'
+import { Row } from '#core/database/row'
+import { Located } from './located.js'
 
 export type InvitationState = 'pending' | 'accepted' | 'expired'
 
 /** An app's invitation to register an agency; the token is stored as its SHA-256. */
-export default class Invitation extends compose(BaseModel, AppScoped) {
+export default class Invitation extends compose(BaseModel, AppScoped, Row, Located) {
   static table = 'invitations'
-
-  @column({ isPrimary: true })
-  declare id: number
 
   /** Always lower-cased. */
   @column()
@@ -18,15 +17,6 @@ export default class Invitation extends compose(BaseModel, AppScoped) {
 
   @column()
   declare tradeName: string
-
-  @column()
-  declare regionId: number | null
-
-  @column()
-  declare cityId: number | null
-
-  @column()
-  declare address: string | null
 
   @column()
   declare phone: string | null
@@ -77,12 +67,6 @@ export default class Invitation extends compose(BaseModel, AppScoped) {
   /** When the `invitaciones` app event was queued (null: still owed). */
   @column.dateTime()
   declare eventQueuedAt: DateTime | null
-
-  @column.dateTime({ autoCreate: true })
-  declare createdAt: DateTime
-
-  @column.dateTime({ autoCreate: true, autoUpdate: true })
-  declare updatedAt: DateTime
 
   get isOverdue() {
     return this.state === 'pending' && this.expiresAt <= DateTime.now()

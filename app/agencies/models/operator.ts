@@ -1,12 +1,11 @@
-import { DateTime } from 'luxon'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
+import { compose } from '@adonisjs/core/helpers'
+import { Row } from '#core/database/row'
+import { Located } from './located.js'
 
 /** A person using the service. Stays a user when detached from an agency. */
-export default class Operator extends BaseModel {
+export default class Operator extends compose(BaseModel, Row, Located) {
   static table = 'operators'
-
-  @column({ isPrimary: true })
-  declare id: number
 
   /** Always lower-cased. */
   @column()
@@ -27,15 +26,6 @@ export default class Operator extends BaseModel {
   @column({ prepare: (value: string[]) => JSON.stringify(value) })
   declare otherPhones: string[]
 
-  @column()
-  declare regionId: number | null
-
-  @column()
-  declare cityId: number | null
-
-  @column()
-  declare address: string | null
-
   @column({ serializeAs: null })
   declare passwordHash: string | null
 
@@ -45,12 +35,6 @@ export default class Operator extends BaseModel {
 
   @column()
   declare suspended: boolean
-
-  @column.dateTime({ autoCreate: true })
-  declare createdAt: DateTime
-
-  @column.dateTime({ autoCreate: true, autoUpdate: true })
-  declare updatedAt: DateTime
 
   /** Every phone, work phone and WhatsApp first, without repeats. */
   get phones(): string[] {

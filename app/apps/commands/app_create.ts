@@ -1,11 +1,10 @@
-import { BaseCommand, args, flags } from '@adonisjs/core/ace'
-import type { CommandOptions } from '@adonisjs/core/types/ace'
+import { args, flags } from '@adonisjs/core/ace'
 import { ABILITIES, type Ability } from '#core/auth/abilities'
+import { AppCommand } from '#core/commands/app_command'
 
-export default class AppCreate extends BaseCommand {
+export default class AppCreate extends AppCommand {
   static commandName = 'app:create'
   static description = 'Create an app (API client) and print its first access token once'
-  static options: CommandOptions = { startApp: true }
 
   @args.string({ description: 'Name of the app' })
   declare name: string
@@ -20,14 +19,10 @@ export default class AppCreate extends BaseCommand {
     const abilities = this.ability ?? []
     const unknown = abilities.filter((ability) => !ABILITIES.includes(ability as Ability))
     if (unknown.length > 0) {
-      this.logger.error(`Unknown ability: ${unknown.join(', ')}. Known: ${ABILITIES.join(', ')}`)
-      this.exitCode = 1
-      return
+      return this.fail(`Unknown ability: ${unknown.join(', ')}. Known: ${ABILITIES.join(', ')}`)
     }
     if (this.name.trim().length === 0 || this.name.length > 100) {
-      this.logger.error('The name must have 1 to 100 characters')
-      this.exitCode = 1
-      return
+      return this.fail('The name must have 1 to 100 characters')
     }
     const { default: CreateApp } = await import('#apps/services/create_app')
     const { app, token } = await new CreateApp().execute(this.name.trim(), abilities as Ability[])

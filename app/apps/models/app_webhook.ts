@@ -1,7 +1,7 @@
-import { DateTime } from 'luxon'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
 import { compose } from '@adonisjs/core/helpers'
 import { AppScoped } from '#core/auth/app_scoped'
+import { Row } from '#core/database/row'
 
 /** A custom header as stored (`HeaderCustom0N` → slot N-1). */
 export type StoredHeader = { name: string; value: string } | null
@@ -15,11 +15,8 @@ export function isAppTopic(value: string): value is AppTopic {
 }
 
 /** An app's subscription to one topic of app-level events. */
-export default class AppWebhook extends compose(BaseModel, AppScoped) {
+export default class AppWebhook extends compose(BaseModel, AppScoped, Row) {
   static table = 'app_webhooks'
-
-  @column({ isPrimary: true })
-  declare id: number
 
   @column()
   declare topic: AppTopic
@@ -39,10 +36,4 @@ export default class AppWebhook extends compose(BaseModel, AppScoped) {
 
   @column({ prepare: (value: StoredHeader[]) => JSON.stringify(value ?? []) })
   declare headers: StoredHeader[]
-
-  @column.dateTime({ autoCreate: true })
-  declare createdAt: DateTime
-
-  @column.dateTime({ autoCreate: true, autoUpdate: true })
-  declare updatedAt: DateTime
 }

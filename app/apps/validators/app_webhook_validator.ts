@@ -9,34 +9,14 @@ import vine from '@vinejs/vine'
 import type { Infer } from '@vinejs/vine/types'
 import { customHeader } from '#core/outbound/custom_header'
 import { CALLBACK_MAX, callbackUrl } from '#core/outbound/callback_url'
+import { SECRET_MAX, SECRET_MIN, secretLength } from '#core/outbound/secret_rule'
 
 export const APP_WEBHOOK_LIMITS = {
   callback: CALLBACK_MAX,
-  secretMin: 16,
-  secret: 256,
+  secretMin: SECRET_MIN,
+  secret: SECRET_MAX,
   description: 200,
 } as const
-
-const secretLength = vine.createRule(
-  (value: unknown, _options: undefined, field) => {
-    if (typeof value !== 'string' || value === '') return
-    if (value.length < APP_WEBHOOK_LIMITS.secretMin) {
-      field.report(
-        `El campo {{ field }} debe tener al menos ${APP_WEBHOOK_LIMITS.secretMin} caracteres.`,
-        'secretLength',
-        field
-      )
-    }
-  },
-  {
-    name: 'secretLength',
-    toJSONSchema: (schema) => {
-      schema.pattern = `^(|[\\s\\S]{${APP_WEBHOOK_LIMITS.secretMin},})$`
-      schema.description =
-        'Clave de firma (`whsec_…` en base64 o texto libre). Solo escritura: null o ausente la conserva, "" la elimina.'
-    },
-  }
-)
 
 export const appWebhookValidator = vine.create({
   Callback: vine.string().trim().maxLength(APP_WEBHOOK_LIMITS.callback).use(callbackUrl()),

@@ -1,6 +1,5 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import { etagOf, notModified } from '#core/http/etag'
 import ListingDirectory, { type PublicListing } from '#listings/services/listing_directory'
 import ReceiveInquiry from '#leads/services/receive_inquiry'
 import RecordVisit from '#buyers/services/record_visit'
@@ -15,8 +14,9 @@ import {
   type FormValues,
 } from '#buyers/validators/inquiry_form'
 import { renderError, renderHtml } from '#buyers/http/html'
-import { csrfSecretOf, visitorOf } from '#buyers/http/visitor'
-import { templatesVersion } from '#buyers/site'
+import { renderCachedPage } from '#buyers/http/cached_page'
+import { renderSentPage } from '#buyers/http/sent_page'
+import { visitorOf } from '#buyers/http/visitor'
 import { inquiryErrors, sentSummary } from '#buyers/http/inquiry_errors'
 import { readIntake } from '#leads/validators/intake_request'
 import { problemFor } from '#leads/http/problems'
@@ -37,12 +37,7 @@ export default class ListingPageController {
     if (listing.state !== 'active') return renderError(ctx, 410)
     if (ctx.request.method() === 'GET') await count(ctx, visits, listing)
     const page = listingPage(listing, await sellers.execute(listing))
-    const etag = etagOf(JSON.stringify(page) + templatesVersion + csrfSecretOf(ctx))
-    ctx.response.header('Cache-Control', 'private, no-cache')
-    ctx.response.header('Vary', 'Cookie')
-    ctx.response.header('ETag', etag)
-    if (notModified(ctx, etag)) return ctx.response.status(304).send('')
-    return renderHtml(ctx, 'listing', { page, form: this.#form(page) })
+    return renderCachedPage(ctx, 'listing', page, this.#form(page))
   }
 
   /** POST /autos/{slug}/consultas: the form goes through the API's intake (OrigenLead Portal). */
@@ -83,13 +78,7 @@ export default class ListingPageController {
 
   /** GET /autos/{slug}/consulta-enviada: the confirmation (Post/Redirect/Get). */
   async sent(ctx: HttpContext) {
-    const sent = ctx.session.flashMessages.get(SENT)
-    if (!sent)
-      return ctx.response
-        .redirect()
-        .status(303)
-        .toPath(`/autos/${encodeURIComponent(ctx.params.slug)}`)
-    return renderHtml(ctx, 'inquiry_sent', { sent })
+    return renderSentPage(ctx, SENT, `/autos/${encodeURIComponent(ctx.params.slug)}`)
   }
 
   #form(page: ListingPageView, values?: FormValues, errors?: FormErrors) {

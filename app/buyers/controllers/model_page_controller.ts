@@ -1,6 +1,5 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import { etagOf, notModified } from '#core/http/etag'
 import ReceiveInquiry from '#leads/services/receive_inquiry'
 import PickCatalogAgency from '#buyers/services/pick_catalog_agency'
 import ModelPageSource from '#buyers/services/model_page_source'
@@ -14,30 +13,25 @@ import {
   type FormErrors,
 } from '#buyers/validators/inquiry_form'
 import { renderError, renderHtml } from '#buyers/http/html'
-import { csrfSecretOf } from '#buyers/http/visitor'
-import { templatesVersion } from '#buyers/site'
+import { renderCachedPage } from '#buyers/http/cached_page'
+import { renderSentPage } from '#buyers/http/sent_page'
 import { inquiryErrors, sentSummary } from '#buyers/http/inquiry_errors'
 import { readIntake } from '#leads/validators/intake_request'
 import { problemFor } from '#leads/http/problems'
 
 const SENT = 'catalogInquirySent'
+const NOT_FOUND = {
+  heading: 'No encontramos este modelo',
+  message: 'El modelo no existe en el catálogo.',
+}
 
 export default class ModelPageController {
   /** GET /modelos/{id}: the model, its versions and the catalogue inquiry form. */
   @inject()
   async show(ctx: HttpContext, catalog: ModelPageSource) {
     const page = await catalog.page(Number(ctx.params.id))
-    if (!page)
-      return renderError(ctx, 404, {
-        heading: 'No encontramos este modelo',
-        message: 'El modelo no existe en el catálogo.',
-      })
-    const etag = etagOf(JSON.stringify(page) + templatesVersion + csrfSecretOf(ctx))
-    ctx.response.header('Cache-Control', 'private, no-cache')
-    ctx.response.header('Vary', 'Cookie')
-    ctx.response.header('ETag', etag)
-    if (notModified(ctx, etag)) return ctx.response.status(304).send('')
-    return renderHtml(ctx, 'model', { page, form: this.#form(page) })
+    if (!page) return renderError(ctx, 404, NOT_FOUND)
+    return renderCachedPage(ctx, 'model', page, this.#form(page))
   }
 
   /** POST /modelos/{id}/consultas: a TipoAnuncio Catalogo inquiry for an agency of the buyer's region. */
@@ -49,11 +43,7 @@ export default class ModelPageController {
     intake: ReceiveInquiry
   ) {
     const page = await catalog.page(Number(ctx.params.id))
-    if (!page)
-      return renderError(ctx, 404, {
-        heading: 'No encontramos este modelo',
-        message: 'El modelo no existe en el catálogo.',
-      })
+    if (!page) return renderError(ctx, 404, NOT_FOUND)
     const body = ctx.request.body()
     const values = { ...formValues(body), Region: str(body.Region), VersionId: str(body.VersionId) }
     const choice = catalogChoices(values, page.regionOptions, page.versionOptions)
@@ -102,13 +92,7 @@ export default class ModelPageController {
 
   /** GET /modelos/{id}/consulta-enviada: the confirmation (Post/Redirect/Get). */
   async sent(ctx: HttpContext) {
-    const sent = ctx.session.flashMessages.get(SENT)
-    if (!sent)
-      return ctx.response
-        .redirect()
-        .status(303)
-        .toPath(`/modelos/${Number(ctx.params.id)}`)
-    return renderHtml(ctx, 'inquiry_sent', { sent })
+    return renderSentPage(ctx, SENT, `/modelos/${Number(ctx.params.id)}`)
   }
 
   #form(page: ModelPageView, values?: Record<string, string | undefined>, errors?: FormErrors) {

@@ -8,13 +8,11 @@ import { emailAddress } from '#core/http/rules'
 import vine from '@vinejs/vine'
 import { DateTime } from 'luxon'
 import { fail, ok, type Result } from '#core/result'
+import { periodQuery } from '#core/http/period_query'
 import { daysBetween, shiftDay, today } from '#buyers/services/visit_clock'
 
 export const MAX_SPAN_DAYS = 90
 export const DEFAULT_SPAN_DAYS = 29
-
-/** Vine describes a date field without a type; the wire form is a calendar day. */
-const DAY = { type: 'string', format: 'date' } as const
 
 export const visitsQueryValidator = vine.create(
   vine.object({
@@ -25,15 +23,7 @@ export const visitsQueryValidator = vine.create(
       .maxLength(255)
       .regex(/^[A-Za-z0-9._~-]+$/)
       .optional(),
-    desde: vine
-      .date({ formats: ['YYYY-MM-DD'] })
-      .optional()
-      .meta(DAY),
-    hasta: vine
-      .date({ formats: ['YYYY-MM-DD'] })
-      .afterOrSameAs('desde')
-      .optional()
-      .meta(DAY),
+    ...periodQuery(),
     operador: vine.string().trim().use(emailAddress()).maxLength(254).optional(),
   })
 )

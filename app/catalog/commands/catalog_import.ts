@@ -1,16 +1,15 @@
-import { BaseCommand, args } from '@adonisjs/core/ace'
-import type { CommandOptions } from '@adonisjs/core/types/ace'
+import { args } from '@adonisjs/core/ace'
+import { AppCommand } from '#core/commands/app_command'
 
 /**
  * `catalog:import [FILE]`: idempotent upserts of catalogue data. Without FILE
  * the bundled data (Argentine regions and cities, ISO 4217, car-json-datasets);
  * with FILE a JSON or CSV file in the format of docs/catalog_import.md.
  */
-export default class CatalogImport extends BaseCommand {
+export default class CatalogImport extends AppCommand {
   static commandName = 'catalog:import'
   static description =
     'Load the catalogue (bundled data, or a JSON/CSV FILE) with idempotent upserts'
-  static options: CommandOptions = { startApp: true }
 
   @args.string({
     description: 'JSON or CSV file (docs/catalog_import.md); omit for the bundled data',
@@ -32,9 +31,7 @@ export default class CatalogImport extends BaseCommand {
     if (this.file) {
       const read = await new ReadCatalogFile().execute(this.file)
       if (!read.ok) {
-        this.logger.error(`Cannot import ${this.file}: ${read.message}`)
-        this.exitCode = 1
-        return
+        return this.fail(`Cannot import ${this.file}: ${read.message}`)
       }
       summary = await new ImportCatalog().execute(read.value, progressBar('file'))
     } else {

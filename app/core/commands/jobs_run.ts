@@ -1,10 +1,9 @@
-import { BaseCommand, args, flags } from '@adonisjs/core/ace'
-import type { CommandOptions } from '@adonisjs/core/types/ace'
+import { args, flags } from '@adonisjs/core/ace'
+import { AppCommand } from './app_command.js'
 
-export default class JobsRun extends BaseCommand {
+export default class JobsRun extends AppCommand {
   static commandName = 'jobs:run'
   static description = 'Run one job of a queue now, in this process (e.g. invitations.poll)'
-  static options: CommandOptions = { startApp: true }
 
   @args.string({ description: 'Queue name' })
   declare name: string
@@ -17,17 +16,13 @@ export default class JobsRun extends BaseCommand {
     const runner = await this.app.container.make(JobRunner)
     const known = runner.definitions().map((definition) => definition.name)
     if (!known.includes(this.name)) {
-      this.logger.error(`Unknown queue "${this.name}". Known: ${known.join(', ') || '(none)'}`)
-      this.exitCode = 1
-      return
+      return this.fail(`Unknown queue "${this.name}". Known: ${known.join(', ') || '(none)'}`)
     }
     let data: object = {}
     try {
       data = this.data ? JSON.parse(this.data) : {}
     } catch {
-      this.logger.error('--data is not valid JSON')
-      this.exitCode = 1
-      return
+      return this.fail('--data is not valid JSON')
     }
     await runner.runNow(this.name, data)
     this.logger.success(`Ran ${this.name}`)

@@ -1,11 +1,10 @@
-import { BaseCommand, args } from '@adonisjs/core/ace'
-import type { CommandOptions } from '@adonisjs/core/types/ace'
+import { args } from '@adonisjs/core/ace'
+import { AppCommand } from './app_command.js'
 
 /** Writes the generated OpenAPI document to a file (npm run lint:openapi lints it). */
-export default class OpenApiDump extends BaseCommand {
+export default class OpenApiDump extends AppCommand {
   static commandName = 'openapi:dump'
   static description = 'Write the generated OpenAPI document (GET /v3/openapi.json) to a file'
-  static options: CommandOptions = { startApp: true }
 
   @args.string({ description: 'Output file', default: 'tmp/openapi.json' })
   declare file: string

@@ -1,12 +1,11 @@
-import { BaseCommand, flags } from '@adonisjs/core/ace'
-import type { CommandOptions } from '@adonisjs/core/types/ace'
+import { flags } from '@adonisjs/core/ace'
+import { AppCommand } from '#core/commands/app_command'
 
 /** Operators' view of outbound deliveries (webhooks, hooks, mails), newest first. */
-export default class DeliveriesList extends BaseCommand {
+export default class DeliveriesList extends AppCommand {
   static commandName = 'deliveries:list'
   static description =
     'List outbound deliveries (--failed: retrying, dead or stuck; --stuck: open without a live job or overdue)'
-  static options: CommandOptions = { startApp: true }
 
   @flags.boolean({
     description: 'Only deliveries that are retrying (failed), gave up (dead) or are stuck',

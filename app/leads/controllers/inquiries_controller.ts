@@ -17,7 +17,8 @@ import {
   inquiryPath,
   inquiryShapes,
 } from '#leads/transformers/inquiry_transformer'
-import { NO_INQUIRY, problemFor } from '#leads/http/problems'
+import { problemFor } from '#leads/http/problems'
+import { inquiryOfCaller } from '#leads/http/inquiry_of_caller'
 
 export default class InquiriesController {
   /** POST /v3/consultas/{adminmail}: an unknown agency is a 404 here (docs/spec.md §7). */
@@ -62,14 +63,7 @@ export default class InquiriesController {
 
   @inject()
   async show(ctx: HttpContext, reader: InquiryReader) {
-    const agency = await agencyOfCaller(ctx, 'read')
-    const audience = {
-      appId: ctx.caller.id,
-      agencyId: agency.id,
-      receivesOtherLeads: agency.receivesOtherLeads,
-    }
-    const inquiry = await reader.find(audience, ctx.params.sid)
-    if (!inquiry) throw Problem.notFound(NO_INQUIRY)
+    const { agency, inquiry } = await inquiryOfCaller(ctx, reader)
     return respond(ctx, inquiryShapes(inquiry, agency.adminMail))
   }
 

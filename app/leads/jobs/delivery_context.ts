@@ -1,7 +1,18 @@
 /*
- * What the delivery handlers share: the configuration a delivery came from
- * and switching a channel off after the receiver answered 410 Gone.
+ * What the delivery handlers share: the configuration a delivery came from,
+ * switching a channel off after the receiver answered 410 Gone, and the one
+ * way each kind of channel (HTTP POST, mail) makes its try.
  */
+import mail from '@adonisjs/mail/services/main'
+import type { Message } from '@adonisjs/mail'
+import deliveries, {
+  mailMessageId,
+  type Delivery,
+  type DeliveryJob,
+} from '#core/outbound/deliveries'
+import outbound from '#core/outbound/http_client'
+import { safeHeaders, type StoredHeader } from '#core/outbound/custom_header'
+import type { JobContext } from '#core/jobs/types'
 import NotificationConfig from '#leads/models/notification_config'
 import type { Channel } from '#leads/services/notification_fanout'
 
@@ -22,4 +33,63 @@ export async function deactivateChannel(configId: number | undefined, channel: C
   await NotificationConfig.query()
     .where('id', configId)
     .update({ [ACTIVE_COLUMN[channel]]: false, updated_at: new Date() })
+}
+
+/** What an HTTP channel sends: its own headers (after the configured custom ones) and body. */
+export type HookRequest = {
+  customHeaders: Array<StoredHeader | null>
+  headers: Record<string, string>
+  body: string
+}
+
+/**
+ * One try of an HTTP channel: POSTs what `build` makes of the delivery and
+ * its configuration; a 410 Gone switches the channel off.
+ */
+export async function attemptHook<P extends { configId: number }>(
+  { deliveryId }: DeliveryJob,
+  job: JobContext,
+  channel: Channel,
+  build: (delivery: Delivery, payload: P, config: NotificationConfig | null) => HookRequest
+) {
+  let configId: number | undefined
+  const result = await deliveries.attempt(
+    deliveryId,
+    async (delivery) => {
+      const payload = delivery.payload as P
+      configId = payload.configId
+      const request = build(delivery, payload, await configOf(payload))
+      const response = await outbound.request(delivery.target, {
+        method: 'POST',
+        headers: { ...safeHeaders(request.customHeaders), ...request.headers },
+        body: request.body,
+        timeoutMs: 15_000,
+      })
+      return { status: response.status, headers: response.headers }
+    },
+    job
+  )
+  if (result === 'gone') await deactivateChannel(configId, channel)
+}
+
+/** One try of a mail channel: sends what `compose` writes, under the delivery's own Message-ID. */
+export async function attemptMail<P>(
+  { deliveryId }: DeliveryJob,
+  job: JobContext,
+  compose: (delivery: Delivery, payload: P) => Promise<(message: Message) => void>
+) {
+  await deliveries.attempt(
+    deliveryId,
+    async (delivery) => {
+      const write = await compose(delivery, delivery.payload as P)
+      await mail.send((message) => {
+        write(message)
+        // The same Message-ID on every try: a mail sent again after a crash is recognisably the same message.
+        message.messageId(mailMessageId(delivery))
+        message.header('X-Delivery-Id', delivery.messageId)
+      })
+      return { status: 200 }
+    },
+    job
+  )
 }

@@ -1,7 +1,7 @@
-import { DateTime } from 'luxon'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
 import { compose } from '@adonisjs/core/helpers'
 import { AppScoped } from '#core/auth/app_scoped'
+import { Row } from '#core/database/row'
 
 /** A custom header as stored (`HeaderCustom0N` slot → index N-1). */
 export type StoredHeader = { name: string; value: string } | null
@@ -9,11 +9,8 @@ export type StoredHeader = { name: string; value: string } | null
 const json = { prepare: (value: unknown) => JSON.stringify(value ?? []) }
 
 /** Lead-notification channels of one agency for one app (docs/spec.md §2.14). */
-export default class NotificationConfig extends compose(BaseModel, AppScoped) {
+export default class NotificationConfig extends compose(BaseModel, AppScoped, Row) {
   static table = 'notification_configs'
-
-  @column({ isPrimary: true })
-  declare id: number
 
   @column()
   declare agencyId: number
@@ -54,10 +51,4 @@ export default class NotificationConfig extends compose(BaseModel, AppScoped) {
 
   @column()
   declare htmlMailActive: boolean
-
-  @column.dateTime({ autoCreate: true })
-  declare createdAt: DateTime
-
-  @column.dateTime({ autoCreate: true, autoUpdate: true })
-  declare updatedAt: DateTime
 }

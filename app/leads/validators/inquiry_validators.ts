@@ -8,6 +8,7 @@ import type { Infer } from '@vinejs/vine/types'
 import { INTERESTS, LEAD_ORIGINS } from '#core/value_sets'
 import { settings } from '#core/settings'
 import { oneOf, emailAddress } from '#core/http/rules'
+import { calendarDay, periodQuery } from '#core/http/period_query'
 
 export const LIMITS = {
   name: 50,
@@ -90,22 +91,10 @@ export function dayInZone(days = 0): string {
   return DateTime.now().setZone(settings.timezone).plus({ days }).toISODate()!
 }
 
-/** Vine describes a date field without a type; the wire form is a calendar day. */
-const DAY = { type: 'string', format: 'date' } as const
-
 export const listQueryValidator = vine.create({
   operador: vine.string().trim().maxLength(254).use(emailAddress()).optional(),
   externalid: vine.string().trim().minLength(1).maxLength(255).optional(),
-  desde: vine
-    .date({ formats: ['YYYY-MM-DD'] })
-    .afterOrEqual(() => dayInZone(-LIMITS.listDays))
-    .optional()
-    .meta(DAY),
-  hasta: vine
-    .date({ formats: ['YYYY-MM-DD'] })
-    .afterOrSameAs('desde')
-    .optional()
-    .meta(DAY),
+  ...periodQuery(calendarDay().afterOrEqual(() => dayInZone(-LIMITS.listDays))),
   pagina: vine.number().withoutDecimals().range([1, LIMITS.maxPage]).optional(),
 })
 

@@ -8,11 +8,12 @@ import vine from '@vinejs/vine'
 import type { Infer } from '@vinejs/vine/types'
 import { customHeader } from '#core/outbound/custom_header'
 import { CALLBACK_MAX, callbackUrl } from '#core/outbound/callback_url'
+import { SECRET_MAX, SECRET_MIN, secretLength } from '#core/outbound/secret_rule'
 
 export const NOTIFICATION_LIMITS = {
   callback: CALLBACK_MAX,
-  secretMin: 16,
-  secret: 256,
+  secretMin: SECRET_MIN,
+  secret: SECRET_MAX,
   email: 254,
   bcc: 10,
 } as const
@@ -101,21 +102,5 @@ export const notificationConfigValidator = vine.create({
     .nullable()
     .optional(),
 })
-
-function secretLength() {
-  return vine.createRule(
-    (value: unknown, _options: undefined, field) => {
-      if (typeof value !== 'string' || value === '') return
-      if (value.length < NOTIFICATION_LIMITS.secretMin) {
-        field.report(
-          `El campo {{ field }} debe tener al menos ${NOTIFICATION_LIMITS.secretMin} caracteres.`,
-          'secretLength',
-          field
-        )
-      }
-    },
-    { name: 'secretLength' }
-  )()
-}
 
 export type NotificationConfigInput = Infer<typeof notificationConfigValidator>

@@ -1,6 +1,7 @@
-import { DateTime } from 'luxon'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
+import { compose } from '@adonisjs/core/helpers'
 import { AppScoped } from '#core/auth/app_scoped'
+import { Row } from '#core/database/row'
 
 export type ListingState = 'active' | 'suspended' | 'archived'
 export type Exposure = 'high' | 'medium' | 'low'
@@ -12,11 +13,8 @@ const money = {
 }
 
 /** A vehicle an app publishes for an agency. */
-export default class Listing extends AppScoped(BaseModel) {
+export default class Listing extends compose(BaseModel, AppScoped, Row) {
   static table = 'listings'
-
-  @column({ isPrimary: true })
-  declare id: number
 
   @column()
   declare agencyId: number
@@ -136,12 +134,6 @@ export default class Listing extends AppScoped(BaseModel) {
   /** Photos in any state (the spec's "number of photos already on the listing"). */
   @column()
   declare photoCount: number
-
-  @column.dateTime({ autoCreate: true })
-  declare createdAt: DateTime
-
-  @column.dateTime({ autoCreate: true, autoUpdate: true })
-  declare updatedAt: DateTime
 }
 
 /** The stored fields of a listing, as a plain object (what reads hand to transformers). */

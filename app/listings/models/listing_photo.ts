@@ -1,15 +1,13 @@
-import { DateTime } from 'luxon'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
+import { compose } from '@adonisjs/core/helpers'
 import { AppScoped } from '#core/auth/app_scoped'
+import { Row } from '#core/database/row'
 
 export type PhotoState = 'pending' | 'ready' | 'rejected'
 
 /** One photo of a listing: its source URL and, once processed, the stored JPEG and thumbnail. */
-export default class ListingPhoto extends AppScoped(BaseModel) {
+export default class ListingPhoto extends compose(BaseModel, AppScoped, Row) {
   static table = 'listing_photos'
-
-  @column({ isPrimary: true })
-  declare id: number
 
   @column()
   declare listingId: number
@@ -37,10 +35,4 @@ export default class ListingPhoto extends AppScoped(BaseModel) {
 
   @column()
   declare height: number | null
-
-  @column.dateTime({ autoCreate: true })
-  declare createdAt: DateTime
-
-  @column.dateTime({ autoCreate: true, autoUpdate: true })
-  declare updatedAt: DateTime
 }
