@@ -67,11 +67,14 @@ export function gracefulClose<T extends Server>(server: T, options: GracefulClos
     // connection per turn (seen: 50 queued took 50 turns of 50–100 ms), so the
     // bound is time, not a number of turns; a steady stream of new
     // connections can't hold the close open past it.
+    // One quiet turn is not enough: a turn spent on timers can end before the
+    // poll phase accepts, so the queue counts as drained after 20 ms without one.
     const drainUntil = Date.now() + drainMs
-    while (Date.now() < drainUntil) {
+    let quietSince = Date.now()
+    while (Date.now() < drainUntil && Date.now() - quietSince < 20) {
       const seen = accepted
       await new Promise((resolve) => setTimeout(resolve, 1))
-      if (accepted === seen) break
+      if (accepted !== seen) quietSince = Date.now()
     }
     // Stop listening without http's closeIdleConnections() (see the header).
     net.Server.prototype.close.call(server)
