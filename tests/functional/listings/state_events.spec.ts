@@ -215,4 +215,44 @@ test.group('Listing-state events caused outside the app', (group) => {
       'Activa'
     )
   }).timeout(60_000)
+
+  test('listing:state moves a listing as the administration (Administracion); the app’s own change sends nothing', async ({
+    client,
+    assert,
+  }) => {
+    const { caller, token } = await subscribedCaller(client, hooks, '/admin')
+    const agency = await createAgency(caller)
+    const adminMail = agency.agency.adminMail
+    const listing = await createListing(caller, agency)
+    const own = await createListing(caller, agency)
+    const ownPath = hrefOf(adminMail, own.externalId)
+    ;(await client.patch(`${ownPath}/suspender`).bearerToken(token)).assertStatus(200)
+
+    await ace('listing:state', adminMail, listing.externalId, '--to', 'suspended')
+    assert.equal(await stateOf(client, token, adminMail, listing.externalId), 'Suspendida')
+    await ace('listing:state', adminMail.toUpperCase(), listing.externalId, '--to', 'active')
+    assert.equal(await stateOf(client, token, adminMail, listing.externalId), 'Activa')
+    await ace('listing:state', adminMail, listing.externalId, '--to', 'archived')
+    assert.equal(await stateOf(client, token, adminMail, listing.externalId), 'Archivada')
+    // Refused by the state machine (an archived listing stays archived), or unknown: exit 1.
+    await assert.rejects(() =>
+      ace('listing:state', adminMail, listing.externalId, '--to', 'active')
+    )
+    await assert.rejects(() => ace('listing:state', adminMail, 'no-such-id', '--to', 'active'))
+    await assert.rejects(() => ace('listing:state', adminMail, listing.externalId, '--to', 'x'))
+
+    const events = await eventsOn(assert, hooks, '/admin', 3)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    assert.lengthOf(hooks.requests, 3, 'nothing for the app’s own suspender or the refusals')
+    const sorted = [...events].sort((a, b) => a.Momento.localeCompare(b.Momento))
+    assert.deepEqual(
+      sorted.map((event) => event.Tipo),
+      ['PublicacionSuspendida', 'PublicacionActivada', 'PublicacionArchivada']
+    )
+    for (const event of events) {
+      assert.equal(event.Recurso.href, hrefOf(adminMail, listing.externalId))
+      assert.deepEqual(event.Datos, { Causa: 'Administracion' })
+    }
+    assert.sameDeepMembers(await history(client, token), events)
+  }).timeout(60_000)
 })
