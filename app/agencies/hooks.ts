@@ -30,12 +30,33 @@ export interface PlanUsageSource {
   usage(agencyId: number): Promise<Usage>
 }
 
+/**
+ * A module's share of a suspension or a smaller plan (docs/design.md §14),
+ * inside that change's transaction; each answers how many of its records it
+ * suspended. Reinstating has no share: the app decides what to reactivate.
+ */
+export interface SuspensionEffects {
+  agencySuspended(agencyId: number, trx: TransactionClientContract): Promise<number>
+  operatorSuspended(operatorId: number, trx: TransactionClientContract): Promise<number>
+  capacityLowered(
+    agencyId: number,
+    capacity: number,
+    trx: TransactionClientContract
+  ): Promise<number>
+}
+
 const handovers = new Map<string, LazyService<OperatorHandover>>()
+const suspensionEffects = new Map<string, LazyService<SuspensionEffects>>()
 let usageSource: LazyService<PlanUsageSource> | undefined
 
 /** Registers `module`'s handover; detaches run them in registration (start/modules.ts) order. */
 export function onOperatorDetached(module: string, handover: LazyService<OperatorHandover>) {
   handovers.set(module, handover)
+}
+
+/** Registers `module`'s share of suspensions and plan downgrades. */
+export function onSuspension(module: string, effects: LazyService<SuspensionEffects>) {
+  suspensionEffects.set(module, effects)
 }
 
 /** Registers the module that counts an agency's listings (listings). */
@@ -45,6 +66,10 @@ export function providePlanUsage(source: LazyService<PlanUsageSource>) {
 
 export function operatorHandovers(): Promise<OperatorHandover[]> {
   return Promise.all([...handovers.values()].map(async (load) => make(load)))
+}
+
+export function suspensionEffectsOf(): Promise<SuspensionEffects[]> {
+  return Promise.all([...suspensionEffects.values()].map(async (load) => make(load)))
 }
 
 export function planUsageSource(): Promise<PlanUsageSource> {

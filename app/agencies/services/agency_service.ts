@@ -5,6 +5,7 @@ import db from '@adonisjs/lucid/services/db'
 import Agency from '#agencies/models/agency'
 import Branch from '#agencies/models/branch'
 import Plan from '#agencies/models/plan'
+import { suspensionEffectsOf } from '#agencies/hooks'
 import { normalizeEmail } from './emails.js'
 
 export default class AgencyService {
@@ -53,6 +54,10 @@ export default class AgencyService {
         },
         { client: trx }
       )
+      // A smaller plan suspends the excess active listings (docs/design.md §14).
+      for (const effects of await suspensionEffectsOf()) {
+        await effects.capacityLowered(agency.id, plan.capacity, trx)
+      }
       return agency
     })
   }

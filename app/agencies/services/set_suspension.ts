@@ -1,24 +1,48 @@
 /*
  * Suspends or reinstates an agency or one person (docs/design.md §7: activation of
  * listings is refused while either is suspended). Customer-support path.
+ * Suspending also suspends their active listings in the same transaction
+ * (the modules' share, app/agencies/hooks.ts; docs/design.md §14); reinstating
+ * reactivates nothing — each app got the event and decides.
  */
+import db from '@adonisjs/lucid/services/db'
 import Agency from '#agencies/models/agency'
 import Operator from '#agencies/models/operator'
+import { suspensionEffectsOf } from '#agencies/hooks'
 import { normalizeEmail } from './emails.js'
-import { affected } from './affected.js'
 
 export default class SetSuspension {
   async agency(adminMail: string, suspended: boolean) {
-    const updated = await Agency.query()
-      .where('admin_email', normalizeEmail(adminMail))
-      .update({ suspended })
-    return affected(updated) > 0
+    return db.transaction(async (trx) => {
+      const agency = await Agency.query({ client: trx })
+        .where('admin_email', normalizeEmail(adminMail))
+        .forUpdate()
+        .first()
+      if (!agency) return false
+      await agency.merge({ suspended }).save()
+      if (suspended) {
+        for (const effects of await suspensionEffectsOf()) {
+          await effects.agencySuspended(agency.id, trx)
+        }
+      }
+      return true
+    })
   }
 
   async operator(email: string, suspended: boolean) {
-    const updated = await Operator.query()
-      .where('email', normalizeEmail(email))
-      .update({ suspended })
-    return affected(updated) > 0
+    return db.transaction(async (trx) => {
+      const operator = await Operator.query({ client: trx })
+        .where('email', normalizeEmail(email))
+        .forUpdate()
+        .first()
+      if (!operator) return false
+      await operator.merge({ suspended }).save()
+      if (suspended) {
+        for (const effects of await suspensionEffectsOf()) {
+          await effects.operatorSuspended(operator.id, trx)
+        }
+      }
+      return true
+    })
   }
 }

@@ -23,6 +23,7 @@ import { installPhotos } from './photo_set.js'
 import { transition } from './listing_rules.js'
 import { expectedRevision } from './listing_etag.js'
 import type { ListingFailure } from './listing_failures.js'
+import ListingEvents, { type StateCause } from './listing_events.js'
 
 export type Change =
   | { kind: 'edit'; input: ListingEditInput }
@@ -52,6 +53,8 @@ export default class ChangeListing {
     /** The request's If-Match tags; undefined when none was sent. */
     ifMatch?: string[]
     change: Change
+    /** Set when the app did not ask for the change: its app gets the state event (docs/design.md §14). */
+    cause?: StateCause
   }): Promise<Changed | ChangeFailure> {
     const { agency } = request
     // Locacion is resolved through the catalogue only when it differs from the
@@ -82,7 +85,13 @@ export default class ChangeListing {
   async #attempt(
     trx: TransactionClientContract,
     agency: AgencyView,
-    request: { caller: Caller; externalId: string; ifMatch?: string[]; change: Change },
+    request: {
+      caller: Caller
+      externalId: string
+      ifMatch?: string[]
+      change: Change
+      cause?: StateCause
+    },
     location: PlaceValues | undefined,
     membersHeld: boolean
   ): Promise<Attempt> {
@@ -138,6 +147,10 @@ export default class ChangeListing {
       .where('revision', listing.revision)
       .update({ ...values, revision: listing.revision + 1, updated_at: new Date() }, ['*'])
     if (updated.length === 0) return fail(expected !== undefined ? 'precondition' : 'retry')
+    const state = updated[0].state as ListingState
+    if (request.cause && state !== listing.state) {
+      await new ListingEvents().stateChanged(trx, listing, state, request.cause)
+    }
 
     if (!photos) return ok({ agency, record: this.reader.fromRow(updated[0]) })
     await installPhotos(trx, listing, photos)

@@ -7,7 +7,7 @@
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { path } from '#core/http/links'
 import AppEvents from '#apps/services/app_events'
-import Listing, { type ListingState } from '#listings/models/listing'
+import Listing, { type ListingData, type ListingState } from '#listings/models/listing'
 import { listingTitle } from '#listings/transformers/listing_transformer'
 
 export type StateCause =
@@ -46,7 +46,7 @@ export default class ListingEvents {
   /** A listing's state changed by the service or another actor (never the app's own request). */
   async stateChanged(
     trx: TransactionClientContract,
-    listing: Listing,
+    listing: ListingData,
     to: ListingState,
     cause: StateCause
   ) {
@@ -58,7 +58,7 @@ export default class ListingEvents {
     )
   }
 
-  #refs(listing: Listing) {
+  #refs(listing: ListingData) {
     return {
       Agencia: { AdminMail: listing.adminEmail, href: path('agencias', listing.adminEmail) },
       Recurso: {

@@ -1,0 +1,53 @@
+import { args, flags } from '@adonisjs/core/ace'
+import { AppCommand } from '#core/commands/app_command'
+
+const STATES = ['active', 'suspended', 'archived'] as const
+
+/**
+ * Customer support: moves a listing to a state with the app's own rules
+ * (docs/design.md §7); its app gets the state event, Causa Administracion
+ * (docs/design.md §14).
+ */
+export default class ListingState extends AppCommand {
+  static commandName = 'listing:state'
+  static description =
+    'Set the state of a listing (agency admin e-mail + ExternalId) as the administration'
+
+  @args.string({ description: 'Administrator e-mail of the agency' })
+  declare adminmail: string
+
+  @args.string({ description: 'ExternalId of the listing' })
+  declare externalid: string
+
+  @flags.string({ description: 'active, suspended or archived', required: true })
+  declare to: string
+
+  async run() {
+    const to = STATES.find((state) => state === this.to)
+    if (!to) return this.fail('--to must be active, suspended or archived')
+    const { default: app } = await import('@adonisjs/core/services/app')
+    const { default: Listing } = await import('#listings/models/listing')
+    const { default: AgencyDirectory } = await import('#agencies/services/agency_directory')
+    const { default: ChangeListing } = await import('#listings/services/change_listing')
+    // ExternalId is unique per agency (whatever the app), so this names one listing.
+    const listing = await Listing.query()
+      .where('admin_email', this.adminmail.trim().toLowerCase())
+      .whereRaw('lower(external_id) = lower(?)', [this.externalid])
+      .first()
+    const agency =
+      listing && (await new AgencyDirectory().forApp(listing.appId, listing.adminEmail))
+    if (!listing || !agency) {
+      return this.fail(`No listing ${this.externalid} of ${this.adminmail}`)
+    }
+    const changer = await app.container.make(ChangeListing)
+    const done = await changer.execute({
+      caller: { id: listing.appId },
+      agency,
+      externalId: listing.externalId,
+      change: to === 'archived' ? { kind: 'archive' } : { kind: 'state', active: to === 'active' },
+      cause: 'Administracion',
+    })
+    if (!done.ok) return this.fail(`Refused: ${done.reason}`)
+    this.logger.success(`Listing ${listing.externalId} of ${listing.adminEmail}: ${to}`)
+  }
+}
