@@ -15,6 +15,8 @@
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Group } from '@japa/runner/core'
+import { settings } from '#core/settings'
 
 export type ReceivedRequest = {
   method: string
@@ -159,4 +161,18 @@ async function write(res: http.ServerResponse, answer: Answer) {
   }
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
   res.end(body)
+}
+
+/**
+ * Each test of `group` runs with OUTBOUND_ALLOW_PRIVATE set to `allowed` (loopback receivers need
+ * it on, the SSRF tests off); the setting in force before is restored after the test.
+ */
+export function outboundPrivate(group: Group, allowed: boolean) {
+  group.each.setup(() => {
+    const initial = settings.outboundAllowPrivate
+    settings.outboundAllowPrivate = allowed
+    return () => {
+      settings.outboundAllowPrivate = initial
+    }
+  })
 }

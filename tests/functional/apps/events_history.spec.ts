@@ -6,10 +6,9 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { Webhook } from 'standardwebhooks'
-import { settings } from '#core/settings'
 import AppEvents from '#apps/services/app_events'
 import { createCaller } from '#tests/helpers/apps'
-import { startReceiver, type Receiver } from '#tests/helpers/receiver'
+import { outboundPrivate, startReceiver, type Receiver } from '#tests/helpers/receiver'
 
 const SECRET = 'whsec_' + Buffer.from('clave-de-historia-de-32-bytes-12').toString('base64')
 
@@ -192,18 +191,12 @@ test.group('Event history: GET /v3/eventos', () => {
 
 test.group('Test event: POST /v3/appnotificaciones/{topic}/prueba', (group) => {
   let receiver: Receiver
-  const initial = settings.outboundAllowPrivate
   group.setup(async () => {
     receiver = await startReceiver()
     return () => receiver.close()
   })
-  group.each.setup(() => {
-    receiver.reset()
-    settings.outboundAllowPrivate = true
-    return () => {
-      settings.outboundAllowPrivate = initial
-    }
-  })
+  group.each.setup(() => receiver.reset())
+  outboundPrivate(group, true)
 
   async function subscribed(client: any, callback: string) {
     const { app: caller, token } = await createCaller('Test event app')

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { isAllowedAddress, outbound, OutboundError } from '#core/outbound/http_client'
 import { settings } from '#core/settings'
-import { startReceiver, type Receiver } from '#tests/helpers/receiver'
+import { outboundPrivate, startReceiver, type Receiver } from '#tests/helpers/receiver'
 
 async function failure(promise: Promise<unknown>): Promise<OutboundError> {
   try {
@@ -21,18 +21,12 @@ async function failure(promise: Promise<unknown>): Promise<OutboundError> {
 
 test.group('outbound http client: SSRF guard', (group) => {
   let receiver: Receiver
-  const initial = settings.outboundAllowPrivate
   group.setup(async () => {
     receiver = await startReceiver()
     return () => receiver.close()
   })
-  group.each.setup(() => {
-    receiver.reset()
-    settings.outboundAllowPrivate = false
-    return () => {
-      settings.outboundAllowPrivate = initial
-    }
-  })
+  group.each.setup(() => receiver.reset())
+  outboundPrivate(group, false)
 
   test('refuses the literal address {$self} while private targets are not allowed')
     .with([
@@ -136,18 +130,12 @@ test.group('outbound http client: SSRF guard', (group) => {
 
 test.group('outbound http client: transport', (group) => {
   let receiver: Receiver
-  const initial = settings.outboundAllowPrivate
   group.setup(async () => {
     receiver = await startReceiver()
     return () => receiver.close()
   })
-  group.each.setup(() => {
-    receiver.reset()
-    settings.outboundAllowPrivate = true
-    return () => {
-      settings.outboundAllowPrivate = initial
-    }
-  })
+  group.each.setup(() => receiver.reset())
+  outboundPrivate(group, true)
 
   test('sends method, headers and body, and returns status, headers, body and url', async ({
     assert,

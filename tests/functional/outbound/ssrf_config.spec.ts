@@ -7,6 +7,7 @@
  */
 import { test } from '@japa/runner'
 import { settings } from '#core/settings'
+import { outboundPrivate } from '#tests/helpers/receiver'
 import { createCaller } from '#tests/helpers/apps'
 import { createAgency } from '#tests/helpers/agencies'
 import { assertErrorKey, listingBody, setup } from '#tests/functional/listings/support'
@@ -31,13 +32,7 @@ const PUBLIC_LITERALS = [
 ]
 
 test.group('SSRF at configuration time (OUTBOUND_ALLOW_PRIVATE off)', (group) => {
-  const initial = settings.outboundAllowPrivate
-  group.each.setup(() => {
-    settings.outboundAllowPrivate = false
-    return () => {
-      settings.outboundAllowPrivate = initial
-    }
-  })
+  outboundPrivate(group, false)
 
   test('lead notifications: a private IP-literal Callback is 400 on the field, a public one 200', async ({
     client,
