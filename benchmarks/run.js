@@ -624,9 +624,15 @@ try {
         new Promise((resolve) => {
           child.once('exit', resolve)
           child.kill('SIGINT')
-          setTimeout(resolve, 5000).unref()
+          // A child still up after 5 s (the baseline's pg-boss ignores SIGINT) is killed.
+          setTimeout(() => {
+            child.kill('SIGKILL')
+            resolve()
+          }, 5000).unref()
         })
     )
   )
   await db.stop()
 }
+// Open pools and sockets of the scenarios would keep the run alive after its figures.
+process.exit(process.exitCode ?? 0)

@@ -11,7 +11,9 @@ const loggerConfig = defineConfig({
       level: env.get('LOG_LEVEL') ?? (app.inTest ? 'silent' : 'info'),
       // Straight to stdout from the process: a transport would run a worker
       // thread (its own V8 heap, ~20 MiB) and pass every line to it.
-      destination: destination({ dest: 1, sync: true }),
+      // Asynchronous: a request does not wait for its log line's write (lines written
+      // meanwhile go out together); pino flushes what is pending when the process exits.
+      destination: destination({ dest: 1, sync: false }),
     },
   },
 })

@@ -17,7 +17,6 @@ server.use([
 router.use([
   // The input gate runs the body parser and checks every input before auth and handlers.
   () => import('#core/http/middleware/input_gate_middleware'),
-  () => import('@adonisjs/auth/initialize_auth_middleware'),
 ])
 
 export const middleware = router.named({

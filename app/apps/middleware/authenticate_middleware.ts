@@ -11,10 +11,12 @@
  * database store, one query): another process learns of an address at its
  * first failure there, whose increment already says whether it is spent.
  */
+import app from '@adonisjs/core/services/app'
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import limiter from '@adonisjs/limiter/services/main'
 import { errors } from '@adonisjs/auth'
+import type { AuthService } from '@adonisjs/auth/types'
 import { settings } from '#core/settings'
 import { Problem } from '#core/http/problem'
 import { bearerToken } from '#core/http/bearer'
@@ -31,6 +33,13 @@ function suspect(address: string, now = Date.now()) {
     for (const [key, until] of suspects) if (until <= now) suspects.delete(key)
   suspects.set(address, now + SUSPECT_MS)
 }
+
+/**
+ * The auth manager, resolved once. Only authenticated routes build an
+ * authenticator (Adonis' initialize_auth_middleware built one on every
+ * request, and with it an Edge renderer to share it with templates).
+ */
+let authManager: AuthService | undefined
 
 function tooMany(availableIn: number) {
   return new Problem(429, {
@@ -56,7 +65,8 @@ export default class AuthenticateMiddleware {
         })
       // The guard splits on one space: hand it the canonical form of the header just checked.
       ctx.request.request.headers.authorization = `Bearer ${token}`
-      ctx.caller = await ctx.auth.authenticateUsing(['api'])
+      authManager ??= await app.container.make('auth.manager')
+      ctx.caller = await authManager.createAuthenticator(ctx).authenticateUsing(['api'])
     } catch (error) {
       if (!(error instanceof errors.E_UNAUTHORIZED_ACCESS)) throw error
       suspect(address)

@@ -34,6 +34,31 @@ const json = {
 }
 
 /**
+ * What the wire shapes of an inquiry read (app/leads/transformers): a model
+ * has it, and so has a row of a list, read without hydrating models.
+ */
+export type InquiryFields = Pick<
+  Inquiry,
+  | 'sid'
+  | 'agencyId'
+  | 'kind'
+  | 'origin'
+  | 'externalId'
+  | 'vehicle'
+  | 'interest'
+  | 'firstName'
+  | 'lastName'
+  | 'email'
+  | 'phone'
+  | 'documentId'
+  | 'province'
+  | 'city'
+  | 'comment'
+  | 'operationInfo'
+  | 'operatorEmail'
+> & { receivedAt: DateTime | Date }
+
+/**
  * A buyer inquiry. Visibility is not a plain app scope: `appId` is the app that
  * published the listing, null for catalogue inquiries (seen by the apps the
  * agency lets receive other leads) — queries state that condition explicitly.

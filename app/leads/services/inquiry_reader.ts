@@ -8,10 +8,9 @@
 import { DateTime } from 'luxon'
 import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
-import type { Knex } from 'knex'
-import type { ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
+import type { DatabaseQueryBuilderContract } from '@adonisjs/lucid/types/querybuilder'
 import AgencyDirectory from '#agencies/services/agency_directory'
-import Inquiry from '#leads/models/inquiry'
+import Inquiry, { type InquiryFields } from '#leads/models/inquiry'
 
 export type Audience = { appId: number; agencyId: number; receivesOtherLeads: boolean }
 
@@ -25,9 +24,13 @@ export type ListFilters = {
   perPage: number
 }
 
-export type InquiryPage = { inquiries: Inquiry[]; total: number; adminMails: Map<number, string> }
+export type InquiryPage = {
+  inquiries: InquiryFields[]
+  total: number
+  adminMails: Map<number, string>
+}
 
-type Query = ModelQueryBuilderContract<typeof Inquiry, Inquiry>
+type Rows = DatabaseQueryBuilderContract
 
 /** Catalogue inquiries (no publishing app) have audience 0. */
 const OTHER_LEADS = 0
@@ -35,17 +38,63 @@ const OTHER_LEADS = 0
 const audiences = (audience: Audience) =>
   audience.receivesOtherLeads ? [audience.appId, OTHER_LEADS] : [audience.appId]
 
+/**
+ * A list reads plain rows, not models: hydrating 100 Lucid models cost more
+ * than the page's query. These are the columns the wire shapes read.
+ */
+const LIST_COLUMNS = [
+  'sid',
+  'agency_id',
+  'kind',
+  'origin',
+  'external_id',
+  'vehicle',
+  'interest',
+  'first_name',
+  'last_name',
+  'email',
+  'phone',
+  'document_id',
+  'province',
+  'city',
+  'comment',
+  'operation_info',
+  'operator_email',
+  'received_at',
+  'id',
+]
+
+function toFields(row: Record<string, any>): InquiryFields {
+  return {
+    sid: row.sid,
+    agencyId: row.agency_id,
+    kind: row.kind,
+    origin: row.origin,
+    externalId: row.external_id,
+    vehicle: row.vehicle,
+    interest: row.interest,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    email: row.email,
+    phone: row.phone,
+    documentId: row.document_id,
+    province: row.province,
+    city: row.city,
+    comment: row.comment,
+    operationInfo: row.operation_info,
+    operatorEmail: row.operator_email,
+    receivedAt: row.received_at,
+  }
+}
+
 /** The app's part of one agency's inquiries. */
-export function visibleTo(query: Query, audience: Audience): Query {
+function visibleTo(query: Rows, audience: Audience): Rows {
   return query.where('agency_id', audience.agencyId).whereIn('audience_app_id', audiences(audience))
 }
 
-/** The knex query with its where clauses applied (Lucid applies them lazily). */
-const knexOf = (query: Query) => (query as unknown as { toKnex(): Knex.QueryBuilder }).toKnex()
+const newestFirst = (query: Rows) => query.orderBy('received_at', 'desc').orderBy('id', 'desc')
 
-const newestFirst = (query: Query) => query.orderBy('received_at', 'desc').orderBy('id', 'desc')
-
-function filtered(query: Query, filters: ListFilters): Query {
+function filtered(query: Rows, filters: ListFilters): Rows {
   query
     .where('received_at', '>=', filters.from.toJSDate())
     .where('received_at', '<', filters.to.toJSDate())
@@ -53,6 +102,8 @@ function filtered(query: Query, filters: ListFilters): Query {
   if (filters.externalId) query.whereRaw('lower(external_id) = lower(?)', [filters.externalId])
   return query
 }
+
+const inquiries = () => db.from('inquiries')
 
 @inject()
 export default class InquiryReader {
@@ -80,7 +131,8 @@ export default class InquiryReader {
     const range = (audienceAppId: number) =>
       newestFirst(
         filtered(
-          Inquiry.query()
+          inquiries()
+            .select(LIST_COLUMNS)
             .where('agency_id', audience.agencyId)
             .where('audience_app_id', audienceAppId),
           filters
@@ -88,25 +140,33 @@ export default class InquiryReader {
       )
     const [own, other] = audiences(audience)
     // Two audiences: two ordered index ranges, each cut at offset + perPage, merged.
+    const cut = (query: Rows) => query.limit(offset + filters.perPage).toSQL()
+    const [first, second] = other === undefined ? [] : [cut(range(own)), cut(range(other))]
     const rows =
       other === undefined
         ? range(own)
         : newestFirst(
-            Inquiry.query().from(
-              db.raw('(? union all ?) as inquiries', [
-                knexOf(range(own).limit(offset + filters.perPage)),
-                knexOf(range(other).limit(offset + filters.perPage)),
-              ]) as any
-            )
+            db
+              .from(
+                db.raw(`((${first!.sql}) union all (${second!.sql})) as inquiries`, [
+                  ...first!.bindings,
+                  ...second!.bindings,
+                ]) as any
+              )
+              .select(LIST_COLUMNS)
           )
     const narrowed = filters.operatorEmail || filters.externalId
-    const [inquiries, total] = await Promise.all([
+    const [page, total] = await Promise.all([
       rows.limit(filters.perPage).offset(offset),
       narrowed
-        ? this.#count(filtered(visibleTo(Inquiry.query(), audience), filters))
+        ? this.#count(filtered(visibleTo(inquiries(), audience), filters))
         : this.#countByHour(audience, filters),
     ])
-    return { inquiries, total, adminMails: new Map([[audience.agencyId, adminMail]]) }
+    return {
+      inquiries: page.map(toFields),
+      total,
+      adminMails: new Map([[audience.agencyId, adminMail]]),
+    }
   }
 
   /**
@@ -132,7 +192,7 @@ export default class InquiryReader {
     }
     const scoped = () =>
       filtered(
-        Inquiry.query().where((visible) => {
+        inquiries().where((visible) => {
           visible.where('audience_app_id', appId)
           if (openTo.length > 0) {
             visible.orWhere((other) =>
@@ -142,18 +202,19 @@ export default class InquiryReader {
         }),
         filters
       )
-    const [inquiries, total] = await Promise.all([
-      newestFirst(scoped())
+    const [rows, total] = await Promise.all([
+      newestFirst(scoped().select(LIST_COLUMNS))
         .limit(filters.perPage)
         .offset((filters.page - 1) * filters.perPage),
       this.#count(scoped()),
     ])
+    const page = rows.map(toFields)
     const adminMails = new Map<number, string>()
-    for (const agencyId of new Set(inquiries.map((inquiry) => inquiry.agencyId))) {
+    for (const agencyId of new Set(page.map((inquiry) => inquiry.agencyId))) {
       const admin = await this.agencies.admin(agencyId)
       if (admin) adminMails.set(agencyId, admin.email)
     }
-    return { inquiries, total, adminMails }
+    return { inquiries: page, total, adminMails }
   }
 
   /**
@@ -169,7 +230,7 @@ export default class InquiryReader {
       : from.startOf('hour').plus({ hours: 1 })
     const lastHour = to.startOf('hour')
     if (firstHour >= lastHour)
-      return this.#count(filtered(visibleTo(Inquiry.query(), audience), filters))
+      return this.#count(filtered(visibleTo(inquiries(), audience), filters))
     const ids = audiences(audience)
     const inList = ids.map(() => '?').join(', ')
     const { rows } = await db.rawQuery(
@@ -194,8 +255,8 @@ export default class InquiryReader {
     return Number(rows[0].total)
   }
 
-  async #count(query: Query) {
-    const [row] = await query.clearOrder().count('* as total').pojo<{ total: string }>()
+  async #count(query: Rows) {
+    const [row] = await query.count('* as total')
     return Number(row.total)
   }
 }

@@ -5,9 +5,9 @@
 import { DateTime } from 'luxon'
 import { link, path, type Links } from '#core/http/links'
 import { pagedEnvelope } from '#core/http/envelopes'
-import { settings } from '#core/settings'
 import type Inquiry from '#leads/models/inquiry'
-import type { Money } from '#leads/models/inquiry'
+import type { InquiryFields, Money } from '#leads/models/inquiry'
+import { wireTime } from '#core/wire_time'
 import { named, object, nullableObject, type Wire } from '#core/openapi/schema'
 import { LinksSchema, pagedOf, ReferenceSchema, ValorSchema } from '#core/openapi/wire'
 import { INTERESTS, LEAD_ORIGINS } from '#core/value_sets'
@@ -103,7 +103,7 @@ const LIST_QUERY = '{?operador,externalid,desde,hasta,pagina}'
 
 /** What the list service hands the transformer. */
 export type InquiryList = {
-  inquiries: Inquiry[]
+  inquiries: InquiryFields[]
   adminMails: Map<number, string>
   total: number
   page: number
@@ -116,10 +116,7 @@ const valor = (money: Money | null | undefined) =>
   money ? { Moneda: money.currency, Importe: Number(money.amount) } : null
 
 /** ISO 8601 with the offset of TZ. */
-export function moment(value: DateTime | Date): string {
-  const dateTime = value instanceof Date ? DateTime.fromJSDate(value) : value
-  return dateTime.setZone(settings.timezone).toISO({ suppressMilliseconds: true })!
-}
+export const moment = wireTime
 
 export function inquiryPath(adminMail: string, sid: string) {
   return path('consultas', adminMail, sid)
@@ -134,14 +131,17 @@ function inquiryLinks(adminMail: string, sid: string): Links {
   }
 }
 
-export function vehicleTitle(inquiry: Inquiry) {
+export function vehicleTitle(inquiry: InquiryFields) {
   const { brand, model, version, versionYear } = inquiry.vehicle
   return [brand, model, version, versionYear]
     .filter((part) => part !== null && part !== '')
     .join(' ')
 }
 
-export function inquiryFull(inquiry: Inquiry, adminMail: string): Wire<typeof ConsultaSchema> {
+export function inquiryFull(
+  inquiry: InquiryFields,
+  adminMail: string
+): Wire<typeof ConsultaSchema> {
   const vehicle = inquiry.vehicle
   const info = inquiry.operationInfo
   return {
@@ -198,13 +198,16 @@ export function inquiryFull(inquiry: Inquiry, adminMail: string): Wire<typeof Co
 }
 
 /** Reference: buyer e-mail, vehicle, ExternalId (docs/spec.md §2.11). */
-export function inquiryRef(inquiry: Inquiry, adminMail: string): Wire<typeof ReferenceSchema> {
+export function inquiryRef(
+  inquiry: InquiryFields,
+  adminMail: string
+): Wire<typeof ReferenceSchema> {
   const buyer = inquiry.email ?? inquiry.phone ?? ''
   const title = [buyer, vehicleTitle(inquiry), inquiry.externalId].filter(Boolean).join(', ')
   return { href: inquiryPath(adminMail, inquiry.sid), title }
 }
 
-export function inquiryShapes(inquiry: Inquiry, adminMail: string) {
+export function inquiryShapes(inquiry: InquiryFields, adminMail: string) {
   return { full: () => inquiryFull(inquiry, adminMail), ref: () => inquiryRef(inquiry, adminMail) }
 }
 
@@ -224,8 +227,8 @@ export function inquiryListShapes(
     desde: sent.desde,
     hasta: sent.hasta,
   }
-  const period = { Desde: moment(list.from), Hasta: moment(list.to.minus({ milliseconds: 1 })) }
-  const envelope = (entry: (inquiry: Inquiry, adminMail: string) => unknown) =>
+  const period = { Desde: moment(list.from), Hasta: moment(new Date(list.to.toMillis() - 1)) }
+  const envelope = (entry: (inquiry: InquiryFields, adminMail: string) => unknown) =>
     pagedEnvelope(
       template,
       values,
