@@ -2,7 +2,7 @@
  * Code → wire for inquiries: the Consulta of docs/spec.md §2.11, its reference, the
  * webhook payload of docs/design.md §9 and the paged list of docs/spec.md §2.12.
  */
-import { DateTime } from 'luxon'
+import { type DateTime } from 'luxon'
 import { link, path, type Links } from '#core/http/links'
 import { pagedEnvelope } from '#core/http/envelopes'
 import type Inquiry from '#leads/models/inquiry'
