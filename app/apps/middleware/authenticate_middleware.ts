@@ -11,18 +11,23 @@
  * database store, one query): another process learns of an address at its
  * first failure there, whose increment already says whether it is spent.
  */
-import app from '@adonisjs/core/services/app'
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import limiter from '@adonisjs/limiter/services/main'
 import { errors } from '@adonisjs/auth'
-import type { AuthService } from '@adonisjs/auth/types'
 import { settings } from '#core/settings'
 import { Problem } from '#core/http/problem'
 import { bearerToken } from '#core/http/bearer'
+import { appOfBearer } from '#apps/services/app_bearer'
 
-const failures = () =>
-  limiter.use({ requests: settings.authFailuresPerMinute, duration: '1 minute' })
+/** The failure limiter, made again only when its setting changes (tests change it). */
+let failureLimiter: { requests: number; limit: ReturnType<typeof limiter.use> } | undefined
+function failures() {
+  const requests = settings.authFailuresPerMinute
+  if (failureLimiter?.requests !== requests)
+    failureLimiter = { requests, limit: limiter.use({ requests, duration: '1 minute' }) }
+  return failureLimiter.limit
+}
 
 /** Address → until when (ms) this process checks it against the limiter. */
 const suspects = new Map<string, number>()
@@ -34,13 +39,6 @@ function suspect(address: string, now = Date.now()) {
   suspects.set(address, now + SUSPECT_MS)
 }
 
-/**
- * The auth manager, resolved once. Only authenticated routes build an
- * authenticator (Adonis' initialize_auth_middleware built one on every
- * request, and with it an Edge renderer to share it with templates).
- */
-let authManager: AuthService | undefined
-
 function tooMany(availableIn: number) {
   return new Problem(429, {
     detail: 'Demasiadas autenticaciones fallidas desde esta dirección; reintente más tarde.',
@@ -51,28 +49,22 @@ function tooMany(availableIn: number) {
 export default class AuthenticateMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
     const address = ctx.request.ip()
-    const limit = failures()
     const key = `auth_failures_${address}`
     if ((suspects.get(address) ?? 0) > Date.now()) {
-      const spent = await limit.get(key)
+      const spent = await failures().get(key)
       if (spent && spent.remaining <= 0) throw tooMany(spent.availableIn)
     }
-    try {
-      const token = bearerToken(ctx.request.header('authorization'))
-      if (!token)
-        throw new errors.E_UNAUTHORIZED_ACCESS('Unauthorized access', {
-          guardDriverName: 'access_tokens',
-        })
-      // The guard splits on one space: hand it the canonical form of the header just checked.
-      ctx.request.request.headers.authorization = `Bearer ${token}`
-      authManager ??= await app.container.make('auth.manager')
-      ctx.caller = await authManager.createAuthenticator(ctx).authenticateUsing(['api'])
-    } catch (error) {
-      if (!(error instanceof errors.E_UNAUTHORIZED_ACCESS)) throw error
+    const token = bearerToken(ctx.request.header('authorization'))
+    const app = token ? await appOfBearer(token) : null
+    if (!app) {
       suspect(address)
-      const counted = await limit.increment(key)
-      throw counted.consumed > counted.limit ? tooMany(counted.availableIn) : error
+      const counted = await failures().increment(key)
+      if (counted.consumed > counted.limit) throw tooMany(counted.availableIn)
+      throw new errors.E_UNAUTHORIZED_ACCESS('Unauthorized access', {
+        guardDriverName: 'access_tokens',
+      })
     }
+    ctx.caller = app
     return next()
   }
 }

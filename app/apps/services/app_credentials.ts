@@ -8,13 +8,9 @@
  * Verification has no side effect unless it succeeds: a malformed token never
  * reaches the database, a wrong secret writes nothing (docs/design.md §13).
  */
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { base64, Secret } from '@adonisjs/core/helpers'
-import {
-  type AccessToken,
-  AccessTokensLucidUserProvider,
-  DbAccessTokensProvider,
-} from '@adonisjs/auth/access_tokens'
+import { type AccessToken, DbAccessTokensProvider } from '@adonisjs/auth/access_tokens'
 import type App from '#apps/models/app'
 
 export const CREDENTIAL_TTL_MS = 5_000
@@ -45,14 +41,15 @@ class Recent<V> {
 }
 
 const verifiedTokens = new Recent<AccessToken>()
-const apps = new Recent<App>()
+/** Apps by id, read after their token verified (app_bearer.ts). */
+export const rememberedApps = new Recent<App>()
 
-const memoryKey = (value: string) => createHash('sha256').update(value).digest('base64url')
+const memoryKey = (value: string) => hash('sha256', value, 'base64url')
 
 /** Forgets every remembered credential (token revocation, tests). */
 export function forgetCredentials() {
   verifiedTokens.clear()
-  apps.clear()
+  rememberedApps.clear()
 }
 
 /**
@@ -92,16 +89,5 @@ export class AppTokensProvider extends DbAccessTokensProvider<typeof App> {
     await db.from(this.table).where({ id: row.id }).update({ last_used_at: token.lastUsedAt })
     verifiedTokens.set(key, token)
     return token
-  }
-}
-
-export class AppsUserProvider extends AccessTokensLucidUserProvider<'accessTokens', typeof App> {
-  async findById(identifier: string | number | BigInt) {
-    const key = String(identifier)
-    const known = apps.get(key)
-    if (known) return this.createUserForGuard(known)
-    const found = await super.findById(identifier)
-    if (found) apps.set(key, found.getOriginal())
-    return found
   }
 }
