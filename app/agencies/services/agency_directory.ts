@@ -69,6 +69,17 @@ function toOperatorView(row: OperatorRow): OperatorView {
   }
 }
 
+function toPlanView(row: Record<string, number> | null | undefined): PlanView {
+  return {
+    capacity: row?.capacity ?? 0,
+    quotas: {
+      high: row?.quota_high ?? 0,
+      medium: row?.quota_medium ?? 0,
+      low: row?.quota_low ?? 0,
+    },
+  }
+}
+
 export default class AgencyDirectory {
   /** The agency administered by `adminMail`, if it exists for the app. */
   async forApp(appId: number, adminMail: string, client: QueryClientContract = db.connection()) {
@@ -161,14 +172,30 @@ export default class AgencyDirectory {
   }
 
   async plan(agencyId: number, client: QueryClientContract = db.connection()): Promise<PlanView> {
-    const row = await client.from('plans').where('agency_id', agencyId).first()
+    return toPlanView(await client.from('plans').where('agency_id', agencyId).first())
+  }
+
+  /**
+   * A current member by id and the agency's plan, in one statement: the two
+   * reads an edit of a listing makes (its operator's phones, the plan's quotas).
+   */
+  async memberByIdWithPlan(
+    agencyId: number,
+    operatorId: number,
+    client: QueryClientContract = db.connection()
+  ): Promise<{ member: OperatorView | null; plan: PlanView }> {
+    const member = this.#members(client, agencyId).where('operators.id', operatorId).toSQL()
+    const { rows } = await client.rawQuery(
+      `select member.*, plans.capacity, plans.quota_high, plans.quota_medium, plans.quota_low
+       from (select 1) as one
+       left join plans on plans.agency_id = ?
+       left join (${member.sql}) as member on true`,
+      [agencyId, ...member.bindings] as any[]
+    )
+    const row = rows[0]
     return {
-      capacity: row?.capacity ?? 0,
-      quotas: {
-        high: row?.quota_high ?? 0,
-        medium: row?.quota_medium ?? 0,
-        low: row?.quota_low ?? 0,
-      },
+      member: row.id === null ? null : toOperatorView(row),
+      plan: toPlanView(row.capacity === null ? null : row),
     }
   }
 

@@ -18,8 +18,9 @@
 import { randomUUID } from 'node:crypto'
 import { DateTime } from 'luxon'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import AppWebhook, { type AppTopic } from '#apps/models/app_webhook'
-import AppEvent from '#apps/models/app_event'
+import type AppWebhook from '#apps/models/app_webhook'
+import type { AppTopic } from '#apps/models/app_webhook'
+import type AppEvent from '#apps/models/app_event'
 import deliveries from '#core/outbound/deliveries'
 import { APP_WEBHOOK_QUEUE } from '#apps/jobs'
 
@@ -63,15 +64,20 @@ export function eventBody(event: Pick<AppEvent, 'id' | 'topic' | 'payload'>): Ev
 export default class AppEvents {
   async emit(appId: number, topic: AppTopic, input: EventInput, trx: TransactionClientContract) {
     const payload = { ...input, Momento: input.Momento ?? DateTime.now().toISO() }
-    const event = await AppEvent.create(
-      { id: randomUUID(), appId, topic, kind: input.Tipo, payload },
-      { client: trx }
+    const event = { id: randomUUID(), topic, payload }
+    // One round trip: the event row is written (a data-modifying WITH always
+    // runs) and the app's active subscription to the topic, if any, read.
+    const { rows } = await trx.rawQuery(
+      `with event as (
+         insert into app_events (id, app_id, topic, kind, payload, created_at)
+         values (?, ?, ?, ?, ?, ?)
+       )
+       select id, callback from app_webhooks
+       where app_id = ? and topic = ? and active
+       limit 1`,
+      [event.id, appId, topic, input.Tipo, JSON.stringify(payload), new Date(), appId, topic]
     )
-    const subscription = await AppWebhook.query({ client: trx })
-      .where('app_id', appId)
-      .where('topic', topic)
-      .where('active', true)
-      .first()
+    const subscription: Pick<AppWebhook, 'id' | 'callback'> | undefined = rows[0]
     if (!subscription) return null
     return deliveries.create(
       {

@@ -52,11 +52,11 @@ export default class ModelsController {
     const input = await ctx.request.validateUsing(modelMatchValidator, { data: queryOf(ctx) })
     const bodyType = input.bodystyle ? resolver.bodyType(input.bodystyle) : null
     if (bodyType && !bodyType.ok) throw matchProblem('bodystyle', bodyType.reason)
-    const brand = await resolver.brand(input.make)
-    if (!brand.ok) throw matchProblem('make', brand.reason)
+    const brandId = await resolver.brandId(input.make)
+    if (!brandId.ok) throw matchProblem('make', brandId.reason)
     const model = await resolver.model(
       input.model,
-      brand.value.id,
+      brandId.value,
       bodyType?.ok ? bodyType.value.name : null
     )
     if (!model.ok) throw matchProblem('model', model.reason)

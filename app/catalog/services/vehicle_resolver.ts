@@ -49,7 +49,14 @@ export type VersionFilters = { propulsion?: string | null; transmission?: string
 
 export default class VehicleResolver {
   async brand(input: string): Promise<Result<BrandRef, MatchFailure>> {
-    const found = await bestMatchId(
+    const found = await this.brandId(input)
+    if (!found.ok) return found
+    return ok(await brandRows().where('id', found.value).firstOrFail())
+  }
+
+  /** The id of the brand `input` names: what a model match needs, without reading the brand. */
+  brandId(input: string): Promise<Result<number, MatchFailure>> {
+    return bestMatchId(
       {
         table: 'brands',
         collection: '/v3/marcas',
@@ -58,8 +65,6 @@ export default class VehicleResolver {
       },
       input
     )
-    if (!found.ok) return found
-    return ok(await brandRows().where('id', found.value).firstOrFail())
   }
 
   /** A model of `brandId`; with `bodyType` (a canonical Carroceria name) only models built that way. */

@@ -10,6 +10,7 @@ import { fail, ok, type Fail, type Ok } from '#core/result'
 import AgencyDirectory, {
   type AgencyView,
   type OperatorView,
+  type PlanView,
 } from '#agencies/services/agency_directory'
 import PlaceResolver from '#catalog/services/place_resolver'
 import type { ListingData } from '#listings/models/listing'
@@ -85,7 +86,7 @@ export default class ApplyEdit {
       const held = await this.directory.holdMembers(agency.id, trx, { wait: listing === null })
       if (!held) return fail('busy')
     }
-    const operator = await this.#operator(trx, agency, listing, input.operatorEmail)
+    const { operator, plan } = await this.#operator(trx, agency, listing, input.operatorEmail)
     if (!operator) return invalid([{ field: 'operator', issue: 'none' }])
     values.operator_id = operator.id
     values.operator_email = operator.email
@@ -144,28 +145,33 @@ export default class ApplyEdit {
     if (!moved.ok) return moved
     values.state = context.target
 
-    const exposure = await this.#exposure(trx, context, operator, moved.value.activating)
+    const exposure = await this.#exposure(trx, context, operator, plan, moved.value.activating)
     if (!exposure.ok) return exposure
     values.exposure = exposure.value
 
     return ok({ values, photos })
   }
 
-  /** The responsible operator: the one named when a collaborator, else the current one (else the administrator). */
+  /**
+   * The responsible operator: the one named when a collaborator, else the
+   * current one (else the administrator). The current one comes with the
+   * plan (one statement for the common edit); otherwise `#exposure` reads it.
+   */
   async #operator(
     trx: TransactionClientContract,
     agency: AgencyView,
     listing: ListingData | null,
     email: string | null | undefined
-  ): Promise<OperatorView | null> {
+  ): Promise<{ operator: OperatorView | null; plan?: PlanView }> {
     if (email) {
       const named = await this.directory.member(agency.id, email, trx)
-      if (named) return named
+      if (named) return { operator: named }
     }
-    const current = listing
-      ? await this.directory.memberById(agency.id, listing.operatorId, trx)
-      : null
-    return current ?? (await this.directory.admin(agency.id, trx))
+    if (listing) {
+      const current = await this.directory.memberByIdWithPlan(agency.id, listing.operatorId, trx)
+      if (current.member) return { operator: current.member, plan: current.plan }
+    }
+    return { operator: await this.directory.admin(agency.id, trx) }
   }
 
   /**
@@ -242,6 +248,7 @@ export default class ApplyEdit {
     trx: TransactionClientContract,
     context: EditContext,
     operator: OperatorView,
+    known: PlanView | undefined,
     activating: boolean
   ): Promise<Ok<Exposure> | ListingConflict> {
     const { agency, listing, input, target } = context
@@ -270,7 +277,9 @@ export default class ApplyEdit {
         .count('* as total')
       for (const row of rows) used[row.exposure as Exposure] = Number(row.total)
     }
-    const plan = await this.directory.plan(agency.id, trx)
+    // Under the agency's lock the plan is read after taking it, as the count is.
+    const plan =
+      known && !(willBeActive && !keepsItsPlace) ? known : await this.directory.plan(agency.id, trx)
     if (activating) {
       const active = used.high + used.medium + used.low
       if (active >= plan.capacity) {

@@ -2,9 +2,8 @@
  * Rules of docs/spec.md §2.3/§3/§8 and docs/design.md §7 that need no database: the state
  * machine, mileage plausibility, exposure choice, the responsible phone.
  */
-import { DateTime } from 'luxon'
 import { fail, ok, type Fail, type Ok } from '#core/result'
-import { settings } from '#core/settings'
+import { wireTime } from '#core/wire_time'
 import type { Exposure, ListingState } from '#listings/models/listing'
 import type { ListingIssue } from './listing_failures.js'
 
@@ -32,7 +31,8 @@ export const MAX_KM_PER_YEAR = 100_000
 /** 0 km (a new vehicle) is plausible for this year's and last year's models only. */
 export const NEW_VEHICLE_MAX_AGE = 1
 
-export const currentYear = () => DateTime.now().setZone(settings.timezone).year
+/** This year in TZ (the first four characters of now as the API writes it). */
+export const currentYear = () => Number(wireTime(new Date()).slice(0, 4))
 
 /**
  * Archived is terminal (every change → conflict); active and suspended move
