@@ -16,6 +16,10 @@
  * BENCH_LEAD_RATE (default 50) inquiries/s for the intake → webhook latency.
  * BENCH_ONLY=<regex> runs only the scenarios (and lead/photo figures) whose name
  * matches, e.g. BENCH_ONLY=listing to compare two commits on the read path.
+ * "outbox cost on intake" (issue 14, runs with BENCH_ONLY=intake): the baseline's
+ * intake with and without the app_events SQL, the service's intake with the
+ * dealer's app subscribed to `consultas` and not, and the outbox statements of
+ * an app's own PUT listing (none) — the "outbox cost" table.
  * BENCH_SLOW_MS=<ms> logs slower statements and lock waits to the server log, tmp/bench-pg/log/bench.log.
  * BENCH_PROFILE=1 writes CPU profiles of the web and worker to tmp/bench/prof.
  * BENCH_BUILD=0 reuses an existing build/ (only when the code did not change).
@@ -44,7 +48,7 @@ import autocannon from 'autocannon'
 import pg from 'pg'
 import { scenarios } from './scenarios.js'
 import { seed } from './seed.js'
-import { ADMIN_MAIL } from './dealer.js'
+import { ADMIN_MAIL, call } from './dealer.js'
 import { setUpDealer } from './dealer.js'
 import {
   setUpLeads,
@@ -64,6 +68,9 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const LEAD_RATE = Number(process.env.BENCH_LEAD_RATE ?? 50)
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null
 const wanted = (name) => !ONLY || ONLY.test(name)
+const OUTBOX_COST = 'outbox cost on intake'
+/** Statements of the outbox (app/apps/services/app_events.ts): the event row and the subscription lookup. */
+const OUTBOX_SQL = /\b(app_events|app_webhooks)\b/
 const selected = scenarios.filter((scenario) => wanted(scenario.name))
 /** The heap flags of the deployment (README, Processes): a bounded young generation, garbage collected early. */
 const WEB_FLAGS = ['--max-old-space-size=128', '--max-semi-space-size=8']
@@ -230,7 +237,8 @@ async function countStatements(adminUrl, send) {
           .replace(/\s+/g, ' ')
           .slice(0, 160)
       )
-    return { status, count: statements.length, statements }
+    const outbox = statements.filter((statement) => OUTBOX_SQL.test(statement)).length
+    return { status, count: statements.length, outbox, statements }
   } finally {
     await client.query('alter system reset log_statement')
     await client.query('select pg_reload_conf()')
@@ -334,6 +342,140 @@ function load(url, request, scenarioIndex, seconds = SECONDS) {
       (error, result) => (error ? reject(error) : resolve(result))
     )
   })
+}
+
+/** Open deliveries (not yet delivered, dead or disabled) of the bench database. */
+async function openDeliveries(databaseUrl) {
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'bench' })
+  await client.connect()
+  try {
+    const { rows } = await client.query(
+      "select count(*)::int as n from deliveries where status in ('pending', 'failed')"
+    )
+    return rows[0].n
+  } finally {
+    await client.end()
+  }
+}
+
+/** Until the worker has delivered what the last load queued (at most a minute): each half starts even. */
+async function drained(databaseUrl) {
+  const deadline = Date.now() + 60_000
+  while ((await openDeliveries(databaseUrl)) > 0 && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+}
+
+/**
+ * Issue 14's bound (the outbox costs ≤ 10 % on intake and on PUT listing), in
+ * one run, each pair in alternating halves like the scenarios:
+ * (a) the baseline's intake without / with the app_events SQL (`x-outbox: 1`);
+ * (b) the service's intake with the dealer's app not subscribed / subscribed to
+ *     `consultas` (an apps.webhook delivery and its job per inquiry, delivered
+ *     by the worker during the half; deliveries drain between halves);
+ * (c) PUT listing: the app's own write emits no event, so 0 outbox statements.
+ */
+async function outboxCost(ctx, serviceUrl, baselineUrl, receiver, database) {
+  const index = scenarios.findIndex((scenario) => scenario.name === 'POST /v3/consultas (intake)')
+  const request = scenarios[index].request(ctx)
+  const withOutbox = { ...request, headers: { ...request.headers, 'x-outbox': '1' } }
+  const side = (run) => ({
+    reqPerSecond: Math.round(run.requests.average),
+    p50: run.latency.p50,
+    p99: run.latency.p99,
+    errors: run.errors + run.non2xx,
+  })
+  const pair = (halves) => {
+    const without = merge(halves[0], halves[2])
+    const withIt = merge(halves[1], halves[3])
+    return {
+      without: side(without),
+      with: side(withIt),
+      cost: Number((1 - withIt.requests.average / without.requests.average).toFixed(3)),
+    }
+  }
+  const figures = {}
+  console.log('\noutbox cost: loading the intake with and without it…')
+
+  if (baselineUrl) {
+    const halves = []
+    for (let round = 0; round < 2; round++) {
+      halves.push(await load(baselineUrl, request, index, SECONDS / 2))
+      halves.push(await load(baselineUrl, withOutbox, index, SECONDS / 2))
+    }
+    figures.intakeBaselineSql = { ...pair(halves), outboxStatements: 2 }
+  }
+
+  const subscribe = (active) =>
+    call(ctx, serviceUrl, 'PUT', '/v3/appnotificaciones/consultas', {
+      Callback: receiver.url,
+      Secret: 'bench-events-secret-0123456789',
+      Activo: active,
+    })
+  const intakeStatements = () =>
+    countStatements(database.url, async () => {
+      const response = await fetch(serviceUrl + request.path, {
+        method: 'POST',
+        headers: request.headers,
+        body: request.body,
+      })
+      await response.arrayBuffer()
+      return response.status
+    })
+  const halves = []
+  let counts = null
+  for (let round = 0; round < 2; round++) {
+    for (const active of [false, true]) {
+      await subscribe(active)
+      await drained(ctx.databaseUrl)
+      halves.push(await load(serviceUrl, request, index, SECONDS / 2))
+    }
+  }
+  if (database.logs) {
+    const subscribed = await intakeStatements()
+    await subscribe(false)
+    const unsubscribed = await intakeStatements()
+    results.statements['POST /v3/consultas (intake, consultas subscribed)'] = subscribed
+    counts = subscribed.outbox + subscribed.count - unsubscribed.count
+  }
+  await subscribe(false)
+  await drained(ctx.databaseUrl)
+  figures.intakeSubscribed = { ...pair(halves), outboxStatements: counts }
+
+  const put = results.statements?.['PUT listing']
+  figures.putListing = {
+    outboxStatements: put ? put.outbox : null,
+    cost: put && put.outbox === 0 ? 0 : null,
+  }
+
+  const percent = (cost) => (cost === null ? '-' : `${(cost * 100).toFixed(1)} %`)
+  const rows = []
+  if (figures.intakeBaselineSql) {
+    const f = figures.intakeBaselineSql
+    rows.push({
+      'outbox cost': 'intake, baseline SQL (app_events insert + subscription lookup)',
+      'without req/s': f.without.reqPerSecond,
+      'with req/s': f.with.reqPerSecond,
+      'outbox statements': f.outboxStatements,
+      'cost (1 − with/without)': percent(f.cost),
+    })
+  }
+  const sub = figures.intakeSubscribed
+  rows.push({
+    'outbox cost': 'intake, service: app subscribed to consultas (event delivery + job)',
+    'without req/s': sub.without.reqPerSecond,
+    'with req/s': sub.with.reqPerSecond,
+    'outbox statements': sub.outboxStatements ?? '-',
+    'cost (1 − with/without)': percent(sub.cost),
+  })
+  rows.push({
+    'outbox cost': "PUT listing (the app's own write: no event)",
+    'without req/s': '-',
+    'with req/s': '-',
+    'outbox statements': figures.putListing.outboxStatements ?? '-',
+    'cost (1 − with/without)': percent(figures.putListing.cost),
+  })
+  console.table(rows)
+  return figures
 }
 
 /** What a scenario's failing responses were: ten concurrent requests, statuses and one body. */
@@ -583,7 +725,9 @@ try {
       'GET /v3/consultas (page 1)': () => ({ path: `/v3/consultas/${ADMIN_MAIL}` }),
     }
     for (const [name, make] of Object.entries(counted)) {
-      if (!wanted(name.replace(/ \(page 1\)$/, ''))) continue
+      // PUT listing's outbox statements belong to the outbox cost table too.
+      const forOutbox = name === 'PUT listing' && wanted(OUTBOX_COST)
+      if (!wanted(name.replace(/ \(page 1\)$/, '')) && !forOutbox) continue
       const request = make()
       results.statements[name] = await countStatements(db.url, async () => {
         const response = await fetch(serviceUrl + request.path, {
@@ -595,12 +739,21 @@ try {
         return response.status
       })
     }
-    console.log('\nstatements per request (web process):')
+  }
+
+  // Before the statements table: it adds the intake's statements with the app subscribed.
+  if (wanted(OUTBOX_COST)) {
+    results.outboxCost = await outboxCost(ctx, serviceUrl, baseline && baselineUrl, receiver, db)
+  }
+
+  if (results.statements) {
+    console.log('\nstatements per request (web process; outbox: app_events / app_webhooks):')
     console.table(
-      Object.entries(results.statements).map(([name, { status, count }]) => ({
-        request: name,
+      Object.entries(results.statements).map(([name, { status, count, outbox }]) => ({
+        'request': name,
         status,
-        statements: count,
+        'statements': count,
+        'of them outbox': outbox,
       }))
     )
   }
