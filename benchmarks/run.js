@@ -370,76 +370,114 @@ async function drained(databaseUrl) {
  * one run, each pair in alternating halves like the scenarios:
  * (a) the baseline's intake without / with the app_events SQL (`x-outbox: 1`);
  * (b) the service's intake with the dealer's app not subscribed / subscribed to
- *     `consultas` (an apps.webhook delivery and its job per inquiry, delivered
- *     by the worker during the half; deliveries drain between halves);
+ *     `consultas` (an apps.webhook delivery and its job per inquiry on top of
+ *     the event row, delivered by the worker);
  * (c) PUT listing: the app's own write emits no event, so 0 outbox statements.
+ * Besides req/s (which a shared machine's load moves), each side's CPU per
+ * inquiry: deliveries drain before and after every half, and the processes'
+ * CPU over the half and its drain is charged to that side.
  */
-async function outboxCost(ctx, serviceUrl, baselineUrl, receiver, database) {
+async function outboxCost(ctx, urls, pids, receiver, database) {
   const index = scenarios.findIndex((scenario) => scenario.name === 'POST /v3/consultas (intake)')
   const request = scenarios[index].request(ctx)
   const withOutbox = { ...request, headers: { ...request.headers, 'x-outbox': '1' } }
-  const side = (run) => ({
-    reqPerSecond: Math.round(run.requests.average),
-    p50: run.latency.p50,
-    p99: run.latency.p99,
-    errors: run.errors + run.non2xx,
-  })
-  const pair = (halves) => {
-    const without = merge(halves[0], halves[2])
-    const withIt = merge(halves[1], halves[3])
+  // PostgreSQL's CPU only when it is the embedded server (its postmaster is known).
+  const cpuNow = (which) =>
+    which
+      .filter((name) => name !== 'postgres' || pids.postgres)
+      .map((name) => (name === 'postgres' ? postgresCpuMs() : cpuMs(pids[name])))
+
+  /** Alternating halves without / with (`prepare(false|true)` switches); req/s and CPU ms per inquiry per side. */
+  async function compare(url, requests, prepare, which) {
+    const runs = { false: [], true: [] }
+    const cpu = { false: 0, true: 0 }
+    const count = { false: 0, true: 0 }
+    for (let round = 0; round < 2; round++) {
+      for (const on of [false, true]) {
+        await prepare(on)
+        await drained(ctx.databaseUrl)
+        const before = cpuNow(which)
+        const run = await load(url, requests[on], index, SECONDS / 2)
+        await drained(ctx.databaseUrl)
+        const after = cpuNow(which)
+        runs[on].push(run)
+        count[on] += run.requests.total
+        const used = [...before, ...after].includes(null)
+          ? null
+          : after.reduce((sum, value, k) => sum + value - before[k], 0)
+        cpu[on] = cpu[on] === null || used === null ? null : cpu[on] + used
+      }
+    }
+    const side = (on) => {
+      const run = merge(runs[on][0], runs[on][1])
+      return {
+        reqPerSecond: Math.round(run.requests.average),
+        p50: run.latency.p50,
+        p99: run.latency.p99,
+        errors: run.errors + run.non2xx,
+        cpuMsPerInquiry: cpu[on] === null ? null : Number((cpu[on] / count[on]).toFixed(2)),
+      }
+    }
+    const without = side(false)
+    const withIt = side(true)
     return {
-      without: side(without),
-      with: side(withIt),
-      cost: Number((1 - withIt.requests.average / without.requests.average).toFixed(3)),
+      cpuOf: which,
+      without,
+      with: withIt,
+      cost: Number((1 - withIt.reqPerSecond / without.reqPerSecond).toFixed(3)),
+      cpuCost:
+        without.cpuMsPerInquiry && withIt.cpuMsPerInquiry
+          ? Number((withIt.cpuMsPerInquiry / without.cpuMsPerInquiry - 1).toFixed(3))
+          : null,
     }
   }
-  const figures = {}
-  console.log('\noutbox cost: loading the intake with and without it…')
 
-  if (baselineUrl) {
-    const halves = []
-    for (let round = 0; round < 2; round++) {
-      halves.push(await load(baselineUrl, request, index, SECONDS / 2))
-      halves.push(await load(baselineUrl, withOutbox, index, SECONDS / 2))
+  const figures = {}
+  console.log('\noutbox cost: loading the intake without and with it…')
+  if (urls.baseline) {
+    figures.intakeBaselineSql = {
+      ...(await compare(urls.baseline, { false: request, true: withOutbox }, async () => {}, [
+        'baseline',
+        'postgres',
+      ])),
+      outboxStatements: 2,
     }
-    figures.intakeBaselineSql = { ...pair(halves), outboxStatements: 2 }
   }
 
   const subscribe = (active) =>
-    call(ctx, serviceUrl, 'PUT', '/v3/appnotificaciones/consultas', {
+    call(ctx, urls.service, 'PUT', '/v3/appnotificaciones/consultas', {
       Callback: receiver.url,
       Secret: 'bench-events-secret-0123456789',
       Activo: active,
     })
-  const intakeStatements = () =>
-    countStatements(database.url, async () => {
-      const response = await fetch(serviceUrl + request.path, {
-        method: 'POST',
-        headers: request.headers,
-        body: request.body,
-      })
-      await response.arrayBuffer()
-      return response.status
-    })
-  const halves = []
-  let counts = null
-  for (let round = 0; round < 2; round++) {
-    for (const active of [false, true]) {
-      await subscribe(active)
-      await drained(ctx.databaseUrl)
-      halves.push(await load(serviceUrl, request, index, SECONDS / 2))
-    }
-  }
+  figures.intakeSubscribed = await compare(
+    urls.service,
+    { false: request, true: request },
+    subscribe,
+    ['web', 'worker', 'postgres']
+  )
+  figures.intakeSubscribed.outboxStatements = null
   if (database.logs) {
+    const intakeStatements = () =>
+      countStatements(database.url, async () => {
+        const response = await fetch(urls.service + request.path, {
+          method: 'POST',
+          headers: request.headers,
+          body: request.body,
+        })
+        await response.arrayBuffer()
+        return response.status
+      })
+    await subscribe(true)
     const subscribed = await intakeStatements()
     await subscribe(false)
     const unsubscribed = await intakeStatements()
     results.statements['POST /v3/consultas (intake, consultas subscribed)'] = subscribed
-    counts = subscribed.outbox + subscribed.count - unsubscribed.count
+    figures.intakeSubscribed.outboxStatements =
+      subscribed.outbox + subscribed.count - unsubscribed.count
   }
   await subscribe(false)
   await drained(ctx.databaseUrl)
-  figures.intakeSubscribed = { ...pair(halves), outboxStatements: counts }
 
   const put = results.statements?.['PUT listing']
   figures.putListing = {
@@ -447,33 +485,35 @@ async function outboxCost(ctx, serviceUrl, baselineUrl, receiver, database) {
     cost: put && put.outbox === 0 ? 0 : null,
   }
 
-  const percent = (cost) => (cost === null ? '-' : `${(cost * 100).toFixed(1)} %`)
+  const percent = (cost) =>
+    cost === null || cost === undefined ? '-' : `${(cost * 100).toFixed(1)} %`
+  const row = (label, f) => ({
+    'outbox cost': label,
+    'req/s without': f.without?.reqPerSecond ?? '-',
+    'req/s with': f.with?.reqPerSecond ?? '-',
+    'cost (req/s)': percent(f.cost),
+    'CPU ms/inquiry without': f.without?.cpuMsPerInquiry ?? '-',
+    'CPU ms/inquiry with': f.with?.cpuMsPerInquiry ?? '-',
+    'cost (CPU)': percent(f.cpuCost),
+    'outbox statements': f.outboxStatements ?? '-',
+  })
   const rows = []
-  if (figures.intakeBaselineSql) {
-    const f = figures.intakeBaselineSql
-    rows.push({
-      'outbox cost': 'intake, baseline SQL (app_events insert + subscription lookup)',
-      'without req/s': f.without.reqPerSecond,
-      'with req/s': f.with.reqPerSecond,
-      'outbox statements': f.outboxStatements,
-      'cost (1 − with/without)': percent(f.cost),
-    })
-  }
-  const sub = figures.intakeSubscribed
-  rows.push({
-    'outbox cost': 'intake, service: app subscribed to consultas (event delivery + job)',
-    'without req/s': sub.without.reqPerSecond,
-    'with req/s': sub.with.reqPerSecond,
-    'outbox statements': sub.outboxStatements ?? '-',
-    'cost (1 − with/without)': percent(sub.cost),
-  })
-  rows.push({
-    'outbox cost': "PUT listing (the app's own write: no event)",
-    'without req/s': '-',
-    'with req/s': '-',
-    'outbox statements': figures.putListing.outboxStatements ?? '-',
-    'cost (1 − with/without)': percent(figures.putListing.cost),
-  })
+  if (figures.intakeBaselineSql)
+    rows.push(
+      row(
+        'intake, baseline SQL: + app_events insert and lookup (CPU: baseline + PostgreSQL)',
+        figures.intakeBaselineSql
+      )
+    )
+  rows.push(
+    row(
+      'intake, service: app subscribed to consultas, + delivery and job (CPU: web + worker + PostgreSQL)',
+      figures.intakeSubscribed
+    )
+  )
+  rows.push(
+    row("PUT listing, the app's own write: no event", { ...figures.putListing, cpuCost: null })
+  )
   console.table(rows)
   return figures
 }
@@ -743,7 +783,13 @@ try {
 
   // Before the statements table: it adds the intake's statements with the app subscribed.
   if (wanted(OUTBOX_COST)) {
-    results.outboxCost = await outboxCost(ctx, serviceUrl, baseline && baselineUrl, receiver, db)
+    results.outboxCost = await outboxCost(
+      ctx,
+      { service: serviceUrl, baseline: baseline && baselineUrl },
+      { web: service.pid, worker: worker.pid, baseline: baseline?.pid, postgres: db.logs },
+      receiver,
+      db
+    )
   }
 
   if (results.statements) {
