@@ -13,6 +13,8 @@ pool.on('error', () => {})
 
 const server = createServer(async (req, res) => {
   const scenario = scenarios[Number(req.headers['x-scenario'])]
+  // No scenario: run.js asking whether it is up (a 500 here kept it waiting 30 s, then untracked).
+  if (!scenario) return res.writeHead(200).end('{}')
   try {
     const { status, body, headers = {} } = await scenario.baseline(pool, req, ctx)
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })

@@ -16,6 +16,10 @@
  * BENCH_LEAD_RATE (default 50) inquiries/s for the intake → webhook latency.
  * BENCH_ONLY=<regex> runs only the scenarios (and lead/photo figures) whose name
  * matches, e.g. BENCH_ONLY=listing to compare two commits on the read path.
+ * "outbox cost on intake" (issue 14, runs with BENCH_ONLY=intake): the baseline's
+ * intake with and without the app_events SQL, the service's intake with the
+ * dealer's app subscribed to `consultas` and not, and the outbox statements of
+ * an app's own PUT listing (none) — the "outbox cost" table.
  * BENCH_SLOW_MS=<ms> logs slower statements and lock waits to the server log, tmp/bench-pg/log/bench.log.
  * BENCH_PROFILE=1 writes CPU profiles of the web and worker to tmp/bench/prof.
  * BENCH_BUILD=0 reuses an existing build/ (only when the code did not change).
@@ -44,7 +48,7 @@ import autocannon from 'autocannon'
 import pg from 'pg'
 import { scenarios } from './scenarios.js'
 import { seed } from './seed.js'
-import { ADMIN_MAIL } from './dealer.js'
+import { ADMIN_MAIL, call } from './dealer.js'
 import { setUpDealer } from './dealer.js'
 import {
   setUpLeads,
@@ -64,6 +68,9 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const LEAD_RATE = Number(process.env.BENCH_LEAD_RATE ?? 50)
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null
 const wanted = (name) => !ONLY || ONLY.test(name)
+const OUTBOX_COST = 'outbox cost on intake'
+/** Statements of the outbox (app/apps/services/app_events.ts): the event row and the subscription lookup. */
+const OUTBOX_SQL = /\b(app_events|app_webhooks)\b/
 const selected = scenarios.filter((scenario) => wanted(scenario.name))
 /** The heap flags of the deployment (README, Processes): a bounded young generation, garbage collected early. */
 const WEB_FLAGS = ['--max-old-space-size=128', '--max-semi-space-size=8']
@@ -230,7 +237,8 @@ async function countStatements(adminUrl, send) {
           .replace(/\s+/g, ' ')
           .slice(0, 160)
       )
-    return { status, count: statements.length, statements }
+    const outbox = statements.filter((statement) => OUTBOX_SQL.test(statement)).length
+    return { status, count: statements.length, outbox, statements }
   } finally {
     await client.query('alter system reset log_statement')
     await client.query('select pg_reload_conf()')
@@ -334,6 +342,180 @@ function load(url, request, scenarioIndex, seconds = SECONDS) {
       (error, result) => (error ? reject(error) : resolve(result))
     )
   })
+}
+
+/** Open deliveries (not yet delivered, dead or disabled) of the bench database. */
+async function openDeliveries(databaseUrl) {
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'bench' })
+  await client.connect()
+  try {
+    const { rows } = await client.query(
+      "select count(*)::int as n from deliveries where status in ('pending', 'failed')"
+    )
+    return rows[0].n
+  } finally {
+    await client.end()
+  }
+}
+
+/** Until the worker has delivered what the last load queued (at most a minute): each half starts even. */
+async function drained(databaseUrl) {
+  const deadline = Date.now() + 60_000
+  while ((await openDeliveries(databaseUrl)) > 0 && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+}
+
+/**
+ * Issue 14's bound (the outbox costs ≤ 10 % on intake and on PUT listing), in
+ * one run, each pair in alternating halves like the scenarios:
+ * (a) the baseline's intake without / with the app_events SQL (`x-outbox: 1`);
+ * (b) the service's intake with the dealer's app not subscribed / subscribed to
+ *     `consultas` (an apps.webhook delivery and its job per inquiry on top of
+ *     the event row, delivered by the worker);
+ * (c) PUT listing: the app's own write emits no event, so 0 outbox statements.
+ * Besides req/s (which a shared machine's load moves), each side's CPU per
+ * inquiry: deliveries drain before and after every half, and the processes'
+ * CPU over the half and its drain is charged to that side.
+ */
+async function outboxCost(ctx, urls, pids, receiver, database) {
+  const index = scenarios.findIndex((scenario) => scenario.name === 'POST /v3/consultas (intake)')
+  const request = scenarios[index].request(ctx)
+  const withOutbox = { ...request, headers: { ...request.headers, 'x-outbox': '1' } }
+  // PostgreSQL's CPU only when it is the embedded server (its postmaster is known).
+  const cpuNow = (which) =>
+    which
+      .filter((name) => name !== 'postgres' || pids.postgres)
+      .map((name) => (name === 'postgres' ? postgresCpuMs() : cpuMs(pids[name])))
+
+  /** Alternating halves without / with (`prepare(false|true)` switches); req/s and CPU ms per inquiry per side. */
+  async function compare(url, requests, prepare, which) {
+    const runs = { false: [], true: [] }
+    const cpu = { false: 0, true: 0 }
+    const count = { false: 0, true: 0 }
+    for (let round = 0; round < 2; round++) {
+      for (const on of [false, true]) {
+        await prepare(on)
+        await drained(ctx.databaseUrl)
+        const before = cpuNow(which)
+        const run = await load(url, requests[on], index, SECONDS / 2)
+        await drained(ctx.databaseUrl)
+        const after = cpuNow(which)
+        runs[on].push(run)
+        count[on] += run.requests.total
+        const used = [...before, ...after].includes(null)
+          ? null
+          : after.reduce((sum, value, k) => sum + value - before[k], 0)
+        cpu[on] = cpu[on] === null || used === null ? null : cpu[on] + used
+      }
+    }
+    const side = (on) => {
+      const run = merge(runs[on][0], runs[on][1])
+      return {
+        reqPerSecond: Math.round(run.requests.average),
+        p50: run.latency.p50,
+        p99: run.latency.p99,
+        errors: run.errors + run.non2xx,
+        cpuMsPerInquiry: cpu[on] === null ? null : Number((cpu[on] / count[on]).toFixed(2)),
+      }
+    }
+    const without = side(false)
+    const withIt = side(true)
+    return {
+      cpuOf: which,
+      without,
+      with: withIt,
+      cost: Number((1 - withIt.reqPerSecond / without.reqPerSecond).toFixed(3)),
+      cpuCost:
+        without.cpuMsPerInquiry && withIt.cpuMsPerInquiry
+          ? Number((withIt.cpuMsPerInquiry / without.cpuMsPerInquiry - 1).toFixed(3))
+          : null,
+    }
+  }
+
+  const figures = {}
+  console.log('\noutbox cost: loading the intake without and with it…')
+  if (urls.baseline) {
+    figures.intakeBaselineSql = {
+      ...(await compare(urls.baseline, { false: request, true: withOutbox }, async () => {}, [
+        'baseline',
+        'postgres',
+      ])),
+      outboxStatements: 2,
+    }
+  }
+
+  const subscribe = (active) =>
+    call(ctx, urls.service, 'PUT', '/v3/appnotificaciones/consultas', {
+      Callback: receiver.url,
+      Secret: 'bench-events-secret-0123456789',
+      Activo: active,
+    })
+  figures.intakeSubscribed = await compare(
+    urls.service,
+    { false: request, true: request },
+    subscribe,
+    ['web', 'worker', 'postgres']
+  )
+  figures.intakeSubscribed.outboxStatements = null
+  if (database.logs) {
+    const intakeStatements = () =>
+      countStatements(database.url, async () => {
+        const response = await fetch(urls.service + request.path, {
+          method: 'POST',
+          headers: request.headers,
+          body: request.body,
+        })
+        await response.arrayBuffer()
+        return response.status
+      })
+    await subscribe(true)
+    const subscribed = await intakeStatements()
+    await subscribe(false)
+    const unsubscribed = await intakeStatements()
+    results.statements['POST /v3/consultas (intake, consultas subscribed)'] = subscribed
+    figures.intakeSubscribed.outboxStatements =
+      subscribed.outbox + subscribed.count - unsubscribed.count
+  }
+  await subscribe(false)
+  await drained(ctx.databaseUrl)
+
+  const put = results.statements?.['PUT listing']
+  figures.putListing = {
+    outboxStatements: put ? put.outbox : null,
+    cost: put && put.outbox === 0 ? 0 : null,
+  }
+
+  const percent = (cost) =>
+    cost === null || cost === undefined ? '-' : `${(cost * 100).toFixed(1)} %`
+  const row = (label, f) => ({
+    'outbox cost': label,
+    'req/s without': f.without?.reqPerSecond ?? '-',
+    'req/s with': f.with?.reqPerSecond ?? '-',
+    'cost (req/s)': percent(f.cost),
+    'CPU ms/inquiry without': f.without?.cpuMsPerInquiry ?? '-',
+    'CPU ms/inquiry with': f.with?.cpuMsPerInquiry ?? '-',
+    'cost (CPU)': percent(f.cpuCost),
+    'outbox statements': f.outboxStatements ?? '-',
+  })
+  const rows = []
+  if (figures.intakeBaselineSql)
+    rows.push(
+      row(
+        'intake, baseline SQL: + app_events insert and lookup (CPU: baseline + PostgreSQL)',
+        figures.intakeBaselineSql
+      )
+    )
+  rows.push(
+    row(
+      'intake, service: app subscribed to consultas, + delivery and job (CPU: web + worker + PostgreSQL)',
+      figures.intakeSubscribed
+    )
+  )
+  rows.push(
+    row("PUT listing, the app's own write: no event", { ...figures.putListing, cpuCost: null })
+  )
+  console.table(rows)
+  return figures
 }
 
 /** What a scenario's failing responses were: ten concurrent requests, statuses and one body. */
@@ -583,7 +765,9 @@ try {
       'GET /v3/consultas (page 1)': () => ({ path: `/v3/consultas/${ADMIN_MAIL}` }),
     }
     for (const [name, make] of Object.entries(counted)) {
-      if (!wanted(name.replace(/ \(page 1\)$/, ''))) continue
+      // PUT listing's outbox statements belong to the outbox cost table too.
+      const forOutbox = name === 'PUT listing' && wanted(OUTBOX_COST)
+      if (!wanted(name.replace(/ \(page 1\)$/, '')) && !forOutbox) continue
       const request = make()
       results.statements[name] = await countStatements(db.url, async () => {
         const response = await fetch(serviceUrl + request.path, {
@@ -595,12 +779,27 @@ try {
         return response.status
       })
     }
-    console.log('\nstatements per request (web process):')
+  }
+
+  // Before the statements table: it adds the intake's statements with the app subscribed.
+  if (wanted(OUTBOX_COST)) {
+    results.outboxCost = await outboxCost(
+      ctx,
+      { service: serviceUrl, baseline: baseline && baselineUrl },
+      { web: service.pid, worker: worker.pid, baseline: baseline?.pid, postgres: db.logs },
+      receiver,
+      db
+    )
+  }
+
+  if (results.statements) {
+    console.log('\nstatements per request (web process; outbox: app_events / app_webhooks):')
     console.table(
-      Object.entries(results.statements).map(([name, { status, count }]) => ({
-        request: name,
+      Object.entries(results.statements).map(([name, { status, count, outbox }]) => ({
+        'request': name,
         status,
-        statements: count,
+        'statements': count,
+        'of them outbox': outbox,
       }))
     )
   }

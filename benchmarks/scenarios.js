@@ -3,7 +3,7 @@
  * the service and the bare baseline's handler doing the same queries and JSON.
  * `setup(ctx)` runs once after seeding and may add data to `ctx`.
  */
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { ADMIN_MAIL, EXTERNAL_ID, listingBody } from './dealer.js'
 import { inquiryBody } from './leads.js'
 import { seedSyncListings } from './seed.js'
@@ -383,7 +383,11 @@ let boss = null
 /**
  * The intake's bare work: the listing and agency reads, then one transaction
  * inserting the inquiry, its webhook delivery and that delivery's pg-boss job
- * (pg-boss's own send, on the transaction's client).
+ * (pg-boss's own send, on the transaction's client). With `x-outbox: 1` (the
+ * "outbox cost" measurement of run.js) the transaction also runs what
+ * app/apps/services/app_events.ts emits for the inquiry's ConsultaRecibida to
+ * an app not subscribed to `consultas`: the app_events INSERT and the
+ * subscription lookup, the SQL Lucid sends for them.
  */
 async function intake(pool, req, ctx) {
   const caller = await authenticate(pool, req)
@@ -430,6 +434,7 @@ async function intake(pool, req, ctx) {
       ]
     )
     const inquiry = rows[0]
+    if (req.headers['x-outbox'] === '1') await appEvent(client, caller.id, inquiry)
     for (const config of configs.filter((c) => c.webhook_active)) {
       const payload = {
         configId: config.id,
@@ -464,6 +469,29 @@ async function intake(pool, req, ctx) {
   } finally {
     client.release()
   }
+}
+
+/** The outbox write of a ConsultaRecibida (AppEvents.emit), as the service's statement log shows it. */
+async function appEvent(client, appId, inquiry) {
+  const self = `/v3/consultas/${ADMIN_MAIL}/${inquiry.sid}`
+  const payload = {
+    Tipo: 'ConsultaRecibida',
+    Momento: inquiry.received_at.toISOString(),
+    Agencia: { AdminMail: ADMIN_MAIL, href: `/v3/agencias/${ADMIN_MAIL}` },
+    Recurso: {
+      href: self,
+      title: `${inquiry.email}, ${inquiry.vehicle.brand} ${inquiry.vehicle.model} ${inquiry.vehicle.version} ${inquiry.vehicle.versionYear}, ${inquiry.external_id}`,
+    },
+    Datos: {},
+  }
+  await client.query(
+    'insert into "app_events" ("app_id", "created_at", "id", "kind", "payload", "topic") values ($1, $2, $3, $4, $5, $6) returning "id"',
+    [appId, new Date(), randomUUID(), 'ConsultaRecibida', JSON.stringify(payload), 'consultas']
+  )
+  await client.query(
+    'select * from "app_webhooks" where "app_id" = $1 and "topic" = $2 and "active" = $3 limit $4',
+    [appId, 'consultas', true, 1]
+  )
 }
 
 async function startBoss() {

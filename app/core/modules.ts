@@ -56,6 +56,20 @@ export async function registerModules(modules: FeatureModule[]) {
   runner.register(...(await moduleJobs()))
 }
 
+/**
+ * Adds `module`'s contributions at the end, or just before the module named
+ * `before`, until the returned function takes them away: for tests that need a
+ * contribution of their own (e.g. a hook that fails). Runs no boot, registers no jobs.
+ */
+export function addModule(module: FeatureModule, options: { before?: string } = {}) {
+  const at = options.before ? registered.findIndex((entry) => entry.name === options.before) : -1
+  registered =
+    at < 0 ? [...registered, module] : [...registered.slice(0, at), module, ...registered.slice(at)]
+  return () => {
+    registered = registered.filter((entry) => entry !== module)
+  }
+}
+
 export function featureModules(): readonly FeatureModule[] {
   return registered
 }

@@ -127,6 +127,26 @@ export default class AgencyDirectory {
     return true
   }
 
+  /**
+   * The committed `suspended` flags of an agency and one person, read FOR KEY
+   * SHARE for an activation (docs/design.md §7). A suspension (SetSuspension)
+   * holds the row FOR UPDATE until it has suspended their active listings, so
+   * this waits for it and reads its outcome (READ COMMITTED re-reads a row it
+   * waited for); a suspension that starts later waits for `trx`, and then sees
+   * the listing `trx` activated. Key share does not conflict with ordinary
+   * updates of these rows (no key changes) nor with other activations.
+   */
+  async holdSuspensions(agencyId: number, operatorId: number, trx: QueryClientContract) {
+    const result = await trx.rawQuery(
+      `select (select suspended from agencies where id = ? for key share) as agency,
+              (select suspended from operators where id = ? for key share) as operator`,
+      [agencyId, operatorId]
+    )
+    const row: { agency: boolean | null; operator: boolean | null } = result.rows[0]
+    // A row that is gone counts as suspended: nothing may be activated under it.
+    return { agency: row.agency !== false, operator: row.operator !== false }
+  }
+
   /** A current member of the agency by e-mail (any case). */
   async member(agencyId: number, email: string, client: QueryClientContract = db.connection()) {
     const row = await this.#members(client, agencyId)

@@ -255,8 +255,14 @@ export default class ApplyEdit {
     const willBeActive = target === 'active'
     const requested = input.exposure
     if (activating) {
-      if (agency.suspended) return fail('agency_suspended')
-      if (operator.suspended) return fail('operator_suspended')
+      // Not the flags read before the transaction: a suspension may be committing now, and its
+      // `state = 'active' for update` cannot see this listing (it is not active yet). Deadlock-free:
+      // this waits only for a suspension's agency/operator row while holding the listing row
+      // (and, for a new listing, nothing), and a suspension locks only listings that are already
+      // active — never this one; one that starts after this read waits for `trx` instead.
+      const suspended = await this.directory.holdSuspensions(agency.id, operator.id, trx)
+      if (suspended.agency) return fail('agency_suspended')
+      if (suspended.operator) return fail('operator_suspended')
     }
     const used: Record<Exposure, number> = { high: 0, medium: 0, low: 0 }
     // An active listing keeping its level already holds its place: no count,

@@ -16,6 +16,9 @@ import { listingBody } from '#tests/helpers/listings'
 import { seedCatalog } from '#tests/helpers/catalog'
 import { startReceiver, type Receiver, type ReceivedRequest } from '#tests/helpers/receiver'
 import db from '@adonisjs/lucid/services/db'
+import { addModule } from '#core/modules'
+import AppEvents from '#apps/services/app_events'
+import { captureLogs } from '#tests/helpers/logs'
 import {
   dealerWorld,
   inquiryBody,
@@ -228,6 +231,88 @@ test.group('App events: each kind caused by the real action', (group) => {
     await assertDeliveredAfterRetry(assert, id)
     const { _entries: entries } = await history(client, world.token, '?topico=entregas')
     assert.deepEqual(entries, [event])
+  })
+
+  test('a deliveryDead hook that throws is logged; the delivery stays dead and the other hooks still run', async ({
+    client,
+    assert,
+  }) => {
+    const closed = await startReceiver()
+    const port = closed.port
+    await closed.close()
+    const world = await dealerWorld()
+    await client
+      .put(`/v3/notificaciones/${world.adminMail}`)
+      .bearerToken(world.token)
+      .json({
+        PublicacionConsultadaWebHook: { Callback: `http://127.0.0.1:${port}/down`, Activo: true },
+      })
+      .then((r: any) => r.assertStatus(200))
+    await subscribe(client, world.token, 'entregas', hooks.url('/entregas-fallo'))
+
+    // A module of this test, run before leads' hook: it writes an event of its own, then throws.
+    const hookCalls: string[] = []
+    const removeModule = addModule(
+      {
+        name: 'failing-hook',
+        deliveryDead: async () => ({
+          onDeliveryDead: async (delivery, trx) => {
+            hookCalls.push(delivery.id)
+            await new AppEvents().emit(
+              world.caller.id,
+              'entregas',
+              { Tipo: 'EventoDelGanchoRoto', Datos: {} },
+              trx
+            )
+            throw new Error('gancho roto')
+          },
+        }),
+      },
+      { before: 'leads' }
+    )
+    const logs = captureLogs('error')
+    let lead: Delivery
+    try {
+      const created = await client
+        .post(`/v3/consultas/${world.adminMail}`)
+        .bearerToken(world.token)
+        .json(inquiryBody(world.listing.externalId))
+      created.assertStatus(201)
+      ;[lead] = await settledDeliveries(sidOf(created.header('location')!), 1, 20_000)
+    } finally {
+      removeModule()
+      logs.restore()
+    }
+
+    // The dead mark committed although the hook's savepoint rolled back.
+    assert.equal(lead.status, 'dead')
+    assert.deepEqual(hookCalls, [lead.id])
+    const logged = logs.records.filter((record) => record.msg === 'a deliveryDead hook failed')
+    assert.lengthOf(logged, 1)
+    assert.equal(logged[0].deliveryId, lead.id)
+    assert.equal(logged[0].err.message, 'gancho roto')
+
+    const [kept] = await db
+      .from('app_events')
+      .where('app_id', world.caller.id)
+      .where('kind', 'EventoDelGanchoRoto')
+      .count('* as total')
+    assert.equal(Number(kept.total), 0, 'the failed hook’s write rolls back with its savepoint')
+
+    // Leads' hook ran after it: EntregaFallida delivered and in the history; nothing of the failed hook.
+    const received = await eventsOn(hooks, '/entregas-fallo', 1, 1)
+    const [[id, tries]] = [...received]
+    const event = verified(tries[0])
+    assert.equal(event.Tipo, 'EntregaFallida')
+    assert.equal(event.Id, id)
+    const { _entries: entries } = await history(client, world.token, '?topico=entregas')
+    assert.deepEqual(entries, [event])
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    assert.lengthOf(
+      hooks.requests.filter((request) => request.path === '/entregas-fallo'),
+      1,
+      'no delivery of the failed hook’s event'
+    )
   })
 
   test('an app not subscribed gets no delivery, but the event is in its history', async ({

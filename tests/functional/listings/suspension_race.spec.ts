@@ -1,0 +1,187 @@
+/*
+ * Activation racing a suspension of its agency or responsible person
+ * (docs/design.md §7, §13): a suspension locks the agency (or operator) row,
+ * sets `suspended` and suspends the active listings in one transaction, which
+ * cannot see a listing that is only being activated. Really concurrent: the
+ * test holds one side's transaction open while the other runs over HTTP.
+ */
+import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { suspensionEffectsOf } from '#agencies/hooks'
+import SetSuspension from '#agencies/services/set_suspension'
+import { createListing } from '#tests/helpers/listings'
+import { uniqueEmail } from '#tests/helpers/agencies'
+import { until } from '#tests/helpers/until'
+import { setup } from './support.js'
+
+/** Sessions of this database waiting on a lock (row locks show as `transactionid` or `tuple`). */
+async function lockWaits(type?: string) {
+  const row = await db
+    .from('pg_stat_activity')
+    .whereRaw('datname = current_database()')
+    .where('wait_event_type', 'Lock')
+    .if(type, (query) => query.where('wait_event', type!))
+    .count('* as total')
+    .first()
+  return Number(row.total)
+}
+
+/** A promise and whether it has settled yet. */
+function tracked<T>(promise: Promise<T>) {
+  const state = { settled: false, promise }
+  promise.then(
+    () => (state.settled = true),
+    () => (state.settled = true)
+  )
+  return state
+}
+
+/** What SetSuspension does for an agency, left uncommitted in `trx`. */
+async function suspendAgencyIn(trx: TransactionClientContract, agencyId: number) {
+  await trx.from('agencies').where('id', agencyId).forUpdate().select('id')
+  await trx.from('agencies').where('id', agencyId).update({ suspended: true })
+  let suspended = 0
+  for (const effects of await suspensionEffectsOf())
+    suspended += await effects.agencySuspended(agencyId, trx)
+  return suspended
+}
+
+/** What SetSuspension does for one person, left uncommitted in `trx`. */
+async function suspendOperatorIn(trx: TransactionClientContract, operatorId: number) {
+  await trx.from('operators').where('id', operatorId).forUpdate().select('id')
+  await trx.from('operators').where('id', operatorId).update({ suspended: true })
+  let suspended = 0
+  for (const effects of await suspensionEffectsOf())
+    suspended += await effects.operatorSuspended(operatorId, trx)
+  return suspended
+}
+
+const stateOf = async (listingId: number) =>
+  (await db.from('listings').where('id', listingId).select('state').firstOrFail()).state as string
+
+test.group('Listings: activation vs a suspension being committed', () => {
+  test('activar while the agency’s suspension is uncommitted waits, then is refused', async ({
+    client,
+    assert,
+  }) => {
+    const ctx = await setup()
+    const active = await createListing(ctx.app, ctx.fixture)
+    const listing = await createListing(ctx.app, ctx.fixture, { Activa: false })
+
+    const holder = await db.transaction()
+    try {
+      assert.equal(await suspendAgencyIn(holder, ctx.fixture.agency.id), 1)
+      const activation = tracked(
+        Promise.resolve(
+          client.patch(`${ctx.href(listing.externalId)}/activar`).bearerToken(ctx.token)
+        )
+      )
+      assert.isAtLeast(await until(lockWaits, (total) => total >= 1, 10_000), 1)
+      assert.isFalse(activation.settled, 'the activation must wait for the suspension')
+      await holder.commit()
+
+      const response = await activation.promise
+      response.assertStatus(409)
+      assert.match(response.body().Errors._[0], /agencia está suspendida/)
+    } finally {
+      if (!holder.isCompleted) await holder.rollback()
+    }
+    assert.equal(await stateOf(listing.id), 'suspended')
+    assert.equal(await stateOf(active.id), 'suspended')
+  }).timeout(30_000)
+
+  test('a PUT activating while the responsible person’s suspension is uncommitted waits, then is refused', async ({
+    client,
+    assert,
+  }) => {
+    const colab = uniqueEmail('colab')
+    const ctx = await setup({ collaborators: [colab] })
+    const operatorId = ctx.fixture.collaborators[0].id
+    const theirs = await createListing(ctx.app, ctx.fixture, { OperadorResponsable: colab })
+    const listing = await createListing(ctx.app, ctx.fixture, {
+      Activa: false,
+      OperadorResponsable: colab,
+    })
+
+    const holder = await db.transaction()
+    try {
+      assert.equal(await suspendOperatorIn(holder, operatorId), 1)
+      // PUT's Activa defaults to true: an edit that activates.
+      const activation = tracked(
+        Promise.resolve(
+          client
+            .put(ctx.href(listing.externalId))
+            .bearerToken(ctx.token)
+            .json({ Descripcion: 'Activada durante una suspensión.' })
+        )
+      )
+      assert.isAtLeast(await until(lockWaits, (total) => total >= 1, 10_000), 1)
+      assert.isFalse(activation.settled, 'the activation must wait for the suspension')
+      await holder.commit()
+
+      const response = await activation.promise
+      response.assertStatus(409)
+      assert.match(response.body().Errors._[0], /operador responsable está suspendido/)
+    } finally {
+      if (!holder.isCompleted) await holder.rollback()
+    }
+    assert.equal(await stateOf(listing.id), 'suspended')
+    assert.equal(await stateOf(theirs.id), 'suspended')
+  }).timeout(30_000)
+
+  test('a suspension that starts while an activation is uncommitted waits, then suspends that listing with its event', async ({
+    client,
+    assert,
+  }) => {
+    const ctx = await setup()
+    const listing = await createListing(ctx.app, ctx.fixture, { Activa: false })
+
+    // Hold the activation half-way: after its suspension check, at the agency's activation
+    // lock (the listings module's advisory lock, namespace 300).
+    const holder = await db.transaction()
+    let suspension: ReturnType<typeof tracked<boolean>> | undefined
+    try {
+      await holder.rawQuery('select pg_advisory_xact_lock(300, ?)', [ctx.fixture.agency.id])
+      const activation = tracked(
+        Promise.resolve(
+          client.patch(`${ctx.href(listing.externalId)}/activar`).bearerToken(ctx.token)
+        )
+      )
+      assert.equal(
+        await until(
+          () => lockWaits('advisory'),
+          (total) => total >= 1,
+          10_000
+        ),
+        1
+      )
+
+      suspension = tracked(new SetSuspension().agency(ctx.adminMail, true))
+      assert.isAtLeast(
+        await until(lockWaits, (total) => total >= 2, 5_000),
+        2,
+        'the suspension must wait for the activation'
+      )
+      assert.isFalse(suspension.settled)
+      await holder.commit()
+
+      const response = await activation.promise
+      response.assertStatus(200)
+      assert.equal(response.body().EstadoActual, 'Activa')
+      assert.isTrue(await suspension.promise)
+    } finally {
+      if (!holder.isCompleted) await holder.rollback()
+      await suspension?.promise.catch(() => {})
+    }
+    assert.equal(await stateOf(listing.id), 'suspended')
+    const events = await db
+      .from('app_events')
+      .where('app_id', ctx.app.id)
+      .where('kind', 'PublicacionSuspendida')
+      .select('payload')
+    assert.lengthOf(events, 1)
+    assert.equal(events[0].payload.Recurso.href, ctx.href(listing.externalId))
+    assert.deepEqual(events[0].payload.Datos, { Causa: 'AgenciaSuspendida' })
+  }).timeout(30_000)
+})
