@@ -485,12 +485,23 @@ async function appEvent(client, appId, inquiry) {
     Datos: {},
   }
   await client.query(
-    'insert into "app_events" ("app_id", "created_at", "id", "kind", "payload", "topic") values ($1, $2, $3, $4, $5, $6) returning "id"',
-    [appId, new Date(), randomUUID(), 'ConsultaRecibida', JSON.stringify(payload), 'consultas']
-  )
-  await client.query(
-    'select * from "app_webhooks" where "app_id" = $1 and "topic" = $2 and "active" = $3 limit $4',
-    [appId, 'consultas', true, 1]
+    `with event as (
+       insert into app_events (id, app_id, topic, kind, payload, created_at)
+       values ($1, $2, $3, $4, $5, $6)
+     )
+     select id, callback from app_webhooks
+     where app_id = $7 and topic = $8 and active
+     limit 1`,
+    [
+      randomUUID(),
+      appId,
+      'consultas',
+      'ConsultaRecibida',
+      JSON.stringify(payload),
+      new Date(),
+      appId,
+      'consultas',
+    ]
   )
 }
 
