@@ -108,8 +108,11 @@ test.group('Buyer in a browser', (group) => {
       // Every photo (main and lazy thumbnails) loads.
       // (Browser-side code as strings: the project's TypeScript has no DOM types.)
       await page.evaluate('window.scrollTo(0, document.body.scrollHeight)')
-      await page.waitForFunction(
-        '[...document.images].every((image) => image.complete && image.naturalWidth > 0)'
+      // A function, not a string: the page's CSP forbids eval, which polling a string predicate needs.
+      await page.waitForFunction(() =>
+        [...(globalThis as any).document.images].every(
+          (image: any) => image.complete && image.naturalWidth > 0
+        )
       )
       const images = await page.$$eval('img', (all) =>
         all.map((image) => ({ alt: image.alt, width: image.naturalWidth }))
