@@ -51,6 +51,14 @@ export type EditResult = { values: Record<string, unknown>; photos?: string[] }
 /** Advisory-lock namespace of this module (its migration range): one activation per agency at a time. */
 const LOCK_NAMESPACE = 300
 
+/**
+ * Until `trx` ends, no other activation (or plan change) of the agency counts
+ * its active listings: whoever counts next sees this transaction's result.
+ */
+export async function holdActivations(trx: TransactionClientContract, agencyId: number) {
+  await trx.rawQuery('select pg_advisory_xact_lock(?, ?)', [LOCK_NAMESPACE, agencyId])
+}
+
 @inject()
 export default class ApplyEdit {
   constructor(
@@ -272,7 +280,7 @@ export default class ApplyEdit {
       willBeActive &&
       (requested === undefined || requested === listing.exposure)
     if (willBeActive && !keepsItsPlace) {
-      await trx.rawQuery('select pg_advisory_xact_lock(?, ?)', [LOCK_NAMESPACE, agency.id])
+      await holdActivations(trx, agency.id)
       const rows = await trx
         .from('listings')
         .where('agency_id', agency.id)

@@ -11,6 +11,7 @@ import type { ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
 import type { SuspensionEffects } from '#agencies/hooks'
 import Listing from '#listings/models/listing'
 import ListingEvents, { type StateCause } from './listing_events.js'
+import { holdActivations } from './apply_edit.js'
 
 type Active = ModelQueryBuilderContract<typeof Listing>
 
@@ -25,8 +26,13 @@ export default class SuspendListings implements SuspensionEffects {
     )
   }
 
-  /** Keeps the `capacity` longest-untouched active listings; the most recently updated go. */
+  /**
+   * Keeps the `capacity` longest-untouched active listings; the most recently
+   * updated go. Counted under the agency's activation lock: an activation in
+   * flight read the old plan, so it must be counted here once it commits.
+   */
   async capacityLowered(agencyId: number, capacity: number, trx: TransactionClientContract) {
+    await holdActivations(trx, agencyId)
     const [{ count }] = await trx
       .from('listings')
       .where('agency_id', agencyId)

@@ -10,6 +10,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { suspensionEffectsOf } from '#agencies/hooks'
 import SetSuspension from '#agencies/services/set_suspension'
+import AgencyService from '#agencies/services/agency_service'
 import { createListing } from '#tests/helpers/listings'
 import { uniqueEmail } from '#tests/helpers/agencies'
 import { until } from '#tests/helpers/until'
@@ -183,5 +184,53 @@ test.group('Listings: activation vs a suspension being committed', () => {
     assert.lengthOf(events, 1)
     assert.equal(events[0].payload.Recurso.href, ctx.href(listing.externalId))
     assert.deepEqual(events[0].payload.Datos, { Causa: 'AgenciaSuspendida' })
+  }).timeout(30_000)
+
+  test('a smaller plan committed while an activation is in flight still ends within its capacity', async ({
+    assert,
+  }) => {
+    const ctx = await setup()
+    const plan = { capacity: 3, alta: 3, media: 3, baja: 3 }
+    await new AgencyService().setPlan(ctx.adminMail, plan)
+    const first = await createListing(ctx.app, ctx.fixture)
+    const second = await createListing(ctx.app, ctx.fixture)
+    const third = await createListing(ctx.app, ctx.fixture, { Activa: false })
+
+    // An activation half-way, as ApplyEdit leaves it: the agency's activation lock held, the
+    // old plan read (3 places, 2 taken), the listing active — not committed yet.
+    const activation = await db.transaction()
+    let lowering: ReturnType<typeof tracked<unknown>> | undefined
+    try {
+      await activation.rawQuery('select pg_advisory_xact_lock(300, ?)', [ctx.fixture.agency.id])
+      await activation.from('listings').where('id', third.id).update({ state: 'active' })
+
+      lowering = tracked(new AgencyService().setPlan(ctx.adminMail, { ...plan, capacity: 2 }))
+      assert.equal(
+        await until(
+          () => lockWaits('advisory'),
+          (total) => total >= 1,
+          10_000
+        ),
+        1,
+        'the plan change must count after the activation'
+      )
+      assert.isFalse(lowering.settled)
+      await activation.commit()
+      await lowering.promise
+    } finally {
+      if (!activation.isCompleted) await activation.rollback()
+      await lowering?.promise.catch(() => {})
+    }
+    const states = await Promise.all([first, second, third].map((listing) => stateOf(listing.id)))
+    assert.equal(states.filter((state) => state === 'active').length, 2)
+    // The most recently updated goes: the one just activated.
+    assert.equal(await stateOf(third.id), 'suspended')
+    const events = await db
+      .from('app_events')
+      .where('app_id', ctx.app.id)
+      .where('kind', 'PublicacionSuspendida')
+      .select('payload')
+    assert.lengthOf(events, 1)
+    assert.deepEqual(events[0].payload.Datos, { Causa: 'Plan' })
   }).timeout(30_000)
 })
