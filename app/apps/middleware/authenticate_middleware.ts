@@ -13,21 +13,14 @@
  */
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
-import limiter from '@adonisjs/limiter/services/main'
 import { errors } from '@adonisjs/auth'
 import { settings } from '#core/settings'
 import { Problem } from '#core/http/problem'
 import { bearerToken } from '#core/http/bearer'
+import { perMinuteLimiter } from '#core/http/per_minute_limiter'
 import { appOfBearer } from '#apps/services/app_bearer'
 
-/** The failure limiter, made again only when its setting changes (tests change it). */
-let failureLimiter: { requests: number; limit: ReturnType<typeof limiter.use> } | undefined
-function failures() {
-  const requests = settings.authFailuresPerMinute
-  if (failureLimiter?.requests !== requests)
-    failureLimiter = { requests, limit: limiter.use({ requests, duration: '1 minute' }) }
-  return failureLimiter.limit
-}
+const failures = perMinuteLimiter(() => settings.authFailuresPerMinute)
 
 /** Address → until when (ms) this process checks it against the limiter. */
 const suspects = new Map<string, number>()

@@ -38,23 +38,20 @@ function tracked<T>(promise: Promise<T>) {
   return state
 }
 
-/** What SetSuspension does for an agency, left uncommitted in `trx`. */
-async function suspendAgencyIn(trx: TransactionClientContract, agencyId: number) {
-  await trx.from('agencies').where('id', agencyId).forUpdate().select('id')
-  await trx.from('agencies').where('id', agencyId).update({ suspended: true })
+/** What SetSuspension does for an agency or one person, left uncommitted in `trx`. */
+async function suspendIn(
+  trx: TransactionClientContract,
+  table: 'agencies' | 'operators',
+  id: number
+) {
+  await trx.from(table).where('id', id).forUpdate().select('id')
+  await trx.from(table).where('id', id).update({ suspended: true })
   let suspended = 0
   for (const effects of await suspensionEffectsOf())
-    suspended += await effects.agencySuspended(agencyId, trx)
-  return suspended
-}
-
-/** What SetSuspension does for one person, left uncommitted in `trx`. */
-async function suspendOperatorIn(trx: TransactionClientContract, operatorId: number) {
-  await trx.from('operators').where('id', operatorId).forUpdate().select('id')
-  await trx.from('operators').where('id', operatorId).update({ suspended: true })
-  let suspended = 0
-  for (const effects of await suspensionEffectsOf())
-    suspended += await effects.operatorSuspended(operatorId, trx)
+    suspended +=
+      table === 'agencies'
+        ? await effects.agencySuspended(id, trx)
+        : await effects.operatorSuspended(id, trx)
   return suspended
 }
 
@@ -72,7 +69,7 @@ test.group('Listings: activation vs a suspension being committed', () => {
 
     const holder = await db.transaction()
     try {
-      assert.equal(await suspendAgencyIn(holder, ctx.fixture.agency.id), 1)
+      assert.equal(await suspendIn(holder, 'agencies', ctx.fixture.agency.id), 1)
       const activation = tracked(
         Promise.resolve(
           client.patch(`${ctx.href(listing.externalId)}/activar`).bearerToken(ctx.token)
@@ -107,7 +104,7 @@ test.group('Listings: activation vs a suspension being committed', () => {
 
     const holder = await db.transaction()
     try {
-      assert.equal(await suspendOperatorIn(holder, operatorId), 1)
+      assert.equal(await suspendIn(holder, 'operators', operatorId), 1)
       // PUT's Activa defaults to true: an edit that activates.
       const activation = tracked(
         Promise.resolve(

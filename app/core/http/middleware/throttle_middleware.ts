@@ -3,23 +3,16 @@
  * handler). The limit is RATE_LIMIT_PER_MINUTE requests per app.
  *
  * One `consume` per request. Adonis' `limiter.define` asks the store twice
- * (a `get`, then `consume`) and builds its limiter again on every request —
+ * (a `get`, then `consume`) and builds its limiter on every request —
  * with the database store, two statements per API request. A caller past its
  * limit is refused by `consume` itself; its window does not grow by it.
  */
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
-import limiter from '@adonisjs/limiter/services/main'
 import { settings } from '#core/settings'
+import { perMinuteLimiter } from '../per_minute_limiter.js'
 
-/** The limiter, made again only when its setting changes (tests change it). */
-let apiLimiter: { requests: number; limit: ReturnType<typeof limiter.use> } | undefined
-function limit() {
-  const requests = settings.rateLimitPerMinute
-  if (apiLimiter?.requests !== requests)
-    apiLimiter = { requests, limit: limiter.use({ requests, duration: '1 minute' }) }
-  return apiLimiter.limit
-}
+const limit = perMinuteLimiter(() => settings.rateLimitPerMinute)
 
 export async function throttle(ctx: HttpContext, next: NextFn) {
   const consumed = await limit().consume(`api_app_${ctx.caller?.id ?? ctx.request.ip()}`)
