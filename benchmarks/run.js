@@ -72,9 +72,16 @@ const OUTBOX_COST = 'outbox cost on intake'
 /** The outbox statement (app/apps/services/app_events.ts): the event row written and the subscription read, in one. */
 const OUTBOX_SQL = /\b(app_events|app_webhooks)\b|^with event as/
 const selected = scenarios.filter((scenario) => wanted(scenario.name))
-/** The heap flags of the deployment (README, Processes): a bounded young generation, garbage collected early. */
+/** The heap flags of the deployment (README, Processes): a bounded young generation, garbage collected early;
+ * the worker's smaller still (its peak is sharp's native memory on top of the heap). */
 const WEB_FLAGS = ['--max-old-space-size=128', '--max-semi-space-size=8']
-const WORKER_FLAGS = ['--max-old-space-size=160', '--max-semi-space-size=8']
+const WORKER_FLAGS = ['--max-old-space-size=128', '--max-semi-space-size=4']
+/**
+ * The allocator settings of the deployment (README, Processes; `npm start` and `npm run worker` set them too): one
+ * glibc arena instead of one per thread (libvips and libuv threads each grew their own), and a fixed 128 KiB mmap
+ * threshold so freed decode buffers go back to the system instead of staying in the arena.
+ */
+const MALLOC_ENV = { MALLOC_ARENA_MAX: '1', MALLOC_TRIM_THRESHOLD_: '131072' }
 // BENCH_PROFILE=1: both processes write a CPU profile to tmp/bench/prof when they exit.
 if (process.env.BENCH_PROFILE === '1') {
   for (const flags of [WEB_FLAGS, WORKER_FLAGS])
@@ -535,6 +542,18 @@ async function explainErrors(serviceUrl, ctx, name) {
   if (failed[0]) console.log(`  e.g. ${(await failed[0].text()).slice(0, 300)}`)
 }
 
+/** A process's memory now, in MiB: peak so far (VmHWM), resident, and resident anonymous (heap, native buffers) vs file-backed (code). */
+function memory(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    const mib = (field) =>
+      Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)[1]) / 1024)
+    return { peak: mib('VmHWM'), rss: mib('VmRSS'), anon: mib('RssAnon'), file: mib('RssFile') }
+  } catch {
+    return null
+  }
+}
+
 function peakRss(pid) {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8')
@@ -632,6 +651,7 @@ try {
       PORT: String(servicePort),
       PUBLIC_URL: serviceUrl,
       PGAPPNAME: 'bench-web',
+      ...MALLOC_ENV,
     },
     `${serviceUrl}/health/live`,
     BUILD,
@@ -640,7 +660,7 @@ try {
   children.push(service)
   const worker = spawn(process.execPath, [...WORKER_FLAGS, 'ace.js', 'jobs:work'], {
     cwd: BUILD,
-    env: { ...env, PUBLIC_URL: serviceUrl, PGAPPNAME: 'bench-worker' },
+    env: { ...env, PUBLIC_URL: serviceUrl, PGAPPNAME: 'bench-worker', ...MALLOC_ENV },
     stdio: ['ignore', logTo('worker'), 'inherit'],
   })
   children.push(worker)
@@ -664,6 +684,12 @@ try {
   ).catch(() => null)
   if (baseline) children.push(baseline)
 
+  // Memory of both processes after each phase: which one raised the peak.
+  results.memoryMiB = []
+  const snapshot = (phase) =>
+    results.memoryMiB.push({ phase, web: memory(service.pid), worker: memory(worker.pid) })
+  snapshot('set up')
+
   // Measured before the load runs, so the worker has no backlog of their deliveries.
   if (wanted('intake → webhook')) {
     console.log(
@@ -683,6 +709,7 @@ try {
       postgres: perInquiry(2),
     }
     console.log(results.intakeToWebhook)
+    snapshot('intake → webhook')
   }
 
   if (wanted('photo pipeline')) {
@@ -711,6 +738,7 @@ try {
       { 'side': 'sharp alone (2 at a time)', 'photos/s': results.photos.sharpPerSecond },
       { 'side': 'ratio', 'photos/s': results.photos.ratio },
     ])
+    snapshot('photo pipeline')
   }
 
   const rows = []
@@ -749,6 +777,7 @@ try {
     })
   }
   results.scenarios = rows
+  if (rows.length) snapshot('scenarios')
   for (const row of rows.filter((row) => row.errors > 0))
     await explainErrors(serviceUrl, ctx, row.scenario)
   console.log(`\n${SECONDS}s per side, ${CONNECTIONS} connections, node ${process.version}`)
@@ -809,6 +838,13 @@ try {
   console.table(results.storage)
 
   receiver.close()
+  console.log('\nmemory after each phase, MiB (peak = VmHWM so far; rss = anon + file):')
+  console.table(
+    results.memoryMiB.flatMap(({ phase, web, worker }) => [
+      { phase, process: 'web', ...web },
+      { phase, process: 'worker', ...worker },
+    ])
+  )
   results.peakRssMiB = { web: peakRss(service.pid), worker: peakRss(worker.pid) }
   results.loadAfter = loadavg().map((n) => Number(n.toFixed(2)))
   console.log(
