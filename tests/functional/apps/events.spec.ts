@@ -88,6 +88,22 @@ async function assertDeliveredAfterRetry(assert: any, messageId: string) {
   assert.deepEqual(delivery.attempts.map((attempt) => attempt.statusCode).sort(), [200, 500])
 }
 
+/** A dealer whose lead webhook points at a closed port: every lead delivery of it ends dead. */
+async function worldWithDeadLeadWebhook(client: any) {
+  const closed = await startReceiver()
+  const port = closed.port
+  await closed.close()
+  const world = await dealerWorld()
+  await client
+    .put(`/v3/notificaciones/${world.adminMail}`)
+    .bearerToken(world.token)
+    .json({
+      PublicacionConsultadaWebHook: { Callback: `http://127.0.0.1:${port}/down`, Activo: true },
+    })
+    .then((r: any) => r.assertStatus(200))
+  return world
+}
+
 test.group('App events: each kind caused by the real action', (group) => {
   let hooks: Receiver
   let sources: Receiver
@@ -198,17 +214,7 @@ test.group('App events: each kind caused by the real action', (group) => {
   })
 
   test('EntregaFallida when a lead delivery of the app goes dead', async ({ client, assert }) => {
-    const closed = await startReceiver()
-    const port = closed.port
-    await closed.close()
-    const world = await dealerWorld()
-    await client
-      .put(`/v3/notificaciones/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json({
-        PublicacionConsultadaWebHook: { Callback: `http://127.0.0.1:${port}/down`, Activo: true },
-      })
-      .then((r: any) => r.assertStatus(200))
+    const world = await worldWithDeadLeadWebhook(client)
     await subscribe(client, world.token, 'entregas', hooks.url('/entregas'))
     failFirstTry(hooks, '/entregas')
     const created = await client
@@ -237,17 +243,7 @@ test.group('App events: each kind caused by the real action', (group) => {
     client,
     assert,
   }) => {
-    const closed = await startReceiver()
-    const port = closed.port
-    await closed.close()
-    const world = await dealerWorld()
-    await client
-      .put(`/v3/notificaciones/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json({
-        PublicacionConsultadaWebHook: { Callback: `http://127.0.0.1:${port}/down`, Activo: true },
-      })
-      .then((r: any) => r.assertStatus(200))
+    const world = await worldWithDeadLeadWebhook(client)
     await subscribe(client, world.token, 'entregas', hooks.url('/entregas-fallo'))
 
     // A module of this test, run before leads' hook: it writes an event of its own, then throws.

@@ -28,6 +28,14 @@ async function lockWaits(type?: string) {
   return Number(row.total)
 }
 
+/** Sessions waiting on an advisory lock, once one is (or 0 after 10 s). */
+const advisoryWaits = () =>
+  until(
+    () => lockWaits('advisory'),
+    (total) => total >= 1,
+    10_000
+  )
+
 /** A promise and whether it has settled yet. */
 function tracked<T>(promise: Promise<T>) {
   const state = { settled: false, promise }
@@ -146,14 +154,7 @@ test.group('Listings: activation vs a suspension being committed', () => {
           client.patch(`${ctx.href(listing.externalId)}/activar`).bearerToken(ctx.token)
         )
       )
-      assert.equal(
-        await until(
-          () => lockWaits('advisory'),
-          (total) => total >= 1,
-          10_000
-        ),
-        1
-      )
+      assert.equal(await advisoryWaits(), 1)
 
       suspension = tracked(new SetSuspension().agency(ctx.adminMail, true))
       assert.isAtLeast(
@@ -202,15 +203,7 @@ test.group('Listings: activation vs a suspension being committed', () => {
       await activation.from('listings').where('id', third.id).update({ state: 'active' })
 
       lowering = tracked(new AgencyService().setPlan(ctx.adminMail, { ...plan, capacity: 2 }))
-      assert.equal(
-        await until(
-          () => lockWaits('advisory'),
-          (total) => total >= 1,
-          10_000
-        ),
-        1,
-        'the plan change must count after the activation'
-      )
+      assert.equal(await advisoryWaits(), 1, 'the plan change must count after the activation')
       assert.isFalse(lowering.settled)
       await activation.commit()
       await lowering.promise
