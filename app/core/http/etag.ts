@@ -2,12 +2,12 @@
  * Strong ETags (docs/design.md §4): `If-None-Match` compares weakly on reads,
  * `If-Match` compares strongly on writes; `*` is honoured by both.
  */
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import type { HttpContext } from '@adonisjs/core/http'
 import { Problem } from './problem.js'
 
 export function etagOf(content: string | Buffer): string {
-  return `"${createHash('sha1').update(content).digest('base64url')}"`
+  return `"${hash('sha1', content, 'base64url')}"`
 }
 
 function tags(header: string) {
