@@ -6,6 +6,8 @@
  * test holds one side's transaction open while the other runs over HTTP.
  */
 import { test } from '@japa/runner'
+import type { Assert } from '@japa/assert'
+import type { ApiResponse } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { suspensionEffectsOf } from '#agencies/hooks'
@@ -63,6 +65,25 @@ async function suspendIn(
   return suspended
 }
 
+/**
+ * With a suspension left uncommitted in `holder`: the activation `request`
+ * must wait for it, and once it commits be refused (409, `reason`).
+ */
+async function waitsThenRefused(
+  assert: Assert,
+  holder: TransactionClientContract,
+  request: PromiseLike<ApiResponse>,
+  reason: RegExp
+) {
+  const activation = tracked(Promise.resolve(request))
+  assert.isAtLeast(await until(lockWaits, (total) => total >= 1, 10_000), 1)
+  assert.isFalse(activation.settled, 'the activation must wait for the suspension')
+  await holder.commit()
+  const response = await activation.promise
+  response.assertStatus(409)
+  assert.match(response.body().Errors._[0], reason)
+}
+
 const stateOf = async (listingId: number) =>
   (await db.from('listings').where('id', listingId).select('state').firstOrFail()).state as string
 
@@ -78,18 +99,12 @@ test.group('Listings: activation vs a suspension being committed', () => {
     const holder = await db.transaction()
     try {
       assert.equal(await suspendIn(holder, 'agencies', ctx.fixture.agency.id), 1)
-      const activation = tracked(
-        Promise.resolve(
-          client.patch(`${ctx.href(listing.externalId)}/activar`).bearerToken(ctx.token)
-        )
+      await waitsThenRefused(
+        assert,
+        holder,
+        client.patch(`${ctx.href(listing.externalId)}/activar`).bearerToken(ctx.token),
+        /agencia está suspendida/
       )
-      assert.isAtLeast(await until(lockWaits, (total) => total >= 1, 10_000), 1)
-      assert.isFalse(activation.settled, 'the activation must wait for the suspension')
-      await holder.commit()
-
-      const response = await activation.promise
-      response.assertStatus(409)
-      assert.match(response.body().Errors._[0], /agencia está suspendida/)
     } finally {
       if (!holder.isCompleted) await holder.rollback()
     }
@@ -114,21 +129,15 @@ test.group('Listings: activation vs a suspension being committed', () => {
     try {
       assert.equal(await suspendIn(holder, 'operators', operatorId), 1)
       // PUT's Activa defaults to true: an edit that activates.
-      const activation = tracked(
-        Promise.resolve(
-          client
-            .put(ctx.href(listing.externalId))
-            .bearerToken(ctx.token)
-            .json({ Descripcion: 'Activada durante una suspensión.' })
-        )
+      await waitsThenRefused(
+        assert,
+        holder,
+        client
+          .put(ctx.href(listing.externalId))
+          .bearerToken(ctx.token)
+          .json({ Descripcion: 'Activada durante una suspensión.' }),
+        /operador responsable está suspendido/
       )
-      assert.isAtLeast(await until(lockWaits, (total) => total >= 1, 10_000), 1)
-      assert.isFalse(activation.settled, 'the activation must wait for the suspension')
-      await holder.commit()
-
-      const response = await activation.promise
-      response.assertStatus(409)
-      assert.match(response.body().Errors._[0], /operador responsable está suspendido/)
     } finally {
       if (!holder.isCompleted) await holder.rollback()
     }
