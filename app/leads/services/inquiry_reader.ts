@@ -85,6 +85,15 @@ function filtered(query: Rows, filters: ListFilters): Rows {
 
 const inquiries = () => db.from('inquiries')
 
+/** Ordered, limited ranges as one `inquiries` relation (each keeps its ORDER BY and LIMIT). */
+function unionAll(parts: Rows[]) {
+  const compiled = parts.map((part) => part.toSQL())
+  return db.raw(
+    `(${compiled.map(({ sql }) => `(${sql})`).join(' union all ')}) as inquiries`,
+    compiled.flatMap(({ bindings }) => bindings)
+  ) as any
+}
+
 @inject()
 export default class InquiryReader {
   constructor(private agencies: AgencyDirectory) {}
@@ -120,19 +129,12 @@ export default class InquiryReader {
       )
     const [own, other] = audiences(audience)
     // Two audiences: two ordered index ranges, each cut at offset + perPage, merged.
-    const cut = (query: Rows) => query.limit(offset + filters.perPage).toSQL()
-    const [first, second] = other === undefined ? [] : [cut(range(own)), cut(range(other))]
     const rows =
       other === undefined
         ? range(own)
         : newestFirst(
             db
-              .from(
-                db.raw(`((${first!.sql}) union all (${second!.sql})) as inquiries`, [
-                  ...first!.bindings,
-                  ...second!.bindings,
-                ]) as any
-              )
+              .from(unionAll([own, other].map((id) => range(id).limit(offset + filters.perPage))))
               .select('*')
           )
     const narrowed = filters.operatorEmail || filters.externalId
