@@ -279,7 +279,8 @@ export default class ApplyEdit {
       listing?.state === 'active' &&
       willBeActive &&
       (requested === undefined || requested === listing.exposure)
-    if (willBeActive && !keepsItsPlace) {
+    const counts = willBeActive && !keepsItsPlace
+    if (counts) {
       await holdActivations(trx, agency.id)
       const rows = await trx
         .from('listings')
@@ -292,8 +293,7 @@ export default class ApplyEdit {
       for (const row of rows) used[row.exposure as Exposure] = Number(row.total)
     }
     // Under the agency's lock the plan is read after taking it, as the count is.
-    const plan =
-      known && !(willBeActive && !keepsItsPlace) ? known : await this.directory.plan(agency.id, trx)
+    const plan = known && !counts ? known : await this.directory.plan(agency.id, trx)
     if (activating) {
       const active = used.high + used.medium + used.low
       if (active >= plan.capacity) {
