@@ -4,6 +4,7 @@
  */
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import { Recent } from '#core/recent'
 import { normalizeEmail } from './emails.js'
 
 export type AgencyView = {
@@ -80,25 +81,49 @@ function toPlanView(row: Record<string, number> | null | undefined): PlanView {
   }
 }
 
+/**
+ * `forApp` answers remembered for 5 s in each process: every agency-scoped
+ * request starts with this lookup, and a link is never removed, so a
+ * remembered answer never grants access. What may be up to 5 s old in another
+ * process is a display field or `receivesOtherLeads`; this process forgets at
+ * once (`forgetAgencyViews`, called by the writes that change them). Checks
+ * that must be exact (suspension on activation) read under a lock instead.
+ */
+const rememberedViews = new Recent<AgencyView>(5_000)
+
+/** After an agency's name, suspension or an app link changed (and in tests). */
+export function forgetAgencyViews() {
+  rememberedViews.clear()
+}
+
 export default class AgencyDirectory {
-  /** The agency administered by `adminMail`, if it exists for the app. */
-  async forApp(appId: number, adminMail: string, client: QueryClientContract = db.connection()) {
-    const row = await client
+  /**
+   * The agency administered by `adminMail`, if it exists for the app;
+   * remembered unless read on a given client (a transaction reads afresh).
+   */
+  async forApp(appId: number, adminMail: string, client?: QueryClientContract) {
+    const email = normalizeEmail(adminMail)
+    const key = `${appId} ${email}`
+    const known = client ? undefined : rememberedViews.get(key)
+    if (known) return known
+    const row = await (client ?? db.connection())
       .from('agencies')
       .join('app_agencies', 'app_agencies.agency_id', 'agencies.id')
       .where('app_agencies.app_id', appId)
-      .where('agencies.admin_email', normalizeEmail(adminMail))
+      .where('agencies.admin_email', email)
       .select('agencies.id', 'agencies.admin_email', 'agencies.trade_name', 'agencies.suspended')
       .select('app_agencies.receives_other_leads')
       .first()
     if (!row) return null
-    return {
+    const view: AgencyView = {
       id: row.id,
       adminMail: row.admin_email,
       tradeName: row.trade_name,
       suspended: row.suspended,
       receivesOtherLeads: row.receives_other_leads,
-    } satisfies AgencyView
+    }
+    if (!client) rememberedViews.set(key, view)
+    return view
   }
 
   /**

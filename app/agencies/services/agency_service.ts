@@ -6,6 +6,7 @@ import Agency from '#agencies/models/agency'
 import Branch from '#agencies/models/branch'
 import Plan from '#agencies/models/plan'
 import { suspensionEffectsOf } from '#agencies/hooks'
+import { forgetAgencyViews } from './agency_directory.js'
 import { normalizeEmail } from './emails.js'
 
 export default class AgencyService {
@@ -23,6 +24,7 @@ export default class AgencyService {
     const agency = await Agency.findOrFail(agencyId)
     agency.tradeName = tradeName
     await agency.save()
+    forgetAgencyViews()
     return agency
   }
 

@@ -6,6 +6,7 @@ import db from '@adonisjs/lucid/services/db'
 import { fail, ok, type Result } from '#core/result'
 import Agency from '#agencies/models/agency'
 import AppAgency from '#agencies/models/app_agency'
+import { forgetAgencyViews } from './agency_directory.js'
 import { normalizeEmail } from './emails.js'
 
 export default class GrantAgency {
@@ -14,7 +15,7 @@ export default class GrantAgency {
     appId: number,
     receivesOtherLeads: boolean
   ): Promise<Result<AppAgency, 'agency_not_found' | 'app_not_found'>> {
-    return db.transaction(async (trx) => {
+    const granted = await db.transaction(async (trx) => {
       const agency = await Agency.query({ client: trx })
         .where('admin_email', normalizeEmail(adminMail))
         .first()
@@ -28,5 +29,7 @@ export default class GrantAgency {
       )
       return ok(link)
     })
+    forgetAgencyViews()
+    return granted
   }
 }

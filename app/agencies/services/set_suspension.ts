@@ -9,11 +9,12 @@ import db from '@adonisjs/lucid/services/db'
 import Agency from '#agencies/models/agency'
 import Operator from '#agencies/models/operator'
 import { suspensionEffectsOf } from '#agencies/hooks'
+import { forgetAgencyViews } from './agency_directory.js'
 import { normalizeEmail } from './emails.js'
 
 export default class SetSuspension {
   async agency(adminMail: string, suspended: boolean) {
-    return db.transaction(async (trx) => {
+    const done = await db.transaction(async (trx) => {
       const agency = await Agency.query({ client: trx })
         .where('admin_email', normalizeEmail(adminMail))
         .forUpdate()
@@ -27,6 +28,8 @@ export default class SetSuspension {
       }
       return true
     })
+    forgetAgencyViews()
+    return done
   }
 
   async operator(email: string, suspended: boolean) {

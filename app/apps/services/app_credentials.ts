@@ -11,38 +11,16 @@
 import { hash } from 'node:crypto'
 import { base64, Secret } from '@adonisjs/core/helpers'
 import { type AccessToken, DbAccessTokensProvider } from '@adonisjs/auth/access_tokens'
+import { Recent } from '#core/recent'
 import type App from '#apps/models/app'
 
 export const CREDENTIAL_TTL_MS = 5_000
-const MAX_ENTRIES = 10_000
 /** `app_tokens.id` is an integer column. */
 const MAX_TOKEN_ID = 2_147_483_647
 
-/** A small TTL map; cleared wholesale when it grows past its bound. */
-class Recent<V> {
-  #entries = new Map<string, { value: V; until: number }>()
-
-  get(key: string): V | undefined {
-    const entry = this.#entries.get(key)
-    if (!entry) return undefined
-    if (entry.until > Date.now()) return entry.value
-    this.#entries.delete(key)
-    return undefined
-  }
-
-  set(key: string, value: V) {
-    if (this.#entries.size >= MAX_ENTRIES) this.#entries.clear()
-    this.#entries.set(key, { value, until: Date.now() + CREDENTIAL_TTL_MS })
-  }
-
-  clear() {
-    this.#entries.clear()
-  }
-}
-
-const verifiedTokens = new Recent<AccessToken>()
+const verifiedTokens = new Recent<AccessToken>(CREDENTIAL_TTL_MS)
 /** Apps by id, read after their token verified (app_bearer.ts). */
-export const rememberedApps = new Recent<App>()
+export const rememberedApps = new Recent<App>(CREDENTIAL_TTL_MS)
 
 const memoryKey = (value: string) => hash('sha256', value, 'base64url')
 

@@ -48,6 +48,8 @@ export type PlaceValues = Ok<Record<string, unknown>> | InvalidListing
 /** Column values to write (snake_case) and the photo list to install, if it changed. */
 export type EditResult = { values: Record<string, unknown>; photos?: string[] }
 
+type Edited = Ok<EditResult> | InvalidListing | ListingConflict | Fail<'busy'>
+
 /** Advisory-lock namespace of this module (its migration range): one activation per agency at a time. */
 const LOCK_NAMESPACE = 300
 
@@ -70,11 +72,18 @@ export default class ApplyEdit {
    * `busy`: the edit names a new responsible operator while a desasociar of
    * the agency runs, and the caller holds the listing row (which that
    * desasociar may need): roll back and retry with `membersHeld`.
+   * With `trx` null the edit reads without a transaction (ChangeListing's
+   * optimistic attempt) and fails with `locks` where it would need one.
    */
+  async execute(trx: TransactionClientContract, context: EditContext): Promise<Edited>
   async execute(
-    trx: TransactionClientContract,
+    trx: TransactionClientContract | null,
     context: EditContext
-  ): Promise<Ok<EditResult> | InvalidListing | ListingConflict | Fail<'busy'>> {
+  ): Promise<Edited | Fail<'locks'>>
+  async execute(
+    trx: TransactionClientContract | null,
+    context: EditContext
+  ): Promise<Edited | Fail<'locks'>> {
     const { agency, listing, input } = context
     const issues: ListingIssue[] = []
     const values: Record<string, unknown> = {}
@@ -90,6 +99,7 @@ export default class ApplyEdit {
       named !== agency.adminMail &&
       !context.membersHeld
     ) {
+      if (!trx) return fail('locks')
       // A new listing holds no row a desasociar needs, so it may wait; an existing one may not.
       const held = await this.directory.holdMembers(agency.id, trx, { wait: listing === null })
       if (!held) return fail('busy')
@@ -166,20 +176,21 @@ export default class ApplyEdit {
    * plan (one statement for the common edit); otherwise `#exposure` reads it.
    */
   async #operator(
-    trx: TransactionClientContract,
+    trx: TransactionClientContract | null,
     agency: AgencyView,
     listing: ListingData | null,
     email: string | null | undefined
   ): Promise<{ operator: OperatorView | null; plan?: PlanView }> {
+    const client = trx ?? undefined
     if (email) {
-      const named = await this.directory.member(agency.id, email, trx)
+      const named = await this.directory.member(agency.id, email, client)
       if (named) return { operator: named }
     }
     if (listing) {
-      const current = await this.directory.memberByIdWithPlan(agency.id, listing.operatorId, trx)
+      const current = await this.directory.memberByIdWithPlan(agency.id, listing.operatorId, client)
       if (current.member) return { operator: current.member, plan: current.plan }
     }
-    return { operator: await this.directory.admin(agency.id, trx) }
+    return { operator: await this.directory.admin(agency.id, client) }
   }
 
   /**
@@ -253,26 +264,15 @@ export default class ApplyEdit {
    * concurrent activations cannot both take the last place.
    */
   async #exposure(
-    trx: TransactionClientContract,
+    trx: TransactionClientContract | null,
     context: EditContext,
     operator: OperatorView,
     known: PlanView | undefined,
     activating: boolean
-  ): Promise<Ok<Exposure> | ListingConflict> {
+  ): Promise<Ok<Exposure> | ListingConflict | Fail<'locks'>> {
     const { agency, listing, input, target } = context
     const willBeActive = target === 'active'
     const requested = input.exposure
-    if (activating) {
-      // Not the flags read before the transaction: a suspension may be committing now, and its
-      // `state = 'active' for update` cannot see this listing (it is not active yet). Deadlock-free:
-      // this waits only for a suspension's agency/operator row while holding the listing row
-      // (and, for a new listing, nothing), and a suspension locks only listings that are already
-      // active — never this one; one that starts after this read waits for `trx` instead.
-      const suspended = await this.directory.holdSuspensions(agency.id, operator.id, trx)
-      if (suspended.agency) return fail('agency_suspended')
-      if (suspended.operator) return fail('operator_suspended')
-    }
-    const used: Record<Exposure, number> = { high: 0, medium: 0, low: 0 }
     // An active listing keeping its level already holds its place: no count,
     // no agency-wide lock, so edits of different listings don't queue.
     const keepsItsPlace =
@@ -280,20 +280,34 @@ export default class ApplyEdit {
       willBeActive &&
       (requested === undefined || requested === listing.exposure)
     const counts = willBeActive && !keepsItsPlace
-    if (counts) {
-      await holdActivations(trx, agency.id)
-      const rows = await trx
-        .from('listings')
-        .where('agency_id', agency.id)
-        .where('state', 'active')
-        .if(listing, (query) => query.whereNot('id', listing!.id))
-        .groupBy('exposure')
-        .select('exposure')
-        .count('* as total')
-      for (const row of rows) used[row.exposure as Exposure] = Number(row.total)
+    const used: Record<Exposure, number> = { high: 0, medium: 0, low: 0 }
+    if (activating || counts) {
+      if (!trx) return fail('locks')
+      if (activating) {
+        // Not the flags read before the transaction: a suspension may be committing now, and its
+        // `state = 'active' for update` cannot see this listing (it is not active yet). Deadlock-free:
+        // this waits only for a suspension's agency/operator row while holding the listing row
+        // (and, for a new listing, nothing), and a suspension locks only listings that are already
+        // active — never this one; one that starts after this read waits for `trx` instead.
+        const suspended = await this.directory.holdSuspensions(agency.id, operator.id, trx)
+        if (suspended.agency) return fail('agency_suspended')
+        if (suspended.operator) return fail('operator_suspended')
+      }
+      if (counts) {
+        await holdActivations(trx, agency.id)
+        const rows = await trx
+          .from('listings')
+          .where('agency_id', agency.id)
+          .where('state', 'active')
+          .if(listing, (query) => query.whereNot('id', listing!.id))
+          .groupBy('exposure')
+          .select('exposure')
+          .count('* as total')
+        for (const row of rows) used[row.exposure as Exposure] = Number(row.total)
+      }
     }
     // Under the agency's lock the plan is read after taking it, as the count is.
-    const plan = known && !counts ? known : await this.directory.plan(agency.id, trx)
+    const plan = known && !counts ? known : await this.directory.plan(agency.id, trx ?? undefined)
     if (activating) {
       const active = used.high + used.medium + used.low
       if (active >= plan.capacity) {

@@ -8,6 +8,13 @@
  * so of two writes carrying the same ETag exactly one wins and the other
  * gets `precondition`. Without If-Match a write that loses such a race is
  * re-applied on the fresh row.
+ *
+ * Every writer of a listing bumps its revision, so a change that needs no
+ * lock (no activation, no count against the plan, no new responsible, no
+ * photos, no event) first runs without a transaction: one read, then the
+ * revision-guarded UPDATE, which commits only if nothing changed the row in
+ * between. Otherwise — or when that UPDATE loses a race — it runs in a
+ * transaction holding the row, as writers of one busy row queue there.
  */
 import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
@@ -34,7 +41,8 @@ export type Change =
 export type ChangeFailure = ListingFailure
 
 type Changed = Ok<{ agency: AgencyView; record: ListingRecord }>
-type Attempt = Changed | ChangeFailure | Fail<'retry'> | Fail<'busy'> | Fail<'resolve'>
+type Attempt =
+  Changed | ChangeFailure | Fail<'retry'> | Fail<'busy'> | Fail<'resolve'> | Fail<'locks'>
 
 const ATTEMPTS = 3
 
@@ -62,10 +70,12 @@ export default class ChangeListing {
     // for it (`resolve`), and it is resolved outside the transaction.
     let location: PlaceValues | undefined
     let membersHeld = false
+    // A change that writes an event commits it with the row: no optimistic attempt.
+    let locking = request.cause !== undefined
     for (let attempt = 1; ; attempt++) {
-      const result: Attempt = await db.transaction((trx) =>
-        this.#attempt(trx, agency, request, location, membersHeld)
-      )
+      const result: Attempt = locking
+        ? await db.transaction((trx) => this.#attempt(trx, agency, request, location, membersHeld))
+        : await this.#attempt(null, agency, request, location, membersHeld)
       if (
         !result.ok &&
         result.reason === 'resolve' &&
@@ -76,14 +86,20 @@ export default class ChangeListing {
         attempt--
         continue
       }
+      if (!locking && !result.ok && (result.reason === 'locks' || result.reason === 'retry')) {
+        locking = true
+        attempt--
+        continue
+      }
       if (!result.ok && result.reason === 'busy') membersHeld = true
       else if (result.ok || result.reason !== 'retry') return result as Changed | ChangeFailure
       if (attempt === ATTEMPTS) return fail('changed_concurrently')
     }
   }
 
+  /** One try of the change; `trx` null: the optimistic attempt (see above). */
   async #attempt(
-    trx: TransactionClientContract,
+    trx: TransactionClientContract | null,
     agency: AgencyView,
     request: {
       caller: Caller
@@ -96,8 +112,14 @@ export default class ChangeListing {
     membersHeld: boolean
   ): Promise<Attempt> {
     // After a `busy` attempt: wait for the agency's desasociar before taking the listing row.
-    if (membersHeld) await this.directory.holdMembers(agency.id, trx)
-    const current = await this.reader.find(request.caller, agency.id, request.externalId, trx, true)
+    if (membersHeld && trx) await this.directory.holdMembers(agency.id, trx)
+    const current = await this.reader.find(
+      request.caller,
+      agency.id,
+      request.externalId,
+      trx ?? undefined,
+      true
+    )
     if (!current) return fail('not_found')
     const { listing } = current
 
@@ -138,21 +160,22 @@ export default class ChangeListing {
       if (!applied.ok) return applied
       values = applied.value.values
       photos = applied.value.photos
+      if (photos && !trx) return fail('locks')
     }
 
     // `returning *`: the answer is the updated row, no second read (unless photos change it again).
-    const updated: Record<string, unknown>[] = await trx
+    const updated: Record<string, unknown>[] = await (trx ?? db)
       .from('listings')
       .where('id', listing.id)
       .where('revision', listing.revision)
       .update({ ...values, revision: listing.revision + 1, updated_at: new Date() }, ['*'])
     if (updated.length === 0) return fail(expected !== undefined ? 'precondition' : 'retry')
     const state = updated[0].state as ListingState
-    if (request.cause && state !== listing.state) {
+    if (request.cause && trx && state !== listing.state) {
       await new ListingEvents().stateChanged(trx, listing, state, request.cause)
     }
 
-    if (!photos) return ok({ agency, record: this.reader.fromRow(updated[0]) })
+    if (!photos || !trx) return ok({ agency, record: this.reader.fromRow(updated[0]) })
     await installPhotos(trx, listing, photos)
     const record = await this.reader.find(request.caller, agency.id, request.externalId, trx)
     return ok({ agency, record: record! })

@@ -145,6 +145,37 @@ test.group('Listings: activation vs a suspension being committed', () => {
     assert.equal(await stateOf(theirs.id), 'suspended')
   }).timeout(30_000)
 
+  test('an edit of an active listing (no lock taken) racing the agency’s suspension waits, then is refused', async ({
+    client,
+    assert,
+  }) => {
+    const ctx = await setup()
+    const listing = await createListing(ctx.app, ctx.fixture)
+
+    // The edit keeps the listing active at its level: its first attempt reads without a
+    // transaction (still active, agency not suspended) and blocks at its UPDATE on the row the
+    // suspension holds. Once that commits the revision it read is gone, so the edit must not
+    // write `active` back: it retries holding the row, sees the suspension and is refused.
+    const holder = await db.transaction()
+    try {
+      assert.equal(await suspendIn(holder, 'agencies', ctx.fixture.agency.id), 1)
+      await waitsThenRefused(
+        assert,
+        holder,
+        client
+          .put(ctx.href(listing.externalId))
+          .bearerToken(ctx.token)
+          .json({ Descripcion: 'Editada durante una suspensión.' }),
+        /agencia está suspendida/
+      )
+    } finally {
+      if (!holder.isCompleted) await holder.rollback()
+    }
+    assert.equal(await stateOf(listing.id), 'suspended')
+    const row = await db.from('listings').where('id', listing.id).firstOrFail()
+    assert.notEqual(row.description, 'Editada durante una suspensión.')
+  }).timeout(30_000)
+
   test('a suspension that starts while an activation is uncommitted waits, then suspends that listing with its event', async ({
     client,
     assert,
