@@ -221,8 +221,11 @@ function startProcess(command, args, env, readyUrl, cwd = ROOT, log = 'ignore') 
  * The statements one request makes the web process run: PostgreSQL logs every
  * statement for a moment, and the lines of the web's own connections
  * (application name `bench-web`, its pg-boss sender's `jobs-sender` aside) are counted.
+ * The request is sent once before, uncounted: the steady state under load, with the
+ * process's 5 s memories (credentials, agency lookups) warm.
  */
 async function countStatements(adminUrl, send) {
+  await send()
   const client = new pg.Client({ connectionString: adminUrl, application_name: 'bench' })
   await client.connect()
   const settle = () => new Promise((resolve) => setTimeout(resolve, 300))
