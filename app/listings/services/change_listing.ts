@@ -14,12 +14,15 @@
  * photos, no event) first runs without a transaction: one read, then the
  * revision-guarded UPDATE, which commits only if nothing changed the row in
  * between. Otherwise — or when that UPDATE loses a race — it runs in a
- * transaction holding the row, as writers of one busy row queue there.
+ * transaction holding the row. Changes of one listing from this process run
+ * one after another (`writers`), so a burst on one row does not turn into
+ * lost races.
  */
 import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { fail, ok, type Fail, type Ok } from '#core/result'
+import { SerialByKey } from '#core/serial_by_key'
 import type { Caller } from '#core/auth/app_scoped'
 import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
 import type { ListingState } from '#listings/models/listing'
@@ -40,11 +43,25 @@ export type Change =
 
 export type ChangeFailure = ListingFailure
 
+export type ChangeRequest = {
+  caller: Caller
+  agency: AgencyView
+  externalId: string
+  /** The request's If-Match tags; undefined when none was sent. */
+  ifMatch?: string[]
+  change: Change
+  /** Set when the app did not ask for the change: its app gets the state event (docs/design.md §14). */
+  cause?: StateCause
+}
+
 type Changed = Ok<{ agency: AgencyView; record: ListingRecord }>
 type Attempt =
   Changed | ChangeFailure | Fail<'retry'> | Fail<'busy'> | Fail<'resolve'> | Fail<'locks'>
 
 const ATTEMPTS = 3
+
+/** Changes of one listing (app, agency, ExternalId in any case) queue in this process. */
+const writers = new SerialByKey()
 
 @inject()
 export default class ChangeListing {
@@ -54,17 +71,12 @@ export default class ChangeListing {
     private reader: ListingReader
   ) {}
 
-  async execute(request: {
-    caller: Caller
-    agency: AgencyView
-    externalId: string
-    /** The request's If-Match tags; undefined when none was sent. */
-    ifMatch?: string[]
-    change: Change
-    /** Set when the app did not ask for the change: its app gets the state event (docs/design.md §14). */
-    cause?: StateCause
-  }): Promise<Changed | ChangeFailure> {
-    const { agency } = request
+  async execute(request: ChangeRequest): Promise<Changed | ChangeFailure> {
+    const key = `${request.caller.id} ${request.agency.id} ${request.externalId.toLowerCase()}`
+    return writers.run(key, () => this.#change(request))
+  }
+
+  async #change(request: ChangeRequest) {
     // Locacion is resolved through the catalogue only when it differs from the
     // listing's (a stock sync sends the same place every time): an attempt asks
     // for it (`resolve`), and it is resolved outside the transaction.
@@ -74,8 +86,8 @@ export default class ChangeListing {
     let locking = request.cause !== undefined
     for (let attempt = 1; ; attempt++) {
       const result: Attempt = locking
-        ? await db.transaction((trx) => this.#attempt(trx, agency, request, location, membersHeld))
-        : await this.#attempt(null, agency, request, location, membersHeld)
+        ? await db.transaction((trx) => this.#attempt(trx, request, location, membersHeld))
+        : await this.#attempt(null, request, location, membersHeld)
       if (
         !result.ok &&
         result.reason === 'resolve' &&
@@ -100,26 +112,16 @@ export default class ChangeListing {
   /** One try of the change; `trx` null: the optimistic attempt (see above). */
   async #attempt(
     trx: TransactionClientContract | null,
-    agency: AgencyView,
-    request: {
-      caller: Caller
-      externalId: string
-      ifMatch?: string[]
-      change: Change
-      cause?: StateCause
-    },
+    request: ChangeRequest,
     location: PlaceValues | undefined,
     membersHeld: boolean
   ): Promise<Attempt> {
+    const { agency } = request
     // After a `busy` attempt: wait for the agency's desasociar before taking the listing row.
     if (membersHeld && trx) await this.directory.holdMembers(agency.id, trx)
-    const current = await this.reader.find(
-      request.caller,
-      agency.id,
-      request.externalId,
-      trx ?? undefined,
-      true
-    )
+    const current = trx
+      ? await this.reader.find(request.caller, agency.id, request.externalId, trx, true)
+      : await this.reader.findByAdminMail(request.caller, agency.adminMail, request.externalId)
     if (!current) return fail('not_found')
     const { listing } = current
 
