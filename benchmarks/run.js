@@ -4,7 +4,8 @@
  * as separate processes, NODE_ENV=production — then loads it and a bare
  * node:http + pg baseline doing the same work, one after the other in one run
  * against the same database, and prints requests/s, p50/p99 latency and the
- * service/baseline ratio, the intake → webhook latency, the photo pipeline,
+ * service/baseline ratio, the CPU each side (with PostgreSQL) spends per
+ * request, the intake → webhook latency, the photo pipeline,
  * the statements each write runs, table sizes and the peak RSS of both
  * processes. Every figure also goes to tmp/bench/results.json.
  *
@@ -326,7 +327,32 @@ function merge(a, b) {
     },
     errors: a.errors + b.errors,
     non2xx: a.non2xx + b.non2xx,
+    cpuMs: a.cpuMs === null || b.cpuMs === null ? null : a.cpuMs + b.cpuMs,
+    postgresCpuMs: a.cpuMs === null || b.cpuMs === null ? null : a.postgresCpuMs + b.postgresCpuMs,
+    total: a.requests.total + b.requests.total,
   }
+}
+
+/**
+ * `load` with the CPU it cost: the answering process's and PostgreSQL's
+ * (the embedded one only), so a scenario also has a CPU price per request
+ * that other load on the machine barely moves, unlike requests/s.
+ */
+async function measuredLoad(pid, ...args) {
+  const cpu = () => [cpuMs(pid), postgresCpuMs()]
+  const before = cpu()
+  const result = await load(...args)
+  const after = cpu()
+  if ([...before, ...after].includes(null)) return { ...result, cpuMs: null }
+  const postgres = after[1] - before[1]
+  return { ...result, cpuMs: after[0] - before[0] + postgres, postgresCpuMs: postgres }
+}
+
+/** CPU ms per request, the process's + PostgreSQL's: "2.10 (1.40 + 0.70)". */
+function perRequest(side) {
+  if (side.cpuMs === null) return '-'
+  const ms = (value) => (value / Math.max(1, side.total)).toFixed(2)
+  return `${ms(side.cpuMs)} (${ms(side.cpuMs - side.postgresCpuMs)} + ${ms(side.postgresCpuMs)})`
 }
 
 /** A scenario's first (or only) path. */
@@ -761,11 +787,15 @@ try {
     // Alternate the two sides in halves so that background load hits both alike.
     const halves = []
     for (let round = 0; round < 2; round++) {
-      halves.push(await load(serviceUrl, request, index, SECONDS / 2))
-      halves.push(scenario.baseline ? await load(baselineUrl, request, index, SECONDS / 2) : null)
+      halves.push(await measuredLoad(service.pid, serviceUrl, request, index, SECONDS / 2))
+      halves.push(
+        scenario.baseline && baseline
+          ? await measuredLoad(baseline.pid, baselineUrl, request, index, SECONDS / 2)
+          : null
+      )
     }
     const ours = merge(halves[0], halves[2])
-    const bare = scenario.baseline ? merge(halves[1], halves[3]) : null
+    const bare = halves[1] ? merge(halves[1], halves[3]) : null
     rows.push({
       'scenario': scenario.name,
       'service req/s': Math.round(ours.requests.average),
@@ -775,6 +805,8 @@ try {
       'baseline p50 ms': bare ? bare.latency.p50 : '-',
       'baseline p99 ms': bare ? bare.latency.p99 : '-',
       'ratio': bare ? Number((ours.requests.average / bare.requests.average).toFixed(2)) : '-',
+      'service CPU ms/req (own + pg)': perRequest(ours),
+      'baseline CPU ms/req (own + pg)': bare ? perRequest(bare) : '-',
       // 304 counts as non-2xx for autocannon; 201 does not.
       'errors': ours.errors + (expected === 304 ? 0 : ours.non2xx),
     })

@@ -4,6 +4,7 @@
  */
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import { prepared } from '#core/database/prepared'
 import { Recent } from '#core/recent'
 import { normalizeEmail } from './emails.js'
 
@@ -55,6 +56,15 @@ const OPERATOR_COLUMNS = [
   'memberships.is_admin',
 ]
 
+/** The member (null columns when not one) and the plan (null when none): one row, always. */
+const MEMBER_WITH_PLAN_SQL = `select ${OPERATOR_COLUMNS.join(', ')},
+    plans.capacity, plans.quota_high, plans.quota_medium, plans.quota_low
+  from (select 1) as one
+  left join plans on plans.agency_id = $1
+  left join (operators join memberships
+      on memberships.operator_id = operators.id and memberships.agency_id = $1)
+    on operators.id = $2`
+
 function toOperatorView(row: OperatorRow): OperatorView {
   const phones = [row.work_phone, row.whatsapp, ...(row.other_phones ?? [])].filter(
     (p): p is string => !!p
@@ -70,7 +80,10 @@ function toOperatorView(row: OperatorRow): OperatorView {
   }
 }
 
-function toPlanView(row: Record<string, number> | null | undefined): PlanView {
+type Nullable<T> = { [K in keyof T]: T[K] | null }
+type PlanRow = { capacity: number; quota_high: number; quota_medium: number; quota_low: number }
+
+function toPlanView(row: PlanRow | null | undefined): PlanView {
   return {
     capacity: row?.capacity ?? 0,
     quotas: {
@@ -227,20 +240,17 @@ export default class AgencyDirectory {
   async memberByIdWithPlan(
     agencyId: number,
     operatorId: number,
-    client: QueryClientContract = db.connection()
+    client?: QueryClientContract
   ): Promise<{ member: OperatorView | null; plan: PlanView }> {
-    const member = this.#members(client, agencyId).where('operators.id', operatorId).toSQL()
-    const { rows } = await client.rawQuery(
-      `select member.*, plans.capacity, plans.quota_high, plans.quota_medium, plans.quota_low
-       from (select 1) as one
-       left join plans on plans.agency_id = ?
-       left join (${member.sql}) as member on true`,
-      [agencyId, ...member.bindings] as any[]
+    // Outer joins: every column of the side that did not match is null.
+    const [row] = await prepared<OperatorRow & Nullable<PlanRow>>(
+      MEMBER_WITH_PLAN_SQL,
+      [agencyId, operatorId],
+      client
     )
-    const row = rows[0]
     return {
       member: row.id === null ? null : toOperatorView(row),
-      plan: toPlanView(row.capacity === null ? null : row),
+      plan: toPlanView(row.capacity === null ? null : (row as PlanRow)),
     }
   }
 

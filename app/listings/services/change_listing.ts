@@ -23,6 +23,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { fail, ok, type Fail, type Ok } from '#core/result'
 import { SerialByKey } from '#core/serial_by_key'
+import { prepared } from '#core/database/prepared'
 import type { Caller } from '#core/auth/app_scoped'
 import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
 import type { ListingState } from '#listings/models/listing'
@@ -166,11 +167,12 @@ export default class ChangeListing {
     }
 
     // `returning *`: the answer is the updated row, no second read (unless photos change it again).
-    const updated: Record<string, unknown>[] = await (trx ?? db)
-      .from('listings')
-      .where('id', listing.id)
-      .where('revision', listing.revision)
-      .update({ ...values, revision: listing.revision + 1, updated_at: new Date() }, ['*'])
+    const columns = Object.keys(values)
+    const updated = await prepared(
+      updateSql(columns),
+      [listing.id, listing.revision, ...columns.map((column) => values[column])],
+      trx ?? undefined
+    )
     if (updated.length === 0) return fail(expected !== undefined ? 'precondition' : 'retry')
     const state = updated[0].state as ListingState
     if (request.cause && trx && state !== listing.state) {
@@ -182,6 +184,16 @@ export default class ChangeListing {
     const record = await this.reader.find(request.caller, agency.id, request.externalId, trx)
     return ok({ agency, record: record! })
   }
+}
+
+/**
+ * The revision-guarded UPDATE setting `columns` ($3…): one text per set of
+ * columns a change writes, so each is a prepared statement of its own.
+ */
+function updateSql(columns: string[]) {
+  const assignments = columns.map((column, index) => `"${column}" = $${index + 3}`)
+  return `update listings set ${assignments.join(', ')}, revision = revision + 1, updated_at = now()
+    where id = $1 and revision = $2 returning *`
 }
 
 /** The state a change asks for: PUT defaults Activa to true; PATCH's null keeps the state. */

@@ -2,9 +2,9 @@
  * Reads listings of the calling app. A listing row carries its ready photos'
  * keys, so a GET is one index-backed query and a list needs no per-row query.
  */
-import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { Caller } from '#core/auth/app_scoped'
+import { prepared } from '#core/database/prepared'
 import Listing, { type ListingData, type ListingState } from '#listings/models/listing'
 import { photoUrl } from './photo_storage.js'
 
@@ -23,26 +23,6 @@ function fromRow(row: Record<string, unknown>): ListingData {
   for (const { attribute, column, consume } of FIELDS)
     data[attribute] = consume ? consume(row[column], attribute, undefined as any) : row[column]
   return data as ListingData
-}
-
-/**
- * The hot GET path runs as a named prepared statement on a connection of
- * Lucid's own pool: PostgreSQL parses and plans it once per connection
- * instead of once per request, and no query builder runs.
- */
-async function preparedQuery(
-  name: string,
-  sql: string,
-  values: unknown[]
-): Promise<Record<string, unknown>[]> {
-  const client = db.connection().getReadClient().client as any
-  const connection = await client.acquireConnection()
-  try {
-    const result = await connection.query({ name, text: sql, values })
-    return result.rows
-  } finally {
-    await client.releaseConnection(connection)
-  }
 }
 
 export type ListingRecord = { listing: ListingData; photoUrls: string[]; photoCount: number }
@@ -86,11 +66,8 @@ export default class ListingReader {
    * listing exists only where the app was linked to the agency).
    */
   async findByAdminMail(caller: Caller, adminMail: string, externalId: string) {
-    const rows = await preparedQuery('listings_show', SHOW_SQL, [
-      caller.id,
-      adminMail.trim().toLowerCase(),
-      externalId,
-    ])
+    // The hot GET path: a prepared statement, the row mapped without a model instance.
+    const rows = await prepared(SHOW_SQL, [caller.id, adminMail.trim().toLowerCase(), externalId])
     return rows.length ? toRecord(fromRow(rows[0])) : null
   }
 
