@@ -21,7 +21,7 @@
  * dealer's app subscribed to `consultas` and not, and the outbox statements of
  * an app's own PUT listing (none) — the "outbox cost" table.
  * BENCH_SLOW_MS=<ms> logs slower statements and lock waits to the server log, tmp/bench-pg/log/bench.log.
- * BENCH_PROFILE=1 writes CPU profiles of the web and worker to tmp/bench/prof.
+ * BENCH_PROFILE=1 writes CPU profiles of the web, worker and baseline to tmp/bench/prof.
  * BENCH_BUILD=0 reuses an existing build/ (only when the code did not change).
  * The built app resolves its packages through build/node_modules, a symlink to
  * the root's node_modules (the same versions `npm ci --omit=dev` would install;
@@ -82,9 +82,12 @@ const WORKER_FLAGS = ['--max-old-space-size=128', '--max-semi-space-size=4']
  * threshold so freed decode buffers go back to the system instead of staying in the arena.
  */
 const MALLOC_ENV = { MALLOC_ARENA_MAX: '1', MALLOC_TRIM_THRESHOLD_: '131072' }
-// BENCH_PROFILE=1: both processes write a CPU profile to tmp/bench/prof when they exit.
+/** The baseline's flags: none but the profiler's. */
+const BASELINE_FLAGS = []
+// BENCH_PROFILE=1: the web, the worker and the baseline write a CPU profile to tmp/bench/prof when they exit
+// (named `CPU.<date>.<time>.<pid>…`; the web starts first, then the worker, the baseline last).
 if (process.env.BENCH_PROFILE === '1') {
-  for (const flags of [WEB_FLAGS, WORKER_FLAGS])
+  for (const flags of [WEB_FLAGS, WORKER_FLAGS, BASELINE_FLAGS])
     flags.push('--cpu-prof', `--cpu-prof-dir=${join(WORK, 'prof')}`)
 }
 
@@ -314,8 +317,28 @@ async function waitFor(url, timeoutMs = 30_000) {
 }
 
 /** Two autocannon results as one: summed counts, the worse latency percentiles. */
+/** A load of half a side, with the CPU its server process and PostgreSQL spent meanwhile. */
+async function measured(url, pid, request, index) {
+  const before = [cpuMs(pid), db.logs ? postgresCpuMs() : null]
+  const result = await load(url, request, index, SECONDS / 2)
+  const after = [cpuMs(pid), db.logs ? postgresCpuMs() : null]
+  const spent = (i) => (before[i] === null || after[i] === null ? null : after[i] - before[i])
+  result.cpu = { server: spent(0), postgres: spent(1), requests: result.requests.total }
+  return result
+}
+
+/** `server+postgres` CPU ms per request of merged halves. */
+function perRequest({ server, postgres, requests }) {
+  if (server === null || !requests) return '-'
+  const ms = (value) => (value / requests).toFixed(2)
+  return postgres === null ? ms(server) : `${ms(server)}+${ms(postgres)}`
+}
+
 function merge(a, b) {
+  const sum = (key) =>
+    a.cpu?.[key] == null || b.cpu?.[key] == null ? null : a.cpu[key] + b.cpu[key]
   return {
+    cpu: { server: sum('server'), postgres: sum('postgres'), requests: sum('requests') },
     requests: { average: (a.requests.average + b.requests.average) / 2 },
     latency: {
       p50: Math.max(a.latency.p50, b.latency.p50),
@@ -678,7 +701,7 @@ try {
   writeFileSync(join(WORK, 'context.json'), JSON.stringify(ctx))
   const baseline = await startProcess(
     process.execPath,
-    ['benchmarks/baseline.js'],
+    [...BASELINE_FLAGS, 'benchmarks/baseline.js'],
     { ...env, PORT: String(baselinePort), BENCH_CONTEXT: join(WORK, 'context.json') },
     `${baselineUrl}/`
   ).catch(() => null)
@@ -758,8 +781,10 @@ try {
     // Alternate the two sides in halves so that background load hits both alike.
     const halves = []
     for (let round = 0; round < 2; round++) {
-      halves.push(await load(serviceUrl, request, index, SECONDS / 2))
-      halves.push(scenario.baseline ? await load(baselineUrl, request, index, SECONDS / 2) : null)
+      halves.push(await measured(serviceUrl, service.pid, request, index))
+      halves.push(
+        scenario.baseline ? await measured(baselineUrl, baseline?.pid, request, index) : null
+      )
     }
     const ours = merge(halves[0], halves[2])
     const bare = scenario.baseline ? merge(halves[1], halves[3]) : null
@@ -772,6 +797,10 @@ try {
       'baseline p50 ms': bare ? bare.latency.p50 : '-',
       'baseline p99 ms': bare ? bare.latency.p99 : '-',
       'ratio': bare ? Number((ours.requests.average / bare.requests.average).toFixed(2)) : '-',
+      // CPU per request, which a busy machine inflates less than it lowers req/s: the server
+      // process's own, then PostgreSQL's (all of its processes, so other load counts too).
+      'service CPU ms/req': perRequest(ours.cpu),
+      'baseline CPU ms/req': bare ? perRequest(bare.cpu) : '-',
       // 304 counts as non-2xx for autocannon; 201 does not.
       'errors': ours.errors + (expected === 304 ? 0 : ours.non2xx),
     })
@@ -792,6 +821,12 @@ try {
       'POST /v3/consultas (intake)': () =>
         scenarios.find((s) => s.name === 'POST /v3/consultas (intake)').request(ctx),
       'GET /v3/consultas (page 1)': () => ({ path: `/v3/consultas/${ADMIN_MAIL}` }),
+      // The catalogue reads: the scenarios' own requests (after their setup).
+      ...Object.fromEntries(
+        ['GET /v3/marcas?q=toyota', 'GET /v3/modelos/bestmatch', 'GET /v3/versiones?modelo='].map(
+          (name) => [name, () => scenarios.find((s) => s.name === name).request(ctx)]
+        )
+      ),
     }
     for (const [name, make] of Object.entries(counted)) {
       // PUT listing's outbox statements belong to the outbox cost table too.
