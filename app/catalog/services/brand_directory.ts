@@ -37,7 +37,8 @@ export default class BrandDirectory {
   }
 
   async brandExists(id: number): Promise<boolean> {
-    return (await poolQuery('select id from brands where id = $1 limit 1', [id])).length > 0
+    const rows = await poolQuery('select id from brands where id = $1 limit 1', [id])
+    return rows.length > 0
   }
 
   async models(filter: ModelFilter): Promise<ModelRef[]> {

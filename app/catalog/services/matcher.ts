@@ -109,7 +109,8 @@ async function exists(target: MatchTarget, id: number) {
   const params = new SqlParams()
   const conditions = [`${target.table}.id = ${params.add(id)}`, ...(target.scope?.(params) ?? [])]
   const sql = `select ${target.table}.id from ${target.table}${whereOf(conditions)} limit 1`
-  return (await poolQuery(sql, params.values)).length > 0
+  const rows = await poolQuery(sql, params.values)
+  return rows.length > 0
 }
 
 /**

@@ -39,6 +39,7 @@ export default class VersionDirectory {
   }
 
   async modelExists(id: number): Promise<boolean> {
-    return (await poolQuery('select id from vehicle_models where id = $1 limit 1', [id])).length > 0
+    const rows = await poolQuery('select id from vehicle_models where id = $1 limit 1', [id])
+    return rows.length > 0
   }
 }
