@@ -833,6 +833,10 @@ try {
       const forOutbox = name === 'PUT listing' && wanted(OUTBOX_COST)
       if (!wanted(name.replace(/ \(page 1\)$/, '')) && !forOutbox) continue
       const request = make()
+      // The app's credentials remembered (as under load): each count is the request's own statements.
+      await (
+        await fetch(`${serviceUrl}/v3`, { headers: { authorization: `Bearer ${ctx.token}` } })
+      ).arrayBuffer()
       results.statements[name] = await countStatements(db.url, async () => {
         const response = await fetch(serviceUrl + request.path, {
           method: request.method ?? 'GET',
