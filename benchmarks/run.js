@@ -22,7 +22,7 @@
  * dealer's app subscribed to `consultas` and not, and the outbox statements of
  * an app's own PUT listing (none) — the "outbox cost" table.
  * BENCH_SLOW_MS=<ms> logs slower statements and lock waits to the server log, tmp/bench-pg/log/bench.log.
- * BENCH_PROFILE=1 writes CPU profiles of the web and worker to tmp/bench/prof.
+ * BENCH_PROFILE=1 writes CPU profiles of the web, worker and baseline to tmp/bench/prof.
  * BENCH_BUILD=0 reuses an existing build/ (only when the code did not change).
  * The built app resolves its packages through build/node_modules, a symlink to
  * the root's node_modules (the same versions `npm ci --omit=dev` would install;
@@ -83,9 +83,12 @@ const WORKER_FLAGS = ['--max-old-space-size=128', '--max-semi-space-size=4']
  * threshold so freed decode buffers go back to the system instead of staying in the arena.
  */
 const MALLOC_ENV = { MALLOC_ARENA_MAX: '1', MALLOC_TRIM_THRESHOLD_: '131072' }
-// BENCH_PROFILE=1: both processes write a CPU profile to tmp/bench/prof when they exit.
+/** The baseline's flags: none but the profiler's. */
+const BASELINE_FLAGS = []
+// BENCH_PROFILE=1: the web, the worker and the baseline write a CPU profile to tmp/bench/prof when they exit
+// (named `CPU.<date>.<time>.<pid>…`; the web starts first, then the worker, the baseline last).
 if (process.env.BENCH_PROFILE === '1') {
-  for (const flags of [WEB_FLAGS, WORKER_FLAGS])
+  for (const flags of [WEB_FLAGS, WORKER_FLAGS, BASELINE_FLAGS])
     flags.push('--cpu-prof', `--cpu-prof-dir=${join(WORK, 'prof')}`)
 }
 
@@ -707,7 +710,7 @@ try {
   writeFileSync(join(WORK, 'context.json'), JSON.stringify(ctx))
   const baseline = await startProcess(
     process.execPath,
-    ['benchmarks/baseline.js'],
+    [...BASELINE_FLAGS, 'benchmarks/baseline.js'],
     { ...env, PORT: String(baselinePort), BENCH_CONTEXT: join(WORK, 'context.json') },
     `${baselineUrl}/`
   ).catch(() => null)
@@ -827,6 +830,12 @@ try {
       'POST /v3/consultas (intake)': () =>
         scenarios.find((s) => s.name === 'POST /v3/consultas (intake)').request(ctx),
       'GET /v3/consultas (page 1)': () => ({ path: `/v3/consultas/${ADMIN_MAIL}` }),
+      // The catalogue reads: the scenarios' own requests (after their setup).
+      ...Object.fromEntries(
+        ['GET /v3/marcas?q=toyota', 'GET /v3/modelos/bestmatch', 'GET /v3/versiones?modelo='].map(
+          (name) => [name, () => scenarios.find((s) => s.name === name).request(ctx)]
+        )
+      ),
     }
     for (const [name, make] of Object.entries(counted)) {
       // PUT listing's outbox statements belong to the outbox cost table too.

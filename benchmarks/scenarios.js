@@ -160,7 +160,6 @@ export const scenarios = [
     baseline: async (pool, req, ctx) => {
       if (!(await authenticate(pool, req))) return unauthorized
       await catalogRevision(pool)
-      await pool.query('select id from vehicle_models where id = $1 limit 1', [ctx.corollaId])
       const { rows } = await pool.query(
         `select v.id, v.name, v.codename, v.year, v.propulsion, v.transmission, v.power, v.displacement, v.body_type,
                 v.segment, m.brand_id, b.name as brand_name, v.model_id, m.name as model_name
@@ -168,6 +167,9 @@ export const scenarios = [
          where v.model_id = $1 and v.new_market = $2 order by v.year desc, v.name asc, v.id asc`,
         [ctx.corollaId, true]
       )
+      // As the service: only an empty list asks whether the model exists.
+      if (rows.length === 0)
+        await pool.query('select id from vehicle_models where id = $1 limit 1', [ctx.corollaId])
       const entries = rows.map((v) => ({
         VersionYear: v.year,
         Propulsion: v.propulsion,

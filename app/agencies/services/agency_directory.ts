@@ -4,7 +4,7 @@
  */
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
-import { prepared } from '#core/database/prepared'
+import { poolQuery } from '#core/database/pool_query'
 import { Recent } from '#core/recent'
 import { normalizeEmail } from './emails.js'
 
@@ -243,10 +243,10 @@ export default class AgencyDirectory {
     client?: QueryClientContract
   ): Promise<{ member: OperatorView | null; plan: PlanView }> {
     // Outer joins: every column of the side that did not match is null.
-    const [row] = await prepared<OperatorRow & Nullable<PlanRow>>(
+    const [row] = await poolQuery<OperatorRow & Nullable<PlanRow>>(
       MEMBER_WITH_PLAN_SQL,
       [agencyId, operatorId],
-      client
+      { prepare: true, client }
     )
     return {
       member: row.id === null ? null : toOperatorView(row),

@@ -17,14 +17,15 @@ export default class ModelsController {
   @inject()
   async index(ctx: HttpContext, directory: BrandDirectory) {
     const input = await ctx.request.validateUsing(modelsQueryValidator, { data: queryOf(ctx) })
-    if (!(await directory.brandExists(input.marca))) {
-      throw Problem.badRequest({ marca: [`La marca ${input.marca} no existe en el catálogo.`] })
-    }
     const models = await directory.models({
       brandId: input.marca,
       q: input.q,
       newMarketOnly: input.soloMercadoNuevos,
     })
+    // Models found name an existing brand: only an empty list asks whether it exists.
+    if (models.length === 0 && !(await directory.brandExists(input.marca))) {
+      throw Problem.badRequest({ marca: [`La marca ${input.marca} no existe en el catálogo.`] })
+    }
     const self = { href: expand('/v3/modelos{?marca,q,soloMercadoNuevos}', input) }
     return respondCatalog(
       ctx,

@@ -24,14 +24,15 @@ export default class VersionsController {
   @inject()
   async index(ctx: HttpContext, directory: VersionDirectory) {
     const input = await ctx.request.validateUsing(versionsQueryValidator, { data: queryOf(ctx) })
-    if (!(await directory.modelExists(input.modelo))) {
-      throw Problem.badRequest({ modelo: [`El modelo ${input.modelo} no existe en el catálogo.`] })
-    }
     const versions = await directory.versions({
       modelId: input.modelo,
       year: input.year,
       q: input.q,
     })
+    // Versions found name an existing model: only an empty list asks whether it exists.
+    if (versions.length === 0 && !(await directory.modelExists(input.modelo))) {
+      throw Problem.badRequest({ modelo: [`El modelo ${input.modelo} no existe en el catálogo.`] })
+    }
     const self = { href: expand('/v3/versiones{?modelo,year,q}', input) }
     return respondCatalog(
       ctx,

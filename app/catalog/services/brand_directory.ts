@@ -2,44 +2,61 @@
  * Reads of brands and their models for the catalogue endpoints. Text filters
  * go through the trigram-indexed `search` column (accent/case-insensitive).
  */
-import db from '@adonisjs/lucid/services/db'
-import { likeLiteral } from './matcher.js'
-import { brandRows, modelRows, type BrandRef, type ModelRef } from './vehicle_resolver.js'
+import { poolQuery } from '#core/database/pool_query'
+import { likeLiteral, SqlParams, whereOf } from './matcher.js'
+import {
+  BRAND_SQL,
+  MODEL_SQL,
+  brandRows,
+  modelRows,
+  type BrandRef,
+  type ModelRef,
+} from './vehicle_resolver.js'
 
 export type BrandFilter = { q?: string; newMarketOnly?: boolean }
 export type ModelFilter = BrandFilter & { brandId: number }
 
 export default class BrandDirectory {
   async brands(filter: BrandFilter): Promise<BrandRef[]> {
-    const query = brandRows().orderBy('name').orderBy('id')
+    const params = new SqlParams()
+    const conditions: string[] = []
     if (filter.q)
-      query.whereRaw(`brands.search like '%' || catalog_fold(?) || '%'`, [likeLiteral(filter.q)])
-    if (filter.newMarketOnly) query.where('new_market', true)
-    return query
+      conditions.push(
+        `brands.search like '%' || catalog_fold(${params.add(likeLiteral(filter.q))}) || '%'`
+      )
+    if (filter.newMarketOnly) conditions.push('brands.new_market = true')
+    return poolQuery<BrandRef>(
+      `${BRAND_SQL}${whereOf(conditions)} order by brands.name asc, brands.id asc`,
+      params.values
+    )
   }
 
   async brand(id: number): Promise<BrandRef | null> {
-    return brandRows().where('id', id).first()
+    const [brand] = await brandRows(id)
+    return brand ?? null
   }
 
   async brandExists(id: number): Promise<boolean> {
-    return (await db.from('brands').where('id', id).select('id').first()) !== null
+    const rows = await poolQuery('select id from brands where id = $1 limit 1', [id])
+    return rows.length > 0
   }
 
   async models(filter: ModelFilter): Promise<ModelRef[]> {
-    const query = modelRows()
-      .where('vehicle_models.brand_id', filter.brandId)
-      .orderBy('vehicle_models.name')
-      .orderBy('vehicle_models.id')
+    const params = new SqlParams()
+    const conditions = [`vehicle_models.brand_id = ${params.add(filter.brandId)}`]
     if (filter.q)
-      query.whereRaw(`vehicle_models.search like '%' || catalog_fold(?) || '%'`, [
-        likeLiteral(filter.q),
-      ])
-    if (filter.newMarketOnly) query.where('vehicle_models.new_market', true)
-    return query
+      conditions.push(
+        `vehicle_models.search like '%' || catalog_fold(${params.add(likeLiteral(filter.q))}) || '%'`
+      )
+    if (filter.newMarketOnly) conditions.push('vehicle_models.new_market = true')
+    return poolQuery<ModelRef>(
+      `${MODEL_SQL}${whereOf(conditions)} order by vehicle_models.name asc, vehicle_models.id asc`,
+      params.values
+    )
   }
 
   async model(id: number): Promise<ModelRef | null> {
-    return modelRows().where('vehicle_models.id', id).first()
+    const [model] = await modelRows(id)
+    return model ?? null
   }
 }

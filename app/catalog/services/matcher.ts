@@ -6,8 +6,7 @@
  * lower) on the database side and is looked up in the table's trigram-indexed
  * `search` column: containment first, trigram word similarity for typos.
  */
-import db from '@adonisjs/lucid/services/db'
-import type { DatabaseQueryBuilderContract } from '@adonisjs/lucid/types/querybuilder'
+import { poolQuery } from '#core/database/pool_query'
 import { fail, ok, type Result } from '#core/result'
 
 export type MatchFailure = 'not_found' | 'ambiguous'
@@ -20,15 +19,29 @@ export type MatchTarget = {
   table: string
   /** `/v3/<collection>` of the resource, for href inputs. */
   collection: string
-  /** SQL boolean telling an exact hit, with `?` for the folded input (bound as many times as it appears). */
+  /** SQL boolean telling an exact hit, with `?` wherever the input goes. */
   exactSql: string
   /** Rows that count as one answer (e.g. a version across model years). Defaults to the id. */
   groupColumn?: string
-  /** Restricts the candidates (e.g. the models of one brand). */
-  scope?: (query: DatabaseQueryBuilderContract<any>) => void
-  /** Extra ordering ahead of similarity inside a group (e.g. closest model year). */
-  orderSql?: string
-  orderBindings?: unknown[]
+  /** Restricts the candidates (e.g. the models of one brand): SQL conditions on `params`. */
+  scope?: (params: SqlParams) => string[]
+  /** Extra ordering ahead of similarity inside a group (e.g. closest model year), on `params`. */
+  order?: (params: SqlParams) => string
+}
+
+/** The values of a statement written out: `add` keeps one and gives its placeholder. */
+export class SqlParams {
+  readonly values: unknown[] = []
+
+  add(value: unknown): string {
+    this.values.push(value)
+    return `$${this.values.length}`
+  }
+}
+
+/** `where` of `conditions` (none: empty). */
+export function whereOf(conditions: string[]): string {
+  return conditions.length > 0 ? ` where ${conditions.join(' and ')}` : ''
 }
 
 type Reference =
@@ -93,57 +106,56 @@ export async function bestMatchId(
 }
 
 async function exists(target: MatchTarget, id: number) {
-  const query = db.from(target.table).where(`${target.table}.id`, id).select(`${target.table}.id`)
-  target.scope?.(query)
-  return (await query.first()) !== null
+  const params = new SqlParams()
+  const conditions = [`${target.table}.id = ${params.add(id)}`, ...(target.scope?.(params) ?? [])]
+  const sql = `select ${target.table}.id from ${target.table}${whereOf(conditions)} limit 1`
+  const rows = await poolQuery(sql, params.values)
+  return rows.length > 0
 }
 
-function rankedQuery(target: MatchTarget, input: string) {
-  const group = target.groupColumn ?? `${target.table}.id`
-  const exactBindings = Array.from({ length: target.exactSql.split('?').length - 1 }, () => input)
-  const query = db
-    .from(target.table)
-    .select(`${target.table}.id`, db.raw(`${group} as "group"`))
-    .select(db.raw(`(${target.exactSql}) as exact`, exactBindings))
-    .select(
-      db.raw(`catalog_fold(${target.table}.name) like catalog_fold(?) || '%' as prefix`, [
-        likeLiteral(input),
-      ])
-    )
-  target.scope?.(query)
-  return query
-}
-
-async function containing(target: MatchTarget, input: string): Promise<Candidate[]> {
-  const query = rankedQuery(target, input)
-    .select(
-      db.raw(`similarity(catalog_fold(${target.table}.name), catalog_fold(?)) as score`, [input])
-    )
-    .whereRaw(`${target.table}.search like '%' || catalog_fold(?) || '%'`, [likeLiteral(input)])
-  return order(target, query)
-}
-
-async function similar(target: MatchTarget, input: string): Promise<Candidate[]> {
-  const query = rankedQuery(target, input)
-    .select(db.raw(`word_similarity(catalog_fold(?), ${target.table}.search) as score`, [input]))
-    .whereRaw(`catalog_fold(?) <% ${target.table}.search`, [input])
-  return order(target, query)
-}
-
-async function order(
+/**
+ * The candidates, best first: `filter` (on the input's placeholders) picks
+ * them and `score` ranks those equally exact and prefixed.
+ */
+async function ranked(
   target: MatchTarget,
-  query: DatabaseQueryBuilderContract<any>
+  input: string,
+  filter: (folded: string, literal: string) => { score: string; where: string }
 ): Promise<Candidate[]> {
-  query.orderByRaw('exact desc, prefix desc, score desc')
-  if (target.orderSql) query.orderByRaw(target.orderSql, target.orderBindings as any)
-  query.orderBy(`${target.table}.id`, 'asc').limit(50)
-  const rows = await query
-  return rows.map((row: any) => ({
+  const { table } = target
+  const params = new SqlParams()
+  const text = params.add(input)
+  const literal = params.add(likeLiteral(input))
+  const { score, where } = filter(text, literal)
+  const conditions = [where, ...(target.scope?.(params) ?? [])]
+  const order = target.order?.(params)
+  const sql =
+    `select ${table}.id, ${target.groupColumn ?? `${table}.id`} as "group", ` +
+    `(${target.exactSql.replaceAll('?', text)}) as exact, ` +
+    `catalog_fold(${table}.name) like catalog_fold(${literal}) || '%' as prefix, ${score} as score ` +
+    `from ${table}${whereOf(conditions)} ` +
+    `order by exact desc, prefix desc, score desc, ${order ? `${order}, ` : ''}${table}.id asc limit 50`
+  const rows = await poolQuery<any>(sql, params.values)
+  return rows.map((row) => ({
     id: row.id,
     group: row.group,
     exact: row.exact,
     prefix: row.prefix,
     score: Number(row.score),
+  }))
+}
+
+function containing(target: MatchTarget, input: string): Promise<Candidate[]> {
+  return ranked(target, input, (text, literal) => ({
+    score: `similarity(catalog_fold(${target.table}.name), catalog_fold(${text}))`,
+    where: `${target.table}.search like '%' || catalog_fold(${literal}) || '%'`,
+  }))
+}
+
+function similar(target: MatchTarget, input: string): Promise<Candidate[]> {
+  return ranked(target, input, (text) => ({
+    score: `word_similarity(catalog_fold(${text}), ${target.table}.search)`,
+    where: `catalog_fold(${text}) <% ${target.table}.search`,
   }))
 }
 

@@ -37,7 +37,7 @@ export default class PlaceResolver {
         table: 'cities',
         collection: '/v3/ciudades',
         exactSql: 'catalog_fold(cities.name) = catalog_fold(?)',
-        scope: regionId ? (query) => query.where('cities.region_id', regionId) : undefined,
+        scope: regionId ? (params) => [`cities.region_id = ${params.add(regionId)}`] : undefined,
       },
       input
     )

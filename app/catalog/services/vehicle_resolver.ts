@@ -2,11 +2,12 @@
  * Resolves what callers send as Marca / Modelo / Version (id, API URL or
  * path, name, part of a name, codename) to catalogue entries.
  */
-import db from '@adonisjs/lucid/services/db'
+import { errors } from '@adonisjs/lucid'
+import { poolQuery } from '#core/database/pool_query'
 import { fail, ok, type Result } from '#core/result'
 import { fold } from '#core/value_sets'
 import { BODY_TYPES, type BodyType } from '#catalog/body_types'
-import { bestMatchId, parseReference, type MatchFailure } from './matcher.js'
+import { bestMatchId, parseReference, SqlParams, whereOf, type MatchFailure } from './matcher.js'
 
 export type BrandRef = {
   id: number
@@ -51,7 +52,7 @@ export default class VehicleResolver {
   async brand(input: string): Promise<Result<BrandRef, MatchFailure>> {
     const found = await this.brandId(input)
     if (!found.ok) return found
-    return ok(await brandRows().where('id', found.value).firstOrFail())
+    return ok(await firstOrFail(brandRows(found.value)))
   }
 
   /** The id of the brand `input` names: what a model match needs, without reading the brand. */
@@ -79,15 +80,15 @@ export default class VehicleResolver {
         collection: '/v3/modelos',
         exactSql:
           'catalog_fold(vehicle_models.name) = catalog_fold(?) or vehicle_models.codename = catalog_fold(?)',
-        scope: (query) => {
-          query.where('vehicle_models.brand_id', brandId)
-          if (bodyType) query.whereRaw('? = any(vehicle_models.body_types)', [bodyType])
-        },
+        scope: (params) => [
+          `vehicle_models.brand_id = ${params.add(brandId)}`,
+          ...(bodyType ? [`${params.add(bodyType)} = any(vehicle_models.body_types)`] : []),
+        ],
       },
       input
     )
     if (!found.ok) return found
-    return ok(await modelRows().where('vehicle_models.id', found.value).firstOrFail())
+    return ok(await firstOrFail(modelRows(found.value)))
   }
 
   /**
@@ -101,22 +102,33 @@ export default class VehicleResolver {
     year?: number | null,
     filters: VersionFilters = {}
   ): Promise<Result<VersionRef, MatchFailure>> {
-    const scope = (query: any) => {
-      query.where('versions.model_id', modelId)
-      if (year) query.whereBetween('versions.year', [year - YEAR_WINDOW, year + YEAR_WINDOW])
-      if (filters.propulsion) query.where('versions.propulsion', filters.propulsion)
-      if (filters.transmission) query.where('versions.transmission', filters.transmission)
-    }
-    const closest = year
-      ? { orderSql: 'abs(versions.year - ?) asc, versions.year desc', orderBindings: [year] }
-      : { orderSql: 'versions.new_market desc, versions.year desc nulls last' }
+    const scope = (params: SqlParams) => [
+      `versions.model_id = ${params.add(modelId)}`,
+      ...(year
+        ? [
+            `versions.year between ${params.add(year - YEAR_WINDOW)} and ${params.add(year + YEAR_WINDOW)}`,
+          ]
+        : []),
+      ...(filters.propulsion ? [`versions.propulsion = ${params.add(filters.propulsion)}`] : []),
+      ...(filters.transmission
+        ? [`versions.transmission = ${params.add(filters.transmission)}`]
+        : []),
+    ]
+    const order = (params: SqlParams) =>
+      year
+        ? `abs(versions.year - ${params.add(year)}) asc, versions.year desc`
+        : 'versions.new_market desc, versions.year desc nulls last'
 
     if (input.trim().length === 0) {
-      const query = db.from('versions').select('versions.id', 'versions.codename')
-      scope(query)
-      const rows = await query.orderByRaw(closest.orderSql, closest.orderBindings ?? []).limit(50)
+      const params = new SqlParams()
+      const conditions = scope(params)
+      const rows = await poolQuery<{ id: number; codename: string }>(
+        `select versions.id, versions.codename from versions${whereOf(conditions)} ` +
+          `order by ${order(params)} limit 50`,
+        params.values
+      )
       if (rows.length === 0) return fail('not_found')
-      if (new Set(rows.map((row: any) => row.codename)).size > 1) return fail('ambiguous')
+      if (new Set(rows.map((row) => row.codename)).size > 1) return fail('ambiguous')
       return this.versionById(rows[0].id)
     }
 
@@ -128,7 +140,7 @@ export default class VehicleResolver {
           'catalog_fold(versions.name) = catalog_fold(?) or versions.codename = catalog_fold(?)',
         groupColumn: 'versions.codename',
         scope,
-        ...closest,
+        order,
       },
       input
     )
@@ -136,7 +148,7 @@ export default class VehicleResolver {
   }
 
   async versionById(id: number): Promise<Result<VersionRef, 'not_found'>> {
-    const version = await versionRows().where('versions.id', id).first()
+    const [version] = await versionRows(id)
     return version ? ok(version) : fail('not_found')
   }
 
@@ -160,45 +172,36 @@ export default class VehicleResolver {
   }
 }
 
-export function brandRows() {
-  return db.from('brands').select('id', 'name', 'codename', 'codenames', 'new_market as newMarket')
+/** SQL of the Refs, written out (docs/decisions.md, Performance): the select list and its joins. */
+export const BRAND_SQL = `select brands.id, brands.name, brands.codename, brands.codenames,
+  brands.new_market as "newMarket" from brands`
+export const MODEL_SQL = `select vehicle_models.id, vehicle_models.name, vehicle_models.codename,
+  vehicle_models.body_types as "bodyTypes", vehicle_models.new_market as "newMarket",
+  vehicle_models.brand_id as "brandId", brands.name as "brandName"
+  from vehicle_models join brands on brands.id = vehicle_models.brand_id`
+export const VERSION_SQL = `select versions.id, versions.name, versions.codename, versions.year,
+  versions.propulsion, versions.transmission, versions.power, versions.displacement,
+  versions.body_type as "bodyType", versions.segment, versions.new_market as "newMarket",
+  vehicle_models.brand_id as "brandId", brands.name as "brandName", versions.model_id as "modelId",
+  vehicle_models.name as "modelName"
+  from versions join vehicle_models on vehicle_models.id = versions.model_id
+  join brands on brands.id = vehicle_models.brand_id`
+
+export function brandRows(id: number) {
+  return poolQuery<BrandRef>(`${BRAND_SQL} where brands.id = $1 limit 1`, [id])
 }
 
-export function modelRows() {
-  return db
-    .from('vehicle_models')
-    .join('brands', 'brands.id', 'vehicle_models.brand_id')
-    .select(
-      'vehicle_models.id',
-      'vehicle_models.name',
-      'vehicle_models.codename',
-      'vehicle_models.body_types as bodyTypes',
-      'vehicle_models.new_market as newMarket',
-      'vehicle_models.brand_id as brandId',
-      'brands.name as brandName'
-    )
+export function modelRows(id: number) {
+  return poolQuery<ModelRef>(`${MODEL_SQL} where vehicle_models.id = $1 limit 1`, [id])
 }
 
-export function versionRows() {
-  return db
-    .from('versions')
-    .join('vehicle_models', 'vehicle_models.id', 'versions.model_id')
-    .join('brands', 'brands.id', 'vehicle_models.brand_id')
-    .select(
-      'versions.id',
-      'versions.name',
-      'versions.codename',
-      'versions.year',
-      'versions.propulsion',
-      'versions.transmission',
-      'versions.power',
-      'versions.displacement',
-      'versions.body_type as bodyType',
-      'versions.segment',
-      'versions.new_market as newMarket',
-      'vehicle_models.brand_id as brandId',
-      'brands.name as brandName',
-      'versions.model_id as modelId',
-      'vehicle_models.name as modelName'
-    )
+export function versionRows(id: number) {
+  return poolQuery<VersionRef>(`${VERSION_SQL} where versions.id = $1 limit 1`, [id])
+}
+
+/** The row a match just found (gone only if an import deleted it meanwhile: 404, as Lucid's `firstOrFail`). */
+async function firstOrFail<T>(rows: Promise<T[]>): Promise<T> {
+  const [row] = await rows
+  if (!row) throw new errors.E_ROW_NOT_FOUND()
+  return row
 }

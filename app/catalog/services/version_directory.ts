@@ -3,32 +3,43 @@
  * new-vehicle market; with one, every version within ±YEAR_WINDOW model
  * years, optionally filtered by part of the name.
  */
-import db from '@adonisjs/lucid/services/db'
-import { likeLiteral } from './matcher.js'
-import { YEAR_WINDOW, versionRows, type VersionRef } from './vehicle_resolver.js'
+import { poolQuery } from '#core/database/pool_query'
+import { likeLiteral, SqlParams, whereOf } from './matcher.js'
+import { VERSION_SQL, YEAR_WINDOW, versionRows, type VersionRef } from './vehicle_resolver.js'
 
 export type VersionFilter = { modelId: number; year?: number; q?: string }
 
 export default class VersionDirectory {
   async versions(filter: VersionFilter): Promise<VersionRef[]> {
-    const query = versionRows().where('versions.model_id', filter.modelId)
+    const params = new SqlParams()
+    const conditions = [`versions.model_id = ${params.add(filter.modelId)}`]
+    let closest = ''
     if (filter.year) {
-      query
-        .whereBetween('versions.year', [filter.year - YEAR_WINDOW, filter.year + YEAR_WINDOW])
-        .orderByRaw('abs(versions.year - ?) asc', [filter.year])
+      conditions.push(
+        `versions.year between ${params.add(filter.year - YEAR_WINDOW)} and ${params.add(filter.year + YEAR_WINDOW)}`
+      )
+      closest = `abs(versions.year - ${params.add(filter.year)}) asc, `
     } else {
-      query.where('versions.new_market', true)
+      conditions.push('versions.new_market = true')
     }
     if (filter.q)
-      query.whereRaw(`versions.search like '%' || catalog_fold(?) || '%'`, [likeLiteral(filter.q)])
-    return query.orderBy('versions.year', 'desc').orderBy('versions.name').orderBy('versions.id')
+      conditions.push(
+        `versions.search like '%' || catalog_fold(${params.add(likeLiteral(filter.q))}) || '%'`
+      )
+    return poolQuery<VersionRef>(
+      `${VERSION_SQL}${whereOf(conditions)} ` +
+        `order by ${closest}versions.year desc, versions.name asc, versions.id asc`,
+      params.values
+    )
   }
 
   async version(id: number): Promise<VersionRef | null> {
-    return versionRows().where('versions.id', id).first()
+    const [version] = await versionRows(id)
+    return version ?? null
   }
 
   async modelExists(id: number): Promise<boolean> {
-    return (await db.from('vehicle_models').where('id', id).select('id').first()) !== null
+    const rows = await poolQuery('select id from vehicle_models where id = $1 limit 1', [id])
+    return rows.length > 0
   }
 }

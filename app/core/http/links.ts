@@ -40,7 +40,9 @@ export function expand(template: string, values: Record<string, unknown>): strin
 
 /** One path segment; `@` stays readable since RFC 3986 allows it in paths. */
 export function segment(value: string | number): string {
-  return encodeURIComponent(String(value)).replaceAll('%40', '@')
+  // A number has nothing to encode (ids: every entry of a list has a few links).
+  if (typeof value === 'number') return String(value)
+  return encodeURIComponent(value).replaceAll('%40', '@')
 }
 
 /** Builds `/v3/a/b` from segments, encoding each. */

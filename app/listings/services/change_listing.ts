@@ -23,7 +23,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { fail, ok, type Fail, type Ok } from '#core/result'
 import { SerialByKey } from '#core/serial_by_key'
-import { prepared } from '#core/database/prepared'
+import { poolQuery } from '#core/database/pool_query'
 import type { Caller } from '#core/auth/app_scoped'
 import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
 import type { ListingState } from '#listings/models/listing'
@@ -168,10 +168,10 @@ export default class ChangeListing {
 
     // `returning *`: the answer is the updated row, no second read (unless photos change it again).
     const columns = Object.keys(values)
-    const updated = await prepared(
+    const updated = await poolQuery(
       updateSql(columns),
       [listing.id, listing.revision, ...columns.map((column) => values[column])],
-      trx ?? undefined
+      { prepare: true, client: trx ?? undefined }
     )
     if (updated.length === 0) return fail(expected !== undefined ? 'precondition' : 'retry')
     const state = updated[0].state as ListingState

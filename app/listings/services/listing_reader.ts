@@ -4,7 +4,7 @@
  */
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { Caller } from '#core/auth/app_scoped'
-import { prepared } from '#core/database/prepared'
+import { poolQuery } from '#core/database/pool_query'
 import Listing, { type ListingData, type ListingState } from '#listings/models/listing'
 import { photoUrl } from './photo_storage.js'
 
@@ -67,7 +67,8 @@ export default class ListingReader {
    */
   async findByAdminMail(caller: Caller, adminMail: string, externalId: string) {
     // The hot GET path: a prepared statement, the row mapped without a model instance.
-    const rows = await prepared(SHOW_SQL, [caller.id, adminMail.trim().toLowerCase(), externalId])
+    const values = [caller.id, adminMail.trim().toLowerCase(), externalId]
+    const rows = await poolQuery(SHOW_SQL, values, { prepare: true })
     return rows.length ? toRecord(fromRow(rows[0])) : null
   }
 
