@@ -56,10 +56,7 @@ export function webhookBody(context: FanoutContext, resend = false) {
   return { payload, body: JSON.stringify(payload) }
 }
 
-export function planDeliveries(
-  context: FanoutContext,
-  configs: FanoutConfig[]
-): PlannedDelivery[] {
+export function planDeliveries(context: FanoutContext, configs: FanoutConfig[]): PlannedDelivery[] {
   const planned: PlannedDelivery[] = []
   let adf: string | undefined
   const adfXml = () => (adf ??= buildAdf(context))
