@@ -5,8 +5,7 @@
  */
 import { create } from 'xmlbuilder2'
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js'
-import type Inquiry from '#leads/models/inquiry'
-import type { Money } from '#leads/models/inquiry'
+import type { InquiryFields, Money } from '#leads/models/inquiry'
 import { moment } from '#leads/transformers/inquiry_transformer'
 
 /** Interesado.Interes → ADF vehicle interest (docs/design.md §5). */
@@ -18,7 +17,7 @@ const INTEREST: Record<string, string> = {
 }
 
 export type AdfContext = {
-  inquiry: Inquiry
+  inquiry: InquiryFields
   agency: { adminMail: string; tradeName: string }
   operator: { email: string; firstName: string; lastName: string } | null
   resend?: boolean

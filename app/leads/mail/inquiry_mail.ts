@@ -4,10 +4,10 @@
  */
 import edge from 'edge.js'
 import { fileURLToPath } from 'node:url'
-import type Inquiry from '#leads/models/inquiry'
+import type { InquiryFields } from '#leads/models/inquiry'
 import { inquiryFull, vehicleTitle } from '#leads/transformers/inquiry_transformer'
 
-type MailContext = { inquiry: Inquiry; agency: { adminMail: string; tradeName: string } }
+type MailContext = { inquiry: InquiryFields; agency: { adminMail: string; tradeName: string } }
 
 let mounted = false
 function views() {

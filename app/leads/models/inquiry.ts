@@ -59,6 +59,27 @@ export type InquiryFields = Pick<
 > & { receivedAt: DateTime | Date }
 
 /**
+ * An inquiry as the intake writes it (ReceiveInquiry): a plain object, no
+ * model hydrated or saved through Lucid, that the wire shapes, the fan-out and
+ * the events read.
+ */
+export type ReceivedInquiry = InquiryFields &
+  Pick<
+    Inquiry,
+    | 'id'
+    | 'appId'
+    | 'sourceAppId'
+    | 'listingId'
+    | 'versionId'
+    | 'operatorId'
+    | 'resendOpen'
+    | 'resendClosesAt'
+  > & { receivedAt: DateTime }
+
+/** Standard Webhooks message id of an inquiry's webhook: the same for every try and every resend. */
+export const inquiryWebhookId = (sid: string) => `msg_${sid}`
+
+/**
  * A buyer inquiry. Visibility is not a plain app scope: `appId` is the app that
  * published the listing, null for catalogue inquiries (seen by the apps the
  * agency lets receive other leads) — queries state that condition explicitly.
@@ -146,6 +167,6 @@ export default class Inquiry extends BaseModel {
 
   /** Standard Webhooks message id: the same for every try and every resend. */
   get webhookId() {
-    return `msg_${this.sid}`
+    return inquiryWebhookId(this.sid)
   }
 }

@@ -9,7 +9,7 @@ import { path } from '#core/http/links'
 import type { Delivery } from '#core/outbound/deliveries'
 import AppEvents from '#apps/services/app_events'
 import AgencyDirectory from '#agencies/services/agency_directory'
-import Inquiry from '#leads/models/inquiry'
+import Inquiry, { type ReceivedInquiry } from '#leads/models/inquiry'
 import { inquiryRef } from '#leads/transformers/inquiry_transformer'
 import { CHANNELS, type Channel } from './notification_fanout.js'
 
@@ -17,7 +17,7 @@ const agencia = (adminMail: string) => ({ AdminMail: adminMail, href: path('agen
 
 export default class InquiryEvents {
   async received(
-    inquiry: Inquiry,
+    inquiry: ReceivedInquiry,
     audience: number[],
     adminMail: string,
     trx: TransactionClientContract

@@ -4,7 +4,7 @@
  * catalogue inquiries, each app the agency lets receive other leads).
  * Contents are rendered here, once, so that every retry sends the same bytes.
  */
-import type Inquiry from '#leads/models/inquiry'
+import type { InquiryFields } from '#leads/models/inquiry'
 import type NotificationConfig from '#leads/models/notification_config'
 import { inquiryWebhookPayload } from '#leads/transformers/inquiry_transformer'
 import { buildAdf } from '#leads/adf/adf_builder'
@@ -20,10 +20,25 @@ export const CHANNELS = {
 export type Channel = keyof typeof CHANNELS
 
 export type FanoutContext = {
-  inquiry: Inquiry
+  inquiry: InquiryFields
   agency: { adminMail: string; tradeName: string }
   operator: { email: string; firstName: string; lastName: string } | null
 }
+
+/** What the fan-out reads of a notification configuration (a model, or a row the intake read with its insert). */
+export type FanoutConfig = Pick<
+  NotificationConfig,
+  | 'id'
+  | 'appId'
+  | 'webhookActive'
+  | 'webhookCallback'
+  | 'adfHookActive'
+  | 'adfHookCallback'
+  | 'adfMailActive'
+  | 'adfMailEmail'
+  | 'htmlMailActive'
+  | 'htmlMailBcc'
+>
 
 export type PlannedDelivery = {
   channel: Channel
@@ -41,10 +56,7 @@ export function webhookBody(context: FanoutContext, resend = false) {
   return { payload, body: JSON.stringify(payload) }
 }
 
-export function planDeliveries(
-  context: FanoutContext,
-  configs: NotificationConfig[]
-): PlannedDelivery[] {
+export function planDeliveries(context: FanoutContext, configs: FanoutConfig[]): PlannedDelivery[] {
   const planned: PlannedDelivery[] = []
   let adf: string | undefined
   const adfXml = () => (adf ??= buildAdf(context))

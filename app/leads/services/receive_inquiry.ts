@@ -4,19 +4,24 @@
  * every delivery it triggers in one transaction — no lead is accepted
  * without its notifications queued.
  */
-import { randomBytes } from 'node:crypto'
+import { randomFillSync } from 'node:crypto'
 import { DateTime } from 'luxon'
 import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { fail, ok, type Result } from '#core/result'
 import { settings } from '#core/settings'
 import { DeliveryService } from '#core/outbound/deliveries'
 import AgencyDirectory from '#agencies/services/agency_directory'
 import ListingDirectory from '#listings/services/listing_directory'
 import VehicleResolver from '#catalog/services/vehicle_resolver'
-import Inquiry, { type OperationInfo, type VehicleSnapshot } from '#leads/models/inquiry'
-import NotificationConfig from '#leads/models/notification_config'
-import { planDeliveries } from './notification_fanout.js'
+import {
+  inquiryWebhookId,
+  type OperationInfo,
+  type ReceivedInquiry,
+  type VehicleSnapshot,
+} from '#leads/models/inquiry'
+import { planDeliveries, type FanoutConfig } from './notification_fanout.js'
 import InquiryEvents from './inquiry_events.js'
 
 export type ReceiveInquiryInput = {
@@ -50,12 +55,45 @@ export type InquiryRequest = {
 export type ReceiveFailure =
   'listing_not_found' | 'listing_inactive' | 'version_not_found' | 'agency_not_found'
 
+/**
+ * The inquiry's row and, in the same round trip, the notification
+ * configurations of its audience (`?::integer[]`): a data-modifying WITH always
+ * runs, and the left join answers one row even when there is no configuration.
+ * Only what the fan-out reads is selected, into plain objects.
+ */
+const INSERT_READING_CONFIGS = `with inquiry as (
+    insert into inquiries (sid, app_id, source_app_id, agency_id, listing_id, version_id,
+      operator_id, operator_email, kind, origin, external_id, vehicle, interest, first_name,
+      last_name, email, phone, document_id, province, city, comment, operation_info,
+      received_at, resend_open, resend_closes_at)
+    values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    returning id
+  )
+  select inquiry.id as inquiry_id, c.id, c.app_id, c.webhook_active, c.webhook_callback,
+    c.adf_hook_active, c.adf_hook_callback, c.adf_mail_active, c.adf_mail_email,
+    c.html_mail_active, c.html_mail_bcc
+  from inquiry
+  left join notification_configs c on c.agency_id = ? and c.app_id = any(?::integer[])`
+
 const SID_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789'
+
+const SID_LENGTH = 10
+/** Random bytes drawn SID_LENGTH at a time: one `randomFillSync` per 100 sids, not a `randomBytes` per sid. */
+const sidPool = Buffer.allocUnsafe(SID_LENGTH * 100)
+let sidPoolAt = sidPool.length
 
 /** A short public id: 10 characters of an unambiguous alphabet (~50 bits). */
 export function newSid() {
-  const bytes = randomBytes(10)
-  return [...bytes].map((byte) => SID_ALPHABET[byte % SID_ALPHABET.length]).join('')
+  if (sidPoolAt + SID_LENGTH > sidPool.length) {
+    randomFillSync(sidPool)
+    sidPoolAt = 0
+  }
+  let sid = ''
+  // 32 letters: a byte modulo 32 is unbiased.
+  for (let i = sidPoolAt; i < sidPoolAt + SID_LENGTH; i++)
+    sid += SID_ALPHABET[sidPool[i] % SID_ALPHABET.length]
+  sidPoolAt += SID_LENGTH
+  return sid
 }
 
 @inject()
@@ -72,7 +110,7 @@ export default class ReceiveInquiry {
     agencyId,
     agency: known,
     request,
-  }: ReceiveInquiryInput): Promise<Result<Inquiry, ReceiveFailure>> {
+  }: ReceiveInquiryInput): Promise<Result<ReceivedInquiry, ReceiveFailure>> {
     const [subject, admin] = await Promise.all([
       this.#subject(agencyId, request.subject),
       this.agencies.admin(agencyId),
@@ -84,19 +122,17 @@ export default class ReceiveInquiry {
     const audience =
       visibleAppId !== null ? [visibleAppId] : await this.agencies.appsReceivingOtherLeads(agencyId)
     // The agency and the listing's operator are read only when not already known.
-    const [agency, operators, configs] = await Promise.all([
+    const [agency, operators] = await Promise.all([
       known ?? this.agencies.forApp(visibleAppId ?? appId, admin.email),
       this.agencies.operators(operatorId && operatorId !== admin.id ? [operatorId] : []),
-      audience.length === 0
-        ? Promise.resolve([] as NotificationConfig[])
-        : NotificationConfig.query().where('agency_id', agencyId).whereIn('app_id', audience),
     ])
     const operator =
       (operatorId && operatorId !== admin.id ? operators.get(operatorId) : null) ?? admin
 
     const { buyer } = request
     const receivedAt = DateTime.now()
-    const inquiry = new Inquiry().merge({
+    const inquiry: ReceivedInquiry = {
+      id: 0, // set by the insert
       sid: newSid(),
       appId: visibleAppId,
       sourceAppId: appId,
@@ -113,19 +149,18 @@ export default class ReceiveInquiry {
       receivedAt,
       resendOpen: true,
       resendClosesAt: receivedAt.plus({ days: settings.resendWindowDays }),
-    })
-    const planned = planDeliveries(
-      {
-        inquiry,
-        agency: { adminMail: admin.email, tradeName: agency?.tradeName ?? admin.email },
-        operator,
-      },
-      configs
-    )
+    }
 
     await db.transaction(async (trx) => {
-      inquiry.useTransaction(trx)
-      await inquiry.save()
+      const configs = await this.#insert(inquiry, audience, trx)
+      const planned = planDeliveries(
+        {
+          inquiry,
+          agency: { adminMail: admin.email, tradeName: agency?.tradeName ?? admin.email },
+          operator,
+        },
+        configs
+      )
       for (const delivery of planned) {
         await this.deliveries.create(
           {
@@ -136,7 +171,7 @@ export default class ReceiveInquiry {
             target: delivery.target,
             payload: delivery.payload,
             queue: delivery.queue,
-            messageId: inquiry.webhookId,
+            messageId: inquiryWebhookId(inquiry.sid),
           },
           trx
         )
@@ -144,6 +179,58 @@ export default class ReceiveInquiry {
       await new InquiryEvents().received(inquiry, audience, admin.email, trx)
     })
     return ok(inquiry)
+  }
+
+  /** Writes the inquiry (its `id` is set) and answers the configurations that notify `audience` of it. */
+  async #insert(
+    inquiry: ReceivedInquiry,
+    audience: number[],
+    trx: TransactionClientContract
+  ): Promise<FanoutConfig[]> {
+    const { rows } = await trx.rawQuery(INSERT_READING_CONFIGS, [
+      inquiry.sid,
+      inquiry.appId,
+      inquiry.sourceAppId,
+      inquiry.agencyId,
+      inquiry.listingId,
+      inquiry.versionId,
+      inquiry.operatorId,
+      inquiry.operatorEmail,
+      inquiry.kind,
+      inquiry.origin,
+      inquiry.externalId,
+      JSON.stringify(inquiry.vehicle),
+      inquiry.interest,
+      inquiry.firstName,
+      inquiry.lastName,
+      inquiry.email,
+      inquiry.phone,
+      inquiry.documentId,
+      inquiry.province,
+      inquiry.city,
+      inquiry.comment,
+      inquiry.operationInfo === null ? null : JSON.stringify(inquiry.operationInfo),
+      inquiry.receivedAt.toJSDate(),
+      inquiry.resendOpen,
+      inquiry.resendClosesAt.toJSDate(),
+      inquiry.agencyId,
+      `{${audience.join(',')}}`,
+    ] as any[]) // nulls are values here (the bindings' type leaves them out)
+    inquiry.id = rows[0].inquiry_id
+    return rows
+      .filter((row: { id: number | null }) => row.id !== null)
+      .map((row: Record<string, any>) => ({
+        id: row.id,
+        appId: row.app_id,
+        webhookActive: row.webhook_active,
+        webhookCallback: row.webhook_callback,
+        adfHookActive: row.adf_hook_active,
+        adfHookCallback: row.adf_hook_callback,
+        adfMailActive: row.adf_mail_active,
+        adfMailEmail: row.adf_mail_email,
+        htmlMailActive: row.html_mail_active,
+        htmlMailBcc: row.html_mail_bcc,
+      }))
   }
 
   /** The snapshot of the listing or catalogue version asked about. */

@@ -5,7 +5,6 @@
 import { type DateTime } from 'luxon'
 import { link, path, type Links } from '#core/http/links'
 import { pagedEnvelope } from '#core/http/envelopes'
-import type Inquiry from '#leads/models/inquiry'
 import type { InquiryFields, Money } from '#leads/models/inquiry'
 import { wireTime } from '#core/wire_time'
 import { named, object, nullableObject, type Wire } from '#core/openapi/schema'
@@ -244,7 +243,7 @@ export function inquiryListShapes(
 
 /** The `PublicacionConsultada` webhook payload (docs/design.md §9). */
 export function inquiryWebhookPayload(
-  inquiry: Inquiry,
+  inquiry: InquiryFields,
   adminMail: string,
   options: { resend?: boolean; at?: DateTime } = {}
 ): Wire<typeof PublicacionConsultadaSchema> {

@@ -1,10 +1,10 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { createCaller } from '#tests/helpers/apps'
-import { createAgency } from '#tests/helpers/agencies'
+import { createAgency, grantAgency } from '#tests/helpers/agencies'
 import { createListing } from '#tests/helpers/listings'
 import { seedCatalog } from '#tests/helpers/catalog'
-import { dealerWorld, inquiryBody, sidOf } from '#tests/helpers/leads'
+import { dealerWorld, deliveriesOf, inquiryBody, sidOf } from '#tests/helpers/leads'
 
 test.group('POST /v3/consultas/{adminmail}: intake', () => {
   test('201 + Location; the inquiry snapshots the vehicle and the responsible operator', async ({
@@ -94,6 +94,68 @@ test.group('POST /v3/consultas/{adminmail}: intake', () => {
     assert.equal(response.body().Auto.Estado, 'Nuevo')
     assert.equal(response.body().OperadorResponsable, fixture.admin.email)
     assert.isNull(response.body().Interesado.Email)
+  })
+
+  test("deliveries go to the configurations of the inquiry's audience, and to no other", async ({
+    client,
+    assert,
+  }) => {
+    // The configurations are read by the inquiry's INSERT itself (ReceiveInquiry): each
+    // app that sees the inquiry gets its channel, other apps and agencies do not.
+    const { versions } = (await seedCatalog()) as any
+    const versionId = Object.values(versions ?? {})[0] as number | undefined
+    const anyVersion = versionId ?? (await db.from('versions').select('id').firstOrFail()).id
+    const world = await dealerWorld({ receivesOtherLeads: true })
+    const { app: partner } = await createCaller('Partner (other leads)')
+    const { app: plain } = await createCaller('Plain partner')
+    await grantAgency(partner, world.adminMail, true)
+    await grantAgency(plain, world.adminMail, false)
+    const other = await createAgency(world.caller)
+    const hook = (name: string) => `https://${name}.invalid/hook`
+    await db.table('notification_configs').multiInsert([
+      {
+        app_id: world.caller.id,
+        agency_id: world.fixture.agency.id,
+        webhook_callback: hook('dealer'),
+        webhook_active: true,
+      },
+      {
+        app_id: partner.id,
+        agency_id: world.fixture.agency.id,
+        webhook_callback: hook('partner'),
+        webhook_active: true,
+      },
+      {
+        app_id: plain.id,
+        agency_id: world.fixture.agency.id,
+        webhook_callback: hook('plain'),
+        webhook_active: true,
+      },
+      {
+        app_id: world.caller.id,
+        agency_id: other.agency.id,
+        webhook_callback: hook('other'),
+        webhook_active: true,
+      },
+    ])
+    const targets = async (body: Record<string, unknown>) => {
+      const response = await client
+        .post(`/v3/consultas/${world.adminMail}`)
+        .bearerToken(world.token)
+        .json(body)
+      response.assertStatus(201)
+      return (await deliveriesOf(sidOf(response.header('location')!))).map((d) => d.target)
+    }
+
+    assert.deepEqual(await targets(inquiryBody(world.listing.externalId)), [hook('dealer')])
+    assert.sameMembers(
+      await targets({
+        VersionId: anyVersion,
+        OrigenLead: 'portal',
+        Interesado: { Telefono: '011 4444-5555' },
+      }),
+      [hook('dealer'), hook('partner')]
+    )
   })
 
   test('406 for an unacceptable Accept, before anything is stored; reference body on request', async ({
