@@ -16,15 +16,21 @@ import {
 export type BrandFilter = { q?: string; newMarketOnly?: boolean }
 export type ModelFilter = BrandFilter & { brandId: number }
 
+/** The conditions of a name search (`q`, folded, anywhere in the name) and the new-market filter. */
+function searched(table: 'brands' | 'vehicle_models', filter: BrandFilter, params: SqlParams) {
+  const conditions: string[] = []
+  if (filter.q)
+    conditions.push(
+      `${table}.search like '%' || catalog_fold(${params.add(likeLiteral(filter.q))}) || '%'`
+    )
+  if (filter.newMarketOnly) conditions.push(`${table}.new_market = true`)
+  return conditions
+}
+
 export default class BrandDirectory {
   async brands(filter: BrandFilter): Promise<BrandRef[]> {
     const params = new SqlParams()
-    const conditions: string[] = []
-    if (filter.q)
-      conditions.push(
-        `brands.search like '%' || catalog_fold(${params.add(likeLiteral(filter.q))}) || '%'`
-      )
-    if (filter.newMarketOnly) conditions.push('brands.new_market = true')
+    const conditions = searched('brands', filter, params)
     return poolQuery<BrandRef>(
       `${BRAND_SQL}${whereOf(conditions)} order by brands.name asc, brands.id asc`,
       params.values
@@ -43,12 +49,10 @@ export default class BrandDirectory {
 
   async models(filter: ModelFilter): Promise<ModelRef[]> {
     const params = new SqlParams()
-    const conditions = [`vehicle_models.brand_id = ${params.add(filter.brandId)}`]
-    if (filter.q)
-      conditions.push(
-        `vehicle_models.search like '%' || catalog_fold(${params.add(likeLiteral(filter.q))}) || '%'`
-      )
-    if (filter.newMarketOnly) conditions.push('vehicle_models.new_market = true')
+    const conditions = [
+      `vehicle_models.brand_id = ${params.add(filter.brandId)}`,
+      ...searched('vehicle_models', filter, params),
+    ]
     return poolQuery<ModelRef>(
       `${MODEL_SQL}${whereOf(conditions)} order by vehicle_models.name asc, vehicle_models.id asc`,
       params.values

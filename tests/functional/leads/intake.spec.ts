@@ -6,6 +6,13 @@ import { createListing } from '#tests/helpers/listings'
 import { seedCatalog } from '#tests/helpers/catalog'
 import { dealerWorld, deliveriesOf, inquiryBody, sidOf } from '#tests/helpers/leads'
 
+/** A version of the seeded catalogue (for catalogue inquiries). */
+async function catalogVersion(): Promise<number> {
+  const { versions } = (await seedCatalog()) as any
+  const versionId = Object.values(versions ?? {})[0] as number | undefined
+  return versionId ?? (await db.from('versions').select('id').firstOrFail()).id
+}
+
 test.group('POST /v3/consultas/{adminmail}: intake', () => {
   test('201 + Location; the inquiry snapshots the vehicle and the responsible operator', async ({
     client,
@@ -74,9 +81,7 @@ test.group('POST /v3/consultas/{adminmail}: intake', () => {
     client,
     assert,
   }) => {
-    const { versions } = (await seedCatalog()) as any
-    const versionId = Object.values(versions ?? {})[0] as number | undefined
-    const anyVersion = versionId ?? (await db.from('versions').select('id').firstOrFail()).id
+    const anyVersion = await catalogVersion()
     const { app: caller, token } = await createCaller('Catalogue app', ['consultas:crear'])
     const fixture = await createAgency(caller, { receivesOtherLeads: true })
     const response = await client
@@ -102,9 +107,7 @@ test.group('POST /v3/consultas/{adminmail}: intake', () => {
   }) => {
     // The configurations are read by the inquiry's INSERT itself (ReceiveInquiry): each
     // app that sees the inquiry gets its channel, other apps and agencies do not.
-    const { versions } = (await seedCatalog()) as any
-    const versionId = Object.values(versions ?? {})[0] as number | undefined
-    const anyVersion = versionId ?? (await db.from('versions').select('id').firstOrFail()).id
+    const anyVersion = await catalogVersion()
     const world = await dealerWorld({ receivesOtherLeads: true })
     const { app: partner } = await createCaller('Partner (other leads)')
     const { app: plain } = await createCaller('Plain partner')

@@ -66,22 +66,29 @@ async function suspendIn(
 }
 
 /**
- * With a suspension left uncommitted in `holder`: the activation `request`
- * must wait for it, and once it commits be refused (409, `reason`).
+ * With a suspension of `table`'s row `id` left uncommitted (it suspends
+ * `suspended` active listings), the activation `request` must wait for it, and
+ * once it commits be refused (409, `reason`).
  */
-async function waitsThenRefused(
+async function refusedDuringSuspension(
   assert: Assert,
-  holder: TransactionClientContract,
-  request: PromiseLike<ApiResponse>,
+  suspension: { table: 'agencies' | 'operators'; id: number; suspended: number },
+  request: () => PromiseLike<ApiResponse>,
   reason: RegExp
 ) {
-  const activation = tracked(Promise.resolve(request))
-  assert.isAtLeast(await until(lockWaits, (total) => total >= 1, 10_000), 1)
-  assert.isFalse(activation.settled, 'the activation must wait for the suspension')
-  await holder.commit()
-  const response = await activation.promise
-  response.assertStatus(409)
-  assert.match(response.body().Errors._[0], reason)
+  const holder = await db.transaction()
+  try {
+    assert.equal(await suspendIn(holder, suspension.table, suspension.id), suspension.suspended)
+    const activation = tracked(Promise.resolve(request()))
+    assert.isAtLeast(await until(lockWaits, (total) => total >= 1, 10_000), 1)
+    assert.isFalse(activation.settled, 'the activation must wait for the suspension')
+    await holder.commit()
+    const response = await activation.promise
+    response.assertStatus(409)
+    assert.match(response.body().Errors._[0], reason)
+  } finally {
+    if (!holder.isCompleted) await holder.rollback()
+  }
 }
 
 const stateOf = async (listingId: number) =>
@@ -96,18 +103,12 @@ test.group('Listings: activation vs a suspension being committed', () => {
     const active = await createListing(ctx.app, ctx.fixture)
     const listing = await createListing(ctx.app, ctx.fixture, { Activa: false })
 
-    const holder = await db.transaction()
-    try {
-      assert.equal(await suspendIn(holder, 'agencies', ctx.fixture.agency.id), 1)
-      await waitsThenRefused(
-        assert,
-        holder,
-        client.patch(`${ctx.href(listing.externalId)}/activar`).bearerToken(ctx.token),
-        /agencia está suspendida/
-      )
-    } finally {
-      if (!holder.isCompleted) await holder.rollback()
-    }
+    await refusedDuringSuspension(
+      assert,
+      { table: 'agencies', id: ctx.fixture.agency.id, suspended: 1 },
+      () => client.patch(`${ctx.href(listing.externalId)}/activar`).bearerToken(ctx.token),
+      /agencia está suspendida/
+    )
     assert.equal(await stateOf(listing.id), 'suspended')
     assert.equal(await stateOf(active.id), 'suspended')
   }).timeout(30_000)
@@ -125,22 +126,17 @@ test.group('Listings: activation vs a suspension being committed', () => {
       OperadorResponsable: colab,
     })
 
-    const holder = await db.transaction()
-    try {
-      assert.equal(await suspendIn(holder, 'operators', operatorId), 1)
-      // PUT's Activa defaults to true: an edit that activates.
-      await waitsThenRefused(
-        assert,
-        holder,
+    // PUT's Activa defaults to true: an edit that activates.
+    await refusedDuringSuspension(
+      assert,
+      { table: 'operators', id: operatorId, suspended: 1 },
+      () =>
         client
           .put(ctx.href(listing.externalId))
           .bearerToken(ctx.token)
           .json({ Descripcion: 'Activada durante una suspensión.' }),
-        /operador responsable está suspendido/
-      )
-    } finally {
-      if (!holder.isCompleted) await holder.rollback()
-    }
+      /operador responsable está suspendido/
+    )
     assert.equal(await stateOf(listing.id), 'suspended')
     assert.equal(await stateOf(theirs.id), 'suspended')
   }).timeout(30_000)
@@ -156,21 +152,16 @@ test.group('Listings: activation vs a suspension being committed', () => {
     // transaction (still active, agency not suspended) and blocks at its UPDATE on the row the
     // suspension holds. Once that commits the revision it read is gone, so the edit must not
     // write `active` back: it retries holding the row, sees the suspension and is refused.
-    const holder = await db.transaction()
-    try {
-      assert.equal(await suspendIn(holder, 'agencies', ctx.fixture.agency.id), 1)
-      await waitsThenRefused(
-        assert,
-        holder,
+    await refusedDuringSuspension(
+      assert,
+      { table: 'agencies', id: ctx.fixture.agency.id, suspended: 1 },
+      () =>
         client
           .put(ctx.href(listing.externalId))
           .bearerToken(ctx.token)
           .json({ Descripcion: 'Editada durante una suspensión.' }),
-        /agencia está suspendida/
-      )
-    } finally {
-      if (!holder.isCompleted) await holder.rollback()
-    }
+      /agencia está suspendida/
+    )
     assert.equal(await stateOf(listing.id), 'suspended')
     const row = await db.from('listings').where('id', listing.id).firstOrFail()
     assert.notEqual(row.description, 'Editada durante una suspensión.')
