@@ -8,13 +8,15 @@ test.group('SerialByKey', () => {
   }) => {
     const serial = new SerialByKey()
     const log: string[] = []
-    const task = (name: string, ms: number, fails = false) => async () => {
-      log.push(`${name} start`)
-      await sleep(ms)
-      log.push(`${name} end`)
-      if (fails) throw new Error(name)
-      return name
-    }
+    const task =
+      (name: string, ms: number, fails = false) =>
+      async () => {
+        log.push(`${name} start`)
+        await sleep(ms)
+        log.push(`${name} end`)
+        if (fails) throw new Error(name)
+        return name
+      }
     const a1 = serial.run('a', task('a1', 30, true))
     const a2 = serial.run('a', task('a2', 5))
     const b1 = serial.run('b', task('b1', 10))
