@@ -166,6 +166,18 @@ function templateKey() {
 }
 
 /** A fresh `bench` database: a copy of the migrated, catalogue-loaded template (made once). */
+/** A checkpoint, then the kernel's own flush: what set-up wrote is on disk before measuring. */
+async function settleWrites(adminUrl) {
+  const client = new pg.Client({ connectionString: adminUrl, application_name: 'bench' })
+  await client.connect()
+  try {
+    await client.query('checkpoint')
+  } finally {
+    await client.end()
+  }
+  execFileSync('sync')
+}
+
 async function freshDatabase(adminUrl, env) {
   const client = new pg.Client({ connectionString: adminUrl, application_name: 'bench' })
   await client.connect()
@@ -722,10 +734,14 @@ try {
     results.memoryMiB.push({ phase, web: memory(service.pid), worker: memory(worker.pid) })
   snapshot('set up')
 
+  // The set-up's writes (the database copied from its template, the fill) are flushed now,
+  // not by a checkpoint and the kernel's writeback in the middle of the first measurement.
+  await settleWrites(db.url)
+
   // Measured before the load runs, so the worker has no backlog of their deliveries.
   if (wanted('intake → webhook')) {
     console.log(
-      `\nintake → webhook received, ${LEAD_RATE} inquiries/s for 10 s (separate worker process woken by LISTEN/NOTIFY):`
+      `\nintake → webhook received, ${LEAD_RATE} inquiries/s for 2 s of warm-up then 10 s measured (separate worker process woken by LISTEN/NOTIFY):`
     )
     const before = [cpuMs(service.pid), cpuMs(worker.pid), db.logs ? postgresCpuMs() : null]
     results.intakeToWebhook = await intakeToWebhook(ctx, serviceUrl, receiver, LEAD_RATE, 10)
@@ -734,7 +750,12 @@ try {
     const perInquiry = (i) =>
       before[i] === null || after[i] === null
         ? null
-        : Number(((after[i] - before[i]) / results.intakeToWebhook.sent).toFixed(1))
+        : Number(
+            (
+              (after[i] - before[i]) /
+              (results.intakeToWebhook.sent + LEAD_RATE * results.intakeToWebhook.warmUp.seconds)
+            ).toFixed(1)
+          )
     results.intakeToWebhook.cpuMsPerInquiry = {
       web: perInquiry(0),
       worker: perInquiry(1),
@@ -789,14 +810,23 @@ try {
     }
     // Alternate the two sides in halves so that background load hits both alike.
     const halves = []
-    for (let round = 0; round < 2; round++) {
-      halves.push(await measuredLoad(service.pid, serviceUrl, request, index, SECONDS / 2))
-      halves.push(
-        scenario.baseline && baseline
-          ? await measuredLoad(baseline.pid, baselineUrl, request, index, SECONDS / 2)
-          : null
-      )
+    // The intake's deliveries wait in the queue on both sides (the baseline has no worker of its
+    // own; its jobs land in the same queues): the worker is paused over the scenario and drained
+    // after it. The worker's part is priced by the intake → webhook figures.
+    if (scenario.pausesWorker) process.kill(worker.pid, 'SIGSTOP')
+    try {
+      for (let round = 0; round < 2; round++) {
+        halves.push(await measuredLoad(service.pid, serviceUrl, request, index, SECONDS / 2))
+        halves.push(
+          scenario.baseline && baseline
+            ? await measuredLoad(baseline.pid, baselineUrl, request, index, SECONDS / 2)
+            : null
+        )
+      }
+    } finally {
+      if (scenario.pausesWorker) process.kill(worker.pid, 'SIGCONT')
     }
+    if (scenario.pausesWorker) await drained(ctx.databaseUrl)
     const ours = merge(halves[0], halves[2])
     const bare = halves[1] ? merge(halves[1], halves[3]) : null
     rows.push({

@@ -282,6 +282,7 @@ export const scenarios = [
   },
   {
     name: 'POST /v3/consultas (intake)',
+    pausesWorker: true,
     request: (ctx) => ({
       path: `/v3/consultas/${ADMIN_MAIL}`,
       method: 'POST',
