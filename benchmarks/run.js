@@ -815,6 +815,9 @@ try {
     // after it. The worker's part is priced by the intake → webhook figures.
     if (scenario.pausesWorker) process.kill(worker.pid, 'SIGSTOP')
     try {
+      // One uncounted second per side first: both measured with their code paths warm.
+      await load(serviceUrl, request, index, 1)
+      if (scenario.baseline && baseline) await load(baselineUrl, request, index, 1)
       for (let round = 0; round < 2; round++) {
         halves.push(await measuredLoad(service.pid, serviceUrl, request, index, SECONDS / 2))
         halves.push(
