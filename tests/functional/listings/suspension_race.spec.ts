@@ -91,6 +91,14 @@ async function refusedDuringSuspension(
   }
 }
 
+/** The PublicacionSuspendida events the app got. */
+const suspensionEvents = (appId: number) =>
+  db
+    .from('app_events')
+    .where('app_id', appId)
+    .where('kind', 'PublicacionSuspendida')
+    .select('payload')
+
 const stateOf = async (listingId: number) =>
   (await db.from('listings').where('id', listingId).select('state').firstOrFail()).state as string
 
@@ -205,11 +213,7 @@ test.group('Listings: activation vs a suspension being committed', () => {
       await suspension?.promise.catch(() => {})
     }
     assert.equal(await stateOf(listing.id), 'suspended')
-    const events = await db
-      .from('app_events')
-      .where('app_id', ctx.app.id)
-      .where('kind', 'PublicacionSuspendida')
-      .select('payload')
+    const events = await suspensionEvents(ctx.app.id)
     assert.lengthOf(events, 1)
     assert.equal(events[0].payload.Recurso.href, ctx.href(listing.externalId))
     assert.deepEqual(events[0].payload.Datos, { Causa: 'AgenciaSuspendida' })
@@ -246,11 +250,7 @@ test.group('Listings: activation vs a suspension being committed', () => {
     assert.equal(states.filter((state) => state === 'active').length, 2)
     // The most recently updated goes: the one just activated.
     assert.equal(await stateOf(third.id), 'suspended')
-    const events = await db
-      .from('app_events')
-      .where('app_id', ctx.app.id)
-      .where('kind', 'PublicacionSuspendida')
-      .select('payload')
+    const events = await suspensionEvents(ctx.app.id)
     assert.lengthOf(events, 1)
     assert.deepEqual(events[0].payload.Datos, { Causa: 'Plan' })
   }).timeout(30_000)
