@@ -712,7 +712,7 @@ try {
   await setUpDealer(ctx, serviceUrl, env.DATA_DIR)
   const receiver = await startReceiver()
   // The webhook always; the 100 000 inquiries only for the scenarios that read or add to them.
-  const fill = wanted('consultas') || wanted('POST /v3/consultas')
+  const fill = selected.some((scenario) => scenario.name.includes('/v3/consultas'))
   if (fill) console.log('filling the agency with 100 000 inquiries…')
   await setUpLeads(ctx, serviceUrl, url, receiver, fill ? 100_000 : 1)
   ctx.entryPoint = await (

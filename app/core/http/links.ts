@@ -38,11 +38,14 @@ export function expand(template: string, values: Record<string, unknown>): strin
   return parsed.expand(clean)
 }
 
+/** Characters a segment keeps as they are: RFC 3986's unreserved ones, and `@`. */
+const PLAIN = /^[\w.~@-]*$/
+
 /** One path segment; `@` stays readable since RFC 3986 allows it in paths. */
 export function segment(value: string | number): string {
-  // A number has nothing to encode (ids: every entry of a list has a few links).
+  // Ids, sids and most e-mail addresses have nothing to encode, and every entry of a list has a few links.
   if (typeof value === 'number') return String(value)
-  return encodeURIComponent(value).replaceAll('%40', '@')
+  return PLAIN.test(value) ? value : encodeURIComponent(value).replaceAll('%40', '@')
 }
 
 /** Builds `/v3/a/b` from segments, encoding each. */

@@ -7,8 +7,6 @@
  */
 import { DateTime } from 'luxon'
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
-import type { DatabaseQueryBuilderContract } from '@adonisjs/lucid/types/querybuilder'
 import AgencyDirectory from '#agencies/services/agency_directory'
 import { poolQuery } from '#core/database/pool_query'
 import Inquiry, { type InquiryFields } from '#leads/models/inquiry'
@@ -30,8 +28,6 @@ export type InquiryPage = {
   total: number
   adminMails: Map<number, string>
 }
-
-type Rows = DatabaseQueryBuilderContract
 
 /** Catalogue inquiries (no publishing app) have audience 0. */
 const OTHER_LEADS = 0
@@ -68,31 +64,23 @@ function toFields(row: Record<string, any>): InquiryFields {
   }
 }
 
-/** The app's part of one agency's inquiries. */
-function visibleTo(query: Rows, audience: Audience): Rows {
-  return query.where('agency_id', audience.agencyId).whereIn('audience_app_id', audiences(audience))
+const NEWEST_FIRST = 'order by received_at desc, id desc'
+const HOUR_MS = 3_600_000
+
+/** Adds a parameter and answers its placeholder. */
+function bind(values: unknown[], value: unknown) {
+  values.push(value)
+  return `$${values.length}`
 }
 
-const newestFirst = (query: Rows) => query.orderBy('received_at', 'desc').orderBy('id', 'desc')
-
-function filtered(query: Rows, filters: ListFilters): Rows {
-  query
-    .where('received_at', '>=', filters.from.toJSDate())
-    .where('received_at', '<', filters.to.toJSDate())
-  if (filters.operatorEmail) query.where('operator_email', filters.operatorEmail.toLowerCase())
-  if (filters.externalId) query.whereRaw('lower(external_id) = lower(?)', [filters.externalId])
-  return query
-}
-
-const inquiries = () => db.from('inquiries')
-
-/** Ordered, limited ranges as one `inquiries` relation (each keeps its ORDER BY and LIMIT). */
-function unionAll(parts: Rows[]) {
-  const compiled = parts.map((part) => part.toSQL())
-  return db.raw(
-    `(${compiled.map(({ sql }) => `(${sql})`).join(' union all ')}) as inquiries`,
-    compiled.flatMap(({ bindings }) => bindings)
-  ) as any
+/** The period and the optional narrowing filters, as `and …` conditions. */
+function listConditions(values: unknown[], filters: ListFilters) {
+  let where = ` and received_at >= ${bind(values, filters.from.toJSDate())} and received_at < ${bind(values, filters.to.toJSDate())}`
+  if (filters.operatorEmail)
+    where += ` and operator_email = ${bind(values, filters.operatorEmail.toLowerCase())}`
+  if (filters.externalId)
+    where += ` and lower(external_id) = lower(${bind(values, filters.externalId)})`
+  return where
 }
 
 @inject()
@@ -118,35 +106,25 @@ export default class InquiryReader {
   /** One page of an agency's inquiries, newest first, and the total. */
   async page(audience: Audience, filters: ListFilters, adminMail: string): Promise<InquiryPage> {
     const offset = (filters.page - 1) * filters.perPage
-    const range = (audienceAppId: number) =>
-      newestFirst(
-        filtered(
-          inquiries()
-            .select('*')
-            .where('agency_id', audience.agencyId)
-            .where('audience_app_id', audienceAppId),
-          filters
-        )
-      )
+    const values: unknown[] = [audience.agencyId]
+    const where = listConditions(values, filters)
+    const range = (audienceAppId: number, limit: number) =>
+      `select * from inquiries where agency_id = $1 and audience_app_id = ${bind(values, audienceAppId)}${where}
+       ${NEWEST_FIRST} limit ${bind(values, limit)}`
     const [own, other] = audiences(audience)
     // Two audiences: two ordered index ranges, each cut at offset + perPage, merged.
     const rows =
       other === undefined
-        ? range(own)
-        : newestFirst(
-            db
-              .from(unionAll([own, other].map((id) => range(id).limit(offset + filters.perPage))))
-              .select('*')
-          )
+        ? range(own, filters.perPage)
+        : `select * from ((${range(own, offset + filters.perPage)}) union all (${range(other, offset + filters.perPage)})) as inquiries
+           ${NEWEST_FIRST} limit ${bind(values, filters.perPage)}`
+    // Written out, not built by knex: the query builder's compile was a noticeable share
+    // of a page's CPU (the list is the costliest read).
+    const sql = `${rows} offset ${bind(values, offset)}`
     const narrowed = filters.operatorEmail || filters.externalId
-    // Built by knex, run without its runner: Lucid's and knex's per-query work cost a
-    // noticeable share of a page (the list is the costliest read).
-    const { sql, bindings } = rows.limit(filters.perPage).offset(offset).toSQL().toNative()
     const [page, total] = await Promise.all([
-      poolQuery(sql, bindings as unknown[]),
-      narrowed
-        ? this.#count(filtered(visibleTo(inquiries(), audience), filters))
-        : this.#countByHour(audience, filters),
+      poolQuery(sql, values),
+      narrowed ? this.#count(audience, filters) : this.#countByHour(audience, filters),
     ])
     return {
       inquiries: page.map(toFields),
@@ -163,12 +141,10 @@ export default class InquiryReader {
     appId: number,
     filters: ListFilters & { operatorEmail: string }
   ): Promise<InquiryPage> {
-    const email = filters.operatorEmail.toLowerCase()
-    const catalogueAgencies = await db
-      .from('inquiries')
-      .where('operator_email', email)
-      .whereNull('app_id')
-      .distinct('agency_id')
+    const catalogueAgencies = await poolQuery<{ agency_id: number }>(
+      'select distinct agency_id from inquiries where operator_email = $1 and app_id is null',
+      [filters.operatorEmail.toLowerCase()]
+    )
     const openTo: number[] = []
     for (const { agency_id: agencyId } of catalogueAgencies) {
       const apps = await this.agencies.appsReceivingOtherLeads(agencyId)
@@ -176,23 +152,23 @@ export default class InquiryReader {
         openTo.push(agencyId)
       }
     }
-    const scoped = () =>
-      filtered(
-        inquiries().where((visible) => {
-          visible.where('audience_app_id', appId)
-          if (openTo.length > 0) {
-            visible.orWhere((other) =>
-              other.where('audience_app_id', OTHER_LEADS).whereIn('agency_id', openTo)
-            )
-          }
-        }),
-        filters
-      )
-    const [rows, total] = await Promise.all([
-      newestFirst(scoped().select('*'))
-        .limit(filters.perPage)
-        .offset((filters.page - 1) * filters.perPage),
-      this.#count(scoped()),
+    const values: unknown[] = [appId]
+    const visible = openTo.length
+      ? `(audience_app_id = $1 or (audience_app_id = ${OTHER_LEADS} and agency_id = any(${bind(values, openTo)}::integer[])))`
+      : 'audience_app_id = $1'
+    const where = visible + listConditions(values, filters)
+    const counted = [...values]
+    const offset = (filters.page - 1) * filters.perPage
+    const [rows, [count]] = await Promise.all([
+      poolQuery(
+        `select * from inquiries where ${where} ${NEWEST_FIRST}
+         limit ${bind(values, filters.perPage)} offset ${bind(values, offset)}`,
+        values
+      ),
+      poolQuery<{ total: string }>(
+        `select count(*) as total from inquiries where ${where}`,
+        counted
+      ),
     ])
     const page = rows.map(toFields)
     const adminMails = new Map<number, string>()
@@ -200,7 +176,7 @@ export default class InquiryReader {
       const admin = await this.agencies.admin(agencyId)
       if (admin) adminMails.set(agencyId, admin.email)
     }
-    return { inquiries: page, total, adminMails }
+    return { inquiries: page, total: Number(count.total), adminMails }
   }
 
   /**
@@ -209,14 +185,11 @@ export default class InquiryReader {
    * counted row by row — exact for any period, a few hundred small rows read.
    */
   async #countByHour(audience: Audience, filters: ListFilters) {
-    const from = filters.from.toUTC()
-    const to = filters.to.toUTC()
-    const firstHour = from.startOf('hour').equals(from)
-      ? from
-      : from.startOf('hour').plus({ hours: 1 })
-    const lastHour = to.startOf('hour')
-    if (firstHour >= lastHour)
-      return this.#count(filtered(visibleTo(inquiries(), audience), filters))
+    const from = filters.from.toMillis()
+    const to = filters.to.toMillis()
+    const firstHour = Math.ceil(from / HOUR_MS) * HOUR_MS
+    const lastHour = Math.floor(to / HOUR_MS) * HOUR_MS
+    if (firstHour >= lastHour) return this.#count(audience, filters)
     const [row] = await poolQuery<{ total: string }>(
       `select coalesce((select sum(total) from inquiry_hour_counts
           where agency_id = $1 and audience_app_id = any($2::integer[]) and hour >= $3 and hour < $4), 0)
@@ -226,17 +199,24 @@ export default class InquiryReader {
       [
         audience.agencyId,
         audiences(audience),
-        firstHour.toJSDate(),
-        lastHour.toJSDate(),
-        from.toJSDate(),
-        to.toJSDate(),
+        new Date(firstHour),
+        new Date(lastHour),
+        new Date(from),
+        new Date(to),
       ]
     )
     return Number(row.total)
   }
 
-  async #count(query: Rows) {
-    const [row] = await query.count('* as total')
+  /** The period's total row by row (a narrowed list, or a period shorter than an hour). */
+  async #count(audience: Audience, filters: ListFilters) {
+    const values: unknown[] = [audience.agencyId, audiences(audience)]
+    const where = listConditions(values, filters)
+    const [row] = await poolQuery<{ total: string }>(
+      `select count(*) as total from inquiries
+       where agency_id = $1 and audience_app_id = any($2::integer[])${where}`,
+      values
+    )
     return Number(row.total)
   }
 }

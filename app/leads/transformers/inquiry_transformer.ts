@@ -3,7 +3,7 @@
  * webhook payload of docs/design.md §9 and the paged list of docs/spec.md §2.12.
  */
 import { type DateTime } from 'luxon'
-import { link, path, type Links } from '#core/http/links'
+import { link, path, segment, type Links } from '#core/http/links'
 import { pagedEnvelope } from '#core/http/envelopes'
 import type { InquiryFields, Money } from '#leads/models/inquiry'
 import { wireTime } from '#core/wire_time'
@@ -117,8 +117,13 @@ const valor = (money: Money | null | undefined) =>
 /** ISO 8601 with the offset of TZ. */
 export const moment = wireTime
 
+/** The last agency's `/v3/consultas/{adminmail}`: a page's hundred entries share it. */
+let agencyInquiries = { adminMail: '', path: '' }
+
 export function inquiryPath(adminMail: string, sid: string) {
-  return path('consultas', adminMail, sid)
+  if (agencyInquiries.adminMail !== adminMail || !agencyInquiries.path)
+    agencyInquiries = { adminMail, path: path('consultas', adminMail) }
+  return `${agencyInquiries.path}/${segment(sid)}`
 }
 
 function inquiryLinks(adminMail: string, sid: string): Links {

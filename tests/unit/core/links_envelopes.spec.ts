@@ -1,5 +1,6 @@
 import { test } from '@japa/runner'
-import { expand, link, path, templated, group } from '#core/http/links'
+import fc from 'fast-check'
+import { expand, link, path, segment, templated, group } from '#core/http/links'
 import { listEnvelope, pagedEnvelope } from '#core/http/envelopes'
 import { etagOf } from '#core/http/etag'
 import { canonical, fold, TRANSMISSIONS, PROPULSIONS } from '#core/value_sets'
@@ -15,6 +16,22 @@ test.group('Links', () => {
     assert.equal(
       path('publicaciones', 'Ana@Example.com', 'a b/c'),
       '/v3/publicaciones/Ana@Example.com/a%20b%2Fc'
+    )
+  })
+
+  test('a segment with nothing to encode is kept; any other is encoded as encodeURIComponent does', ({
+    assert,
+  }) => {
+    assert.equal(segment('0a1b2c3d4e5f6a7b'), '0a1b2c3d4e5f6a7b')
+    assert.equal(segment('ana.gomez_1~x-y@example.com'), 'ana.gomez_1~x-y@example.com')
+    assert.equal(segment("o'neil+1@example.com"), "o'neil%2B1@example.com")
+    assert.equal(segment('año'), 'a%C3%B1o')
+    assert.equal(segment(42), '42')
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'grapheme' })), (value) => {
+        assert.equal(segment(value), encodeURIComponent(value).replaceAll('%40', '@'))
+      }),
+      { seed: 20261124, numRuns: 500 }
     )
   })
 
