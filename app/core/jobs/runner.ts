@@ -118,6 +118,7 @@ export default class JobRunner {
       if (this.#working.has(name)) continue
       this.#working.add(name)
       await this.#ensureQueue(boss, definition)
+      await this.#prepare(definition)
       const work = { ...WORK_DEFAULTS, ...definition.work, perJobResults: true }
       await boss.work(name, work, async (jobs) => {
         // Jobs of a batch run side by side and settle one by one: a failing
@@ -151,6 +152,16 @@ export default class JobRunner {
       }
     }
     return names
+  }
+
+  /** Loads a queue's handler and runs its warm-up before the first job; a failed warm-up is logged, not fatal. */
+  async #prepare(definition: JobDefinition) {
+    try {
+      const { default: Handler } = await definition.handler()
+      await Handler.warmUp?.()
+    } catch (error) {
+      this.logger.warn({ queue: definition.name, err: error }, 'job handler warm-up failed')
+    }
   }
 
   #wake(boss: PgBoss, name: string) {

@@ -21,5 +21,13 @@ export type JobDefinition<T = any> = {
   >
   /** Cron expression (in TZ) for recurring jobs. */
   schedule?: string
-  handler: () => Promise<{ default: new (...args: any[]) => JobHandler<T> }>
+  handler: () => Promise<{ default: JobHandlerClass<T> }>
+}
+
+/**
+ * A handler class. Its optional static `warmUp` runs once when a worker starts working
+ * the queue, so the first job does not pay for what every later one finds ready (a codec).
+ */
+export type JobHandlerClass<T = any> = (new (...args: any[]) => JobHandler<T>) & {
+  warmUp?: () => Promise<void>
 }

@@ -14,6 +14,7 @@ import {
   MIN_HEIGHT,
   MIN_WIDTH,
   processPhoto,
+  warmUpPhotoCodec,
   type PhotoRejection,
 } from '#listings/services/process_photo'
 import { photoKeys, storePhoto } from '#listings/services/photo_storage'
@@ -61,6 +62,8 @@ function unmapped(rejection: never): never {
 const RETRY_LIMIT = jobs[0].queue?.retryLimit ?? 0
 
 export default class FetchPhoto implements JobHandler<PhotoFetchData> {
+  static warmUp = warmUpPhotoCodec
+
   async handle(data: PhotoFetchData, job: JobContext) {
     const photo = await db.from('listing_photos').where('id', data.photoId).first()
     if (!photo || photo.state !== 'pending') return

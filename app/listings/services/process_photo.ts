@@ -66,3 +66,17 @@ export async function processPhoto(
     return reject({ issue: 'damaged' })
   }
 }
+
+/**
+ * One small photo through the whole pipeline (decode, rotate, resize, both encodes), so
+ * that a worker's first real photo does not also pay for starting the codecs.
+ */
+export async function warmUpPhotoCodec() {
+  const sample = await sharp({
+    create: { width: MIN_WIDTH, height: MIN_HEIGHT, channels: 3, background: '#808080' },
+  })
+    .jpeg()
+    .toBuffer()
+  const processed = await processPhoto(sample)
+  if (!processed.ok) throw new Error(`The warm-up photo was refused: ${processed.details?.issue}`)
+}

@@ -86,4 +86,45 @@ test.group('Job runner', (group) => {
     await runner.runNow('test.record', { marker: 'now' })
     assert.isTrue(ran.some((r) => r.marker === 'now'))
   })
+
+  test('a handler warms up once when its queue starts being worked, before its first job; a failed warm-up does not stop the queue', async ({
+    assert,
+  }) => {
+    const events: string[] = []
+    class WarmHandler {
+      static async warmUp() {
+        events.push('warm-up')
+      }
+      async handle(data: { marker: string }) {
+        events.push(data.marker)
+      }
+    }
+    class BrokenWarmUpHandler {
+      static async warmUp() {
+        throw new Error('codec missing')
+      }
+      async handle(data: { marker: string }) {
+        events.push(data.marker)
+      }
+    }
+    runner.register(
+      { name: 'test.warm', handler: async () => ({ default: WarmHandler }) },
+      { name: 'test.warm.broken', handler: async () => ({ default: BrokenWarmUpHandler }) }
+    )
+    await runner.send('test.warm', { marker: 'first job' })
+    await runner.work({ work: ['test.warm', 'test.warm.broken'] })
+    await runner.work({ work: ['test.warm'] })
+    await runner.send('test.warm.broken', { marker: 'after a broken warm-up' })
+    assert.isTrue(
+      await within(
+        () => events.includes('first job') && events.includes('after a broken warm-up'),
+        5000
+      ),
+      `jobs did not run: ${events.join(', ')}`
+    )
+    assert.deepEqual(
+      events.filter((event) => event !== 'after a broken warm-up'),
+      ['warm-up', 'first job']
+    )
+  })
 })
