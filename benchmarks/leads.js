@@ -139,6 +139,17 @@ export async function intakeToWebhook(
       .sort((a, b) => a - b)
   const latencies = arrivals(sent)
   const warmLatencies = arrivals(warm.sent)
+  // When the slowest leads were posted (ms after the measured part began): a tail that
+  // clusters at one moment is a pause somewhere, a spread one is queueing.
+  const measuredFrom = Math.min(...sent.values())
+  const slowest = [...sent]
+    .filter(([email]) => receiver.arrivals.has(email))
+    .map(([email, at]) => ({
+      postedAtMs: Math.round(at - measuredFrom),
+      latencyMs: Math.round(receiver.arrivals.get(email) - at),
+    }))
+    .sort((a, b) => b.latencyMs - a.latencyMs)
+    .slice(0, 10)
   return {
     sent: total,
     accepted: statuses.filter((status) => status === 201).length,
@@ -153,6 +164,7 @@ export async function intakeToWebhook(
       )
     ),
     intakeP99: Math.round(percentile(answered, 99)),
+    slowest,
     warmUp: {
       seconds: warmUp,
       p50: Math.round(percentile(warmLatencies, 50)),
