@@ -235,32 +235,63 @@ export class OutboundClient {
           )
           return response.destroy()
         }
-        const chunks: Buffer[] = []
-        let size = 0
+        const received = new ReceivedBody(method === 'HEAD' ? Number.NaN : declared)
         response.on('data', (chunk: Buffer) => {
-          size += chunk.length
-          if (size > maxBytes) {
+          if (received.size + chunk.length > maxBytes) {
             finish(new OutboundError('too_large', `Body exceeds ${maxBytes} bytes`, url.href))
             return response.destroy()
           }
-          chunks.push(chunk)
+          received.add(chunk)
         })
         response.on('error', (error) =>
           finish(new OutboundError('network', error.message, url.href))
         )
-        response.on('aborted', () =>
-          finish(new OutboundError('network', 'Response aborted', url.href))
-        )
+        // Closed before the declared length ('aborted' is deprecated): a network error, not a short body.
+        response.on('close', () => {
+          if (!response.complete)
+            finish(new OutboundError('network', 'Response cut short', url.href))
+        })
         response.on('end', () =>
           finish(null, {
             status: response.statusCode ?? 0,
             headers: response.headers,
-            body: Buffer.concat(chunks),
+            body: received.bytes(),
           })
         )
       })
       request.end(payload)
     })
+  }
+}
+
+/**
+ * A response body as it arrives. With a declared length (already checked against the
+ * limit) it is copied into one buffer of that size: a 6 MB photo is held once, not as its
+ * chunks and then their concatenation. Only the bytes received are ever handed out.
+ */
+class ReceivedBody {
+  #whole: Buffer | null
+  #chunks: Buffer[] = []
+  size = 0
+
+  constructor(declared: number) {
+    this.#whole =
+      Number.isSafeInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : null
+  }
+
+  add(chunk: Buffer) {
+    if (this.#whole && this.size + chunk.length <= this.#whole.length) {
+      chunk.copy(this.#whole, this.size)
+    } else {
+      if (this.#whole) this.#chunks.push(this.#whole.subarray(0, this.size))
+      this.#whole = null
+      this.#chunks.push(chunk)
+    }
+    this.size += chunk.length
+  }
+
+  bytes() {
+    return this.#whole ? this.#whole.subarray(0, this.size) : Buffer.concat(this.#chunks)
   }
 }
 

@@ -1,5 +1,7 @@
 import { test } from '@japa/runner'
 import https from 'node:https'
+import { createServer, type Socket } from 'node:net'
+import { randomBytes } from 'node:crypto'
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -227,6 +229,33 @@ test.group('outbound http client: transport', (group) => {
     assert.equal(error.code, 'too_large')
     const fits = await outbound.request(receiver.url('/declared'), { maxBytes: 2048 })
     assert.equal(fits.body.length, 2048)
+  })
+
+  test('a body of declared length arrives byte for byte; one cut short is a network error, never padded', async ({
+    assert,
+  }) => {
+    const photo = randomBytes(700_000)
+    receiver.route('/photo', { body: photo, headers: { 'content-length': photo.length } })
+    const fetched = await outbound.request(receiver.url('/photo'), { maxBytes: 1_000_000 })
+    assert.isTrue(fetched.body.equals(photo))
+
+    // Declares 1 000 bytes, sends 10 and hangs up.
+    const sockets: Socket[] = []
+    const liar = createServer((socket) => {
+      sockets.push(socket)
+      socket.end('HTTP/1.1 200 OK\r\ncontent-length: 1000\r\n\r\n0123456789')
+    })
+    await new Promise<void>((resolve) => liar.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port } = liar.address() as AddressInfo
+      const started = Date.now()
+      const error = await failure(outbound.request(`http://127.0.0.1:${port}/`))
+      assert.equal(error.code, 'network')
+      assert.isBelow(Date.now() - started, 1000, 'the cut was noticed at once, not at the deadline')
+    } finally {
+      for (const socket of sockets) socket.destroy()
+      await new Promise((resolve) => liar.close(resolve))
+    }
   })
 
   test('gives up with a timeout when the answer does not come in time', async ({ assert }) => {
