@@ -2,8 +2,8 @@
  * Reads of brands and their models for the catalogue endpoints. Text filters
  * go through the trigram-indexed `search` column (accent/case-insensitive).
  */
-import { poolQuery } from '#core/database/pool_query'
-import { likeLiteral, SqlParams, whereOf } from './matcher.js'
+import { poolQuery, SqlParams, whereOf } from '#core/database/pool_query'
+import { likeLiteral } from './matcher.js'
 import {
   BRAND_SQL,
   MODEL_SQL,

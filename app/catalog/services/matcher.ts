@@ -6,7 +6,7 @@
  * lower) on the database side and is looked up in the table's trigram-indexed
  * `search` column: containment first, trigram word similarity for typos.
  */
-import { poolQuery } from '#core/database/pool_query'
+import { poolQuery, SqlParams, whereOf } from '#core/database/pool_query'
 import { fail, ok, type Result } from '#core/result'
 
 export type MatchFailure = 'not_found' | 'ambiguous'
@@ -27,21 +27,6 @@ export type MatchTarget = {
   scope?: (params: SqlParams) => string[]
   /** Extra ordering ahead of similarity inside a group (e.g. closest model year), on `params`. */
   order?: (params: SqlParams) => string
-}
-
-/** The values of a statement written out: `add` keeps one and gives its placeholder. */
-export class SqlParams {
-  readonly values: unknown[] = []
-
-  add(value: unknown): string {
-    this.values.push(value)
-    return `$${this.values.length}`
-  }
-}
-
-/** `where` of `conditions` (none: empty). */
-export function whereOf(conditions: string[]): string {
-  return conditions.length > 0 ? ` where ${conditions.join(' and ')}` : ''
 }
 
 type Reference =

@@ -3,11 +3,11 @@
  * path, name, part of a name, codename) to catalogue entries.
  */
 import { errors } from '@adonisjs/lucid'
-import { poolQuery } from '#core/database/pool_query'
 import { fail, ok, type Result } from '#core/result'
 import { fold } from '#core/value_sets'
 import { BODY_TYPES, type BodyType } from '#catalog/body_types'
-import { bestMatchId, parseReference, SqlParams, whereOf, type MatchFailure } from './matcher.js'
+import { poolQuery, SqlParams, whereOf } from '#core/database/pool_query'
+import { bestMatchId, parseReference, type MatchFailure } from './matcher.js'
 
 export type BrandRef = {
   id: number

@@ -3,8 +3,8 @@
  * new-vehicle market; with one, every version within ±YEAR_WINDOW model
  * years, optionally filtered by part of the name.
  */
-import { poolQuery } from '#core/database/pool_query'
-import { likeLiteral, SqlParams, whereOf } from './matcher.js'
+import { poolQuery, SqlParams, whereOf } from '#core/database/pool_query'
+import { likeLiteral } from './matcher.js'
 import { VERSION_SQL, YEAR_WINDOW, versionRows, type VersionRef } from './vehicle_resolver.js'
 
 export type VersionFilter = { modelId: number; year?: number; q?: string }

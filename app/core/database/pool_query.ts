@@ -5,7 +5,8 @@
  * (docs/decisions.md, Performance). With `prepare` the statement is a named
  * prepared one, named after its text: PostgreSQL parses and plans it once per
  * connection. Behind a transaction-mode pooler config/database.ts sends every
- * statement unnamed.
+ * statement unnamed. `SqlParams` numbers the values of such a statement; every
+ * value goes in as a parameter, never into the text.
  */
 import { hash } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
@@ -16,6 +17,21 @@ export type PoolQueryOptions = {
   prepare?: boolean
   /** Run on this client's connection (a transaction's); default: the pool. */
   client?: QueryClientContract
+}
+
+/** The values of a statement written out: `add` keeps one and gives its placeholder. */
+export class SqlParams {
+  readonly values: unknown[] = []
+
+  add(value: unknown): string {
+    this.values.push(value)
+    return `$${this.values.length}`
+  }
+}
+
+/** `where` of `conditions` (none: empty). */
+export function whereOf(conditions: string[]): string {
+  return conditions.length > 0 ? ` where ${conditions.join(' and ')}` : ''
 }
 
 const names = new Map<string, string>()

@@ -8,7 +8,7 @@
 import { DateTime } from 'luxon'
 import { inject } from '@adonisjs/core'
 import AgencyDirectory from '#agencies/services/agency_directory'
-import { poolQuery } from '#core/database/pool_query'
+import { poolQuery, SqlParams } from '#core/database/pool_query'
 import Inquiry, { type InquiryFields } from '#leads/models/inquiry'
 
 export type Audience = { appId: number; agencyId: number; receivesOtherLeads: boolean }
@@ -67,19 +67,13 @@ function toFields(row: Record<string, any>): InquiryFields {
 const NEWEST_FIRST = 'order by received_at desc, id desc'
 const HOUR_MS = 3_600_000
 
-/** Adds a parameter and answers its placeholder. */
-function bind(values: unknown[], value: unknown) {
-  values.push(value)
-  return `$${values.length}`
-}
-
 /** The period and the optional narrowing filters, as `and …` conditions. */
-function listConditions(values: unknown[], filters: ListFilters) {
-  let where = ` and received_at >= ${bind(values, filters.from.toJSDate())} and received_at < ${bind(values, filters.to.toJSDate())}`
+function listConditions(params: SqlParams, filters: ListFilters) {
+  let where = ` and received_at >= ${params.add(filters.from.toJSDate())} and received_at < ${params.add(filters.to.toJSDate())}`
   if (filters.operatorEmail)
-    where += ` and operator_email = ${bind(values, filters.operatorEmail.toLowerCase())}`
+    where += ` and operator_email = ${params.add(filters.operatorEmail.toLowerCase())}`
   if (filters.externalId)
-    where += ` and lower(external_id) = lower(${bind(values, filters.externalId)})`
+    where += ` and lower(external_id) = lower(${params.add(filters.externalId)})`
   return where
 }
 
@@ -106,24 +100,25 @@ export default class InquiryReader {
   /** One page of an agency's inquiries, newest first, and the total. */
   async page(audience: Audience, filters: ListFilters, adminMail: string): Promise<InquiryPage> {
     const offset = (filters.page - 1) * filters.perPage
-    const values: unknown[] = [audience.agencyId]
-    const where = listConditions(values, filters)
+    const params = new SqlParams()
+    const agency = params.add(audience.agencyId)
+    const where = listConditions(params, filters)
     const range = (audienceAppId: number, limit: number) =>
-      `select * from inquiries where agency_id = $1 and audience_app_id = ${bind(values, audienceAppId)}${where}
-       ${NEWEST_FIRST} limit ${bind(values, limit)}`
+      `select * from inquiries where agency_id = ${agency} and audience_app_id = ${params.add(audienceAppId)}${where}
+       ${NEWEST_FIRST} limit ${params.add(limit)}`
     const [own, other] = audiences(audience)
     // Two audiences: two ordered index ranges, each cut at offset + perPage, merged.
     const rows =
       other === undefined
         ? range(own, filters.perPage)
         : `select * from ((${range(own, offset + filters.perPage)}) union all (${range(other, offset + filters.perPage)})) as inquiries
-           ${NEWEST_FIRST} limit ${bind(values, filters.perPage)}`
+           ${NEWEST_FIRST} limit ${params.add(filters.perPage)}`
     // Written out, not built by knex: the query builder's compile was a noticeable share
     // of a page's CPU (the list is the costliest read).
-    const sql = `${rows} offset ${bind(values, offset)}`
+    const sql = `${rows} offset ${params.add(offset)}`
     const narrowed = filters.operatorEmail || filters.externalId
     const [page, total] = await Promise.all([
-      poolQuery(sql, values),
+      poolQuery(sql, params.values),
       narrowed ? this.#count(audience, filters) : this.#countByHour(audience, filters),
     ])
     return {
@@ -152,18 +147,20 @@ export default class InquiryReader {
         openTo.push(agencyId)
       }
     }
-    const values: unknown[] = [appId]
+    const params = new SqlParams()
+    const app = params.add(appId)
     const visible = openTo.length
-      ? `(audience_app_id = $1 or (audience_app_id = ${OTHER_LEADS} and agency_id = any(${bind(values, openTo)}::integer[])))`
-      : 'audience_app_id = $1'
-    const where = visible + listConditions(values, filters)
-    const counted = [...values]
+      ? `(audience_app_id = ${app} or (audience_app_id = ${OTHER_LEADS} and agency_id = any(${params.add(openTo)}::integer[])))`
+      : `audience_app_id = ${app}`
+    const where = visible + listConditions(params, filters)
+    // The count binds the same values, without the page's limit and offset.
+    const counted = [...params.values]
     const offset = (filters.page - 1) * filters.perPage
     const [rows, [count]] = await Promise.all([
       poolQuery(
         `select * from inquiries where ${where} ${NEWEST_FIRST}
-         limit ${bind(values, filters.perPage)} offset ${bind(values, offset)}`,
-        values
+         limit ${params.add(filters.perPage)} offset ${params.add(offset)}`,
+        params.values
       ),
       poolQuery<{ total: string }>(
         `select count(*) as total from inquiries where ${where}`,
@@ -210,12 +207,12 @@ export default class InquiryReader {
 
   /** The period's total row by row (a narrowed list, or a period shorter than an hour). */
   async #count(audience: Audience, filters: ListFilters) {
-    const values: unknown[] = [audience.agencyId, audiences(audience)]
-    const where = listConditions(values, filters)
+    const params = new SqlParams()
+    const visible = `agency_id = ${params.add(audience.agencyId)} and audience_app_id = any(${params.add(audiences(audience))}::integer[])`
+    const where = listConditions(params, filters)
     const [row] = await poolQuery<{ total: string }>(
-      `select count(*) as total from inquiries
-       where agency_id = $1 and audience_app_id = any($2::integer[])${where}`,
-      values
+      `select count(*) as total from inquiries where ${visible}${where}`,
+      params.values
     )
     return Number(row.total)
   }
