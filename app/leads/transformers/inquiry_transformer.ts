@@ -118,10 +118,10 @@ const valor = (money: Money | null | undefined) =>
 export const moment = wireTime
 
 /** The last agency's `/v3/consultas/{adminmail}`: a page's hundred entries share it. */
-let agencyInquiries = { adminMail: '', path: '' }
+let agencyInquiries = { adminMail: '', path: path('consultas', '') }
 
 export function inquiryPath(adminMail: string, sid: string) {
-  if (agencyInquiries.adminMail !== adminMail || !agencyInquiries.path)
+  if (agencyInquiries.adminMail !== adminMail)
     agencyInquiries = { adminMail, path: path('consultas', adminMail) }
   return `${agencyInquiries.path}/${segment(sid)}`
 }
