@@ -24,7 +24,7 @@ import { raw } from '#tests/helpers/http'
 import { until } from '#tests/helpers/until'
 
 type World = Awaited<ReturnType<typeof dealerWorld>>
-type Kind = 'get' | 'inquiry' | 'listing'
+type Kind = 'get' | 'list' | 'inquiry' | 'listing'
 type Outcome = {
   kind: Kind
   status: number
@@ -38,7 +38,7 @@ type Outcome = {
   created?: string
 }
 
-const KINDS: Kind[] = ['get', 'inquiry', 'listing']
+const KINDS: Kind[] = ['get', 'list', 'inquiry', 'listing']
 const NOT_OWNED =
   'the suite does not own its PostgreSQL (DATABASE_URL is set): the pg_terminate_backend test covers it'
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -52,6 +52,9 @@ async function fire(world: World, kind: Kind): Promise<Outcome> {
     response = await raw(`/v3/publicaciones/${world.adminMail}/${world.listing.externalId}`, {
       headers,
     })
+  } else if (kind === 'list') {
+    // The inquiry list: its page and its count run side by side on two connections.
+    response = await raw(`/v3/consultas/${world.adminMail}`, { headers })
   } else if (kind === 'inquiry') {
     response = await raw(`/v3/consultas/${world.adminMail}`, {
       method: 'POST',
