@@ -18,6 +18,7 @@
  */
 import http from 'node:http'
 import https from 'node:https'
+import { open, type FileHandle } from 'node:fs/promises'
 import dns from 'node:dns'
 import net from 'node:net'
 import type { LookupFunction } from 'node:net'
@@ -56,6 +57,11 @@ export type OutboundRequest = {
   maxRedirects?: number
   /** Response bodies above this are cut and the call throws `too_large` (default 1 MiB). */
   maxBytes?: number
+  /**
+   * Write the body of the answer to this file (created or truncated, each hop afresh) rather
+   * than into memory; `body` is then empty. The caller removes the file, whatever the outcome.
+   */
+  saveTo?: string
 }
 
 export type OutboundResponse = {
@@ -188,8 +194,10 @@ export class OutboundClient {
         lookup: guardedLookup,
       })
       let settled = false
+      let received: ReceivedBody | FileBody | undefined
+      // An OutboundError, or the local file's own error (a full disk is no fault of the target).
       const finish = (
-        error: OutboundError | null,
+        error: Error | null,
         value?: Omit<OutboundResponse, 'url' | 'durationMs'>
       ) => {
         if (settled) return
@@ -198,6 +206,7 @@ export class OutboundClient {
         clearTimeout(connectTimer)
         if (error) {
           request.destroy()
+          received?.discard()
           reject(error)
         } else resolve(value!)
       }
@@ -235,13 +244,21 @@ export class OutboundClient {
           )
           return response.destroy()
         }
-        const received = new ReceivedBody(method === 'HEAD' ? Number.NaN : declared)
+        const body = options.saveTo
+          ? new FileBody(options.saveTo)
+          : new ReceivedBody(method === 'HEAD' ? Number.NaN : declared)
+        received = body
         response.on('data', (chunk: Buffer) => {
-          if (received.size + chunk.length > maxBytes) {
+          if (body.size + chunk.length > maxBytes) {
             finish(new OutboundError('too_large', `Body exceeds ${maxBytes} bytes`, url.href))
             return response.destroy()
           }
-          received.add(chunk)
+          const written = body.add(chunk)
+          // One chunk on its way to the disk at a time: the socket waits, memory does not fill.
+          if (written) {
+            response.pause()
+            written.then(() => response.resume(), finish)
+          }
         })
         response.on('error', (error) =>
           finish(new OutboundError('network', error.message, url.href))
@@ -252,11 +269,17 @@ export class OutboundClient {
             finish(new OutboundError('network', 'Response cut short', url.href))
         })
         response.on('end', () =>
-          finish(null, {
-            status: response.statusCode ?? 0,
-            headers: response.headers,
-            body: received.bytes(),
-          })
+          body
+            .bytes()
+            .then(
+              (bytes) =>
+                finish(null, {
+                  status: response.statusCode ?? 0,
+                  headers: response.headers,
+                  body: bytes,
+                }),
+              finish
+            )
         )
       })
       request.end(payload)
@@ -279,7 +302,7 @@ class ReceivedBody {
       Number.isSafeInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : null
   }
 
-  add(chunk: Buffer) {
+  add(chunk: Buffer): undefined {
     if (this.#whole && this.size + chunk.length <= this.#whole.length) {
       chunk.copy(this.#whole, this.size)
     } else {
@@ -290,8 +313,54 @@ class ReceivedBody {
     this.size += chunk.length
   }
 
-  bytes() {
+  async bytes() {
     return this.#whole ? this.#whole.subarray(0, this.size) : Buffer.concat(this.#chunks)
+  }
+
+  discard() {}
+}
+
+const EMPTY = Buffer.alloc(0)
+
+/**
+ * A response body written to a file as it arrives (`saveTo`): a photo is never
+ * held in memory. Each chunk is written before the next is read.
+ */
+class FileBody {
+  #file: Promise<FileHandle>
+  /** The last write: each chunk is written after the one before, closing after them all. */
+  #written: Promise<unknown>
+  #closed: Promise<void> | null = null
+  size = 0
+
+  constructor(path: string) {
+    this.#file = open(path, 'w')
+    // A failed open is reported by the first write or by `bytes`, not as an unhandled rejection.
+    this.#file.catch(() => {})
+    this.#written = this.#file
+  }
+
+  add(chunk: Buffer): Promise<void> {
+    this.size += chunk.length
+    const written = this.#written.then(() => this.#file).then((file) => file.write(chunk))
+    this.#written = written
+    return written.then(() => {})
+  }
+
+  /** Flushed and closed; the body handed back is empty (it is in the file). */
+  async bytes() {
+    await this.#close()
+    return EMPTY
+  }
+
+  discard() {
+    this.#close().catch(() => {})
+  }
+
+  #close() {
+    // Closed once, after the writes; a failed open or write is this promise's failure.
+    this.#closed ??= this.#written.then(() => this.#file).then((file) => file.close())
+    return this.#closed
   }
 }
 

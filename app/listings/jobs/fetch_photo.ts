@@ -4,7 +4,10 @@
  * the final UPDATE only applies to a still-pending row. Finishing a photo
  * bumps the listing's revision, so its ETag changes.
  */
-import { createHash } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
+import { mkdir, readdir, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import db from '@adonisjs/lucid/services/db'
 import type { JobContext, JobHandler } from '#core/jobs/types'
 import { outbound, OutboundError } from '#core/outbound/http_client'
@@ -20,6 +23,28 @@ import {
 import { photoKeys, storePhoto } from '#listings/services/photo_storage'
 import { lockListing, refreshPhotoCache } from '#listings/services/photo_set'
 import ListingEvents from '#listings/services/listing_events'
+
+/**
+ * Downloads are written here, one file per try, removed when the try ends. A
+ * photo is then never held in the worker's memory, and libjpeg can decode it
+ * at a fraction of its size (services/process_photo.ts).
+ */
+export const DOWNLOADS_DIR = join(tmpdir(), 'listing-photo-downloads')
+/** A file older than this was left by a worker that died mid-try (a try lasts at most TIMEOUT_MS and a decode). */
+const LEFTOVER_MS = 60 * 60 * 1000
+
+/** Removes the downloads left by dead workers; run when a worker starts working `photos.fetch`. */
+export async function sweepDownloads(now = Date.now()) {
+  await mkdir(DOWNLOADS_DIR, { recursive: true })
+  for (const name of await readdir(DOWNLOADS_DIR)) {
+    const file = join(DOWNLOADS_DIR, name)
+    const modified = await stat(file).then(
+      (info) => info.mtimeMs,
+      () => now
+    )
+    if (now - modified > LEFTOVER_MS) await rm(file, { force: true })
+  }
+}
 
 export const MAX_BYTES = 15 * 1024 * 1024
 export const TIMEOUT_MS = 20_000
@@ -62,16 +87,34 @@ function unmapped(rejection: never): never {
 const RETRY_LIMIT = jobs[0].queue?.retryLimit ?? 0
 
 export default class FetchPhoto implements JobHandler<PhotoFetchData> {
-  static warmUp = warmUpPhotoCodec
+  static async warmUp() {
+    await sweepDownloads()
+    await warmUpPhotoCodec()
+  }
 
   async handle(data: PhotoFetchData, job: JobContext) {
     const photo = await db.from('listing_photos').where('id', data.photoId).first()
     if (!photo || photo.state !== 'pending') return
 
-    const downloaded = await this.#download(photo.source_url, job)
+    await mkdir(DOWNLOADS_DIR, { recursive: true })
+    const file = join(DOWNLOADS_DIR, `${photo.id}-${randomUUID()}`)
+    try {
+      await this.#fetch(photo, file, job)
+    } finally {
+      await rm(file, { force: true })
+    }
+  }
+
+  /** Download into `file`, process, store and settle. */
+  async #fetch(
+    photo: { id: number; listing_id: number; source_url: string },
+    file: string,
+    job: JobContext
+  ) {
+    const downloaded = await this.#download(photo.source_url, file, job)
     if (!downloaded.ok) return this.#settle(photo, { state: 'rejected', reason: downloaded.reason })
 
-    const processed = await processPhoto(downloaded.body)
+    const processed = await processPhoto(file)
     if (!processed.ok) {
       return this.#settle(photo, { state: 'rejected', reason: rejectionReason(processed.details!) })
     }
@@ -93,19 +136,21 @@ export default class FetchPhoto implements JobHandler<PhotoFetchData> {
     })
   }
 
-  /** The body, a permanent reason to reject, or a throw (retried by the queue) for passing trouble. */
+  /** The body written to `file`, a permanent reason to reject, or a throw (retried by the queue) for passing trouble. */
   async #download(
     url: string,
+    file: string,
     job: JobContext
-  ): Promise<{ ok: true; body: Buffer } | { ok: false; reason: string }> {
+  ): Promise<{ ok: true } | { ok: false; reason: string }> {
     const lastTry = job.retryCount >= RETRY_LIMIT
     try {
       const response = await outbound.request(url, {
         maxBytes: MAX_BYTES,
         timeoutMs: TIMEOUT_MS,
         maxRedirects: MAX_REDIRECTS,
+        saveTo: file,
       })
-      if (response.status >= 200 && response.status < 300) return { ok: true, body: response.body }
+      if (response.status >= 200 && response.status < 300) return { ok: true }
       const reason = `La URL de la foto respondió con el estado HTTP ${response.status}.`
       if ((response.status >= 500 || response.status === 429) && !lastTry) throw new Error(reason)
       return { ok: false, reason }

@@ -1,10 +1,18 @@
 /*
- * Turns downloaded bytes into the photo the service serves: decoded with a
- * pixel limit (a decompression bomb is refused from its header, before any
- * pixel is allocated), checked against the 640×360 minimum, auto-rotated,
- * stripped of metadata (sharp drops EXIF/ICC/XMP unless asked to keep them)
- * and re-encoded as a JPEG of at most 1920 px wide plus a 400 px thumbnail.
+ * Turns a downloaded photo (a file, or bytes) into the photo the service
+ * serves: decoded with a pixel limit (a decompression bomb is refused from its
+ * header, before any pixel is allocated), checked against the 640×360 minimum,
+ * auto-rotated, stripped of metadata (sharp drops EXIF/ICC/XMP unless asked to
+ * keep them) and re-encoded as a JPEG of at most 1920 px wide plus a 400 px
+ * thumbnail.
+ *
+ * A JPEG file at least twice as wide as the output is decoded at 1/2, 1/4 or
+ * 1/8 of its size by libjpeg itself (libvips' `shrink` load option, given in
+ * the file name): a 12 MP photo then needs half the memory and less CPU.
+ * sharp only does this for a reduction of 3× or more, so a 4000 px photo
+ * going to 1920 px would be decoded whole (docs/decisions.md, Performance).
  */
+import { open, readFile } from 'node:fs/promises'
 import sharp, { type Metadata } from 'sharp'
 import { fail, ok, type Fail, type Ok } from '#core/result'
 
@@ -29,9 +37,35 @@ export type PhotoRejection =
 
 const reject = (details: PhotoRejection) => fail('rejected', { details })
 
+/** A file is opened by libvips only when it is a JPEG; anything else is read and decoded from memory. */
+async function isJpegFile(path: string) {
+  const file = await open(path, 'r')
+  try {
+    const { bytesRead, buffer } = await file.read(Buffer.alloc(3), 0, 3, 0)
+    return bytesRead === 3 && buffer[0] === 0xff && buffer[1] === 0xd8 && buffer[2] === 0xff
+  } finally {
+    await file.close()
+  }
+}
+
+/** The largest libjpeg scale (1/2, 1/4, 1/8) that keeps `width` at least MAX_WIDTH. */
+export function jpegShrink(width: number) {
+  for (const shrink of [8, 4, 2]) if (Math.floor(width / shrink) >= MAX_WIDTH) return shrink
+  return 1
+}
+
+/**
+ * `input`: the photo's bytes, or the path of a file holding them. Only a file
+ * lets a JPEG be decoded at a fraction of its size (see above).
+ */
 export async function processPhoto(
-  input: Buffer
+  input: Buffer | string
 ): Promise<Ok<ProcessedPhoto> | Fail<'rejected', PhotoRejection>> {
+  // libvips picks a file's loader from its contents and its name; a file that is not a JPEG
+  // goes through the same loaders as bytes do.
+  if (typeof input === 'string' && !(await isJpegFile(input))) {
+    input = await readFile(input)
+  }
   let metadata: Metadata
   try {
     metadata = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata()
@@ -49,8 +83,11 @@ export async function processPhoto(
   const width = quarterTurn ? metadata.height : metadata.width
   const height = quarterTurn ? metadata.width : metadata.height
   if (width < MIN_WIDTH || height < MIN_HEIGHT) return reject({ issue: 'too_small', width, height })
+  const shrink = typeof input === 'string' && metadata.format === 'jpeg' ? jpegShrink(width) : 1
   try {
-    const image = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS })
+    const image = await sharp(shrink > 1 ? `${input}[shrink=${shrink}]` : input, {
+      limitInputPixels: MAX_INPUT_PIXELS,
+    })
       .rotate()
       .resize({ width: MAX_WIDTH, withoutEnlargement: true })
       .jpeg({ quality: 82, mozjpeg: true })

@@ -2,7 +2,9 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import { crc32, deflateSync } from 'node:zlib'
 import sharp from 'sharp'
+import { readdir } from 'node:fs/promises'
 import JobRunner from '#core/jobs/runner'
+import { DOWNLOADS_DIR } from '#listings/jobs/fetch_photo'
 import { settings } from '#core/settings'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import { raw } from '#tests/helpers/http'
@@ -225,6 +227,32 @@ test.group('Listings: photo pipeline (photos.fetch)', (group) => {
     ])
     assert.match(photos[0].Motivo, /no es una imagen/)
     assert.equal(photos[1].Motivo, 'La foto supera el máximo de 15 MiB.')
+  })
+
+  test('downloads go through a file that no try leaves behind; a 4000 px JPEG comes out 1920 px wide', async ({
+    client,
+    assert,
+  }) => {
+    const before = await readdir(DOWNLOADS_DIR).catch(() => [])
+    receiver.route('/wide.jpg', { body: await jpeg(4000, 3000) })
+    receiver.route('/huge.bin', { bodyBytes: 15 * 1024 * 1024 + 1 })
+    receiver.route('/text.jpg', { body: 'esto no es una imagen' })
+    receiver.route('/missing.jpg', { status: 404 })
+    const { photos } = await listingWithPhotos(client, ctx, [
+      receiver.url('/wide.jpg'),
+      receiver.url('/huge.bin'),
+      receiver.url('/text.jpg'),
+      receiver.url('/missing.jpg'),
+    ])
+    assert.deepEqual(
+      photos.map((photo) => photo.Estado),
+      ['Lista', 'Rechazada', 'Rechazada', 'Rechazada']
+    )
+    assert.deepEqual([photos[0].Ancho, photos[0].Alto], [1920, 1440])
+    const served = await fetch(photos[0].Url)
+    const meta = await sharp(Buffer.from(await served.arrayBuffer())).metadata()
+    assert.deepEqual([meta.width, meta.height], [1920, 1440])
+    assert.deepEqual(await readdir(DOWNLOADS_DIR), before)
   })
 
   test('redirects: a chain of 3 is followed, a chain of 4 is refused', async ({

@@ -258,6 +258,81 @@ test.group('outbound http client: transport', (group) => {
     }
   })
 
+  test('saveTo writes the body to a file byte for byte, the final hop only, and hands back no bytes', async ({
+    assert,
+  }) => {
+    const dir = mkdtempSync(join(tmpdir(), 'outbound-save-'))
+    try {
+      const photo = randomBytes(700_000)
+      receiver.route('/photo', { body: photo, headers: { 'content-length': photo.length } })
+      receiver.route('/streamed', { bodyBytes: 300_000 })
+      receiver.route('/moved', { status: 302, headers: { location: '/photo' }, body: 'moved!' })
+      const file = join(dir, 'body')
+
+      const saved = await outbound.request(receiver.url('/moved'), {
+        maxRedirects: 1,
+        maxBytes: 1_000_000,
+        saveTo: file,
+      })
+      assert.equal(saved.status, 200)
+      assert.equal(saved.body.length, 0)
+      assert.isTrue(readFileSync(file).equals(photo), 'the redirect body was overwritten')
+
+      // A shorter body truncates what the file held; one without a declared length streams in.
+      await outbound.request(receiver.url('/streamed'), { maxBytes: 300_000, saveTo: file })
+      assert.equal(readFileSync(file).length, 300_000)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  test('saveTo keeps the limits: maxBytes + 1 is too_large, a cut body is a network error, a missing folder is the file error', async ({
+    assert,
+  }) => {
+    const dir = mkdtempSync(join(tmpdir(), 'outbound-save-'))
+    try {
+      receiver.route('/over', { bodyBytes: 100_001 })
+      receiver.route('/exact', { bodyBytes: 100_000 })
+      const file = join(dir, 'body')
+      const exact = await outbound.request(receiver.url('/exact'), {
+        maxBytes: 100_000,
+        saveTo: file,
+      })
+      assert.equal(exact.status, 200)
+      assert.equal(readFileSync(file).length, 100_000)
+      const over = await failure(
+        outbound.request(receiver.url('/over'), { maxBytes: 100_000, saveTo: file })
+      )
+      assert.equal(over.code, 'too_large')
+
+      const sockets: Socket[] = []
+      const liar = createServer((socket) => {
+        sockets.push(socket)
+        socket.end('HTTP/1.1 200 OK\r\ncontent-length: 1000\r\n\r\n0123456789')
+      })
+      await new Promise<void>((resolve) => liar.listen(0, '127.0.0.1', resolve))
+      try {
+        const { port } = liar.address() as AddressInfo
+        const cut = await failure(outbound.request(`http://127.0.0.1:${port}/`, { saveTo: file }))
+        assert.equal(cut.code, 'network')
+      } finally {
+        for (const socket of sockets) socket.destroy()
+        await new Promise((resolve) => liar.close(resolve))
+      }
+
+      const missing = await outbound
+        .request(receiver.url('/exact'), { maxBytes: 100_000, saveTo: join(dir, 'no/such/dir') })
+        .then(
+          () => null,
+          (error) => error
+        )
+      assert.notInstanceOf(missing, OutboundError)
+      assert.equal(missing?.code, 'ENOENT')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   test('gives up with a timeout when the answer does not come in time', async ({ assert }) => {
     receiver.route('/slow', { delayMs: 1500 })
     const error = await failure(outbound.request(receiver.url('/slow'), { timeoutMs: 200 }))
