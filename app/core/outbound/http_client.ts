@@ -244,16 +244,16 @@ export class OutboundClient {
           )
           return response.destroy()
         }
-        const body = options.saveTo
+        const sink = options.saveTo
           ? new FileBody(options.saveTo)
           : new ReceivedBody(method === 'HEAD' ? Number.NaN : declared)
-        received = body
+        received = sink
         response.on('data', (chunk: Buffer) => {
-          if (body.size + chunk.length > maxBytes) {
+          if (sink.size + chunk.length > maxBytes) {
             finish(new OutboundError('too_large', `Body exceeds ${maxBytes} bytes`, url.href))
             return response.destroy()
           }
-          const written = body.add(chunk)
+          const written = sink.add(chunk)
           // One chunk on its way to the disk at a time: the socket waits, memory does not fill.
           if (written) {
             response.pause()
@@ -269,17 +269,15 @@ export class OutboundClient {
             finish(new OutboundError('network', 'Response cut short', url.href))
         })
         response.on('end', () =>
-          body
-            .bytes()
-            .then(
-              (bytes) =>
-                finish(null, {
-                  status: response.statusCode ?? 0,
-                  headers: response.headers,
-                  body: bytes,
-                }),
-              finish
-            )
+          sink.bytes().then(
+            (bytes) =>
+              finish(null, {
+                status: response.statusCode ?? 0,
+                headers: response.headers,
+                body: bytes,
+              }),
+            finish
+          )
         )
       })
       request.end(payload)

@@ -14,6 +14,7 @@ const picture = async (width: number, height: number) =>
         width: 64,
         height: 48,
         channels: 3,
+        background: '#808080',
         noise: { type: 'gaussian', mean: 128, sigma: 60 },
       },
     })
