@@ -22,6 +22,7 @@ import type AppWebhook from '#apps/models/app_webhook'
 import type { AppTopic } from '#apps/models/app_webhook'
 import type AppEvent from '#apps/models/app_event'
 import deliveries from '#core/outbound/deliveries'
+import { poolQuery } from '#core/database/pool_query'
 import { APP_WEBHOOK_QUEUE } from '#apps/jobs'
 
 export type AgencyOfEvent = { AdminMail: string; href: string }
@@ -67,17 +68,17 @@ export default class AppEvents {
     const event = { id: randomUUID(), topic, payload }
     // One round trip: the event row is written (a data-modifying WITH always
     // runs) and the app's active subscription to the topic, if any, read.
-    const { rows } = await trx.rawQuery(
+    const [subscription] = await poolQuery<Pick<AppWebhook, 'id' | 'callback'>>(
       `with event as (
          insert into app_events (id, app_id, topic, kind, payload, created_at)
-         values (?, ?, ?, ?, ?, ?)
+         values ($1, $2, $3, $4, $5, $6)
        )
        select id, callback from app_webhooks
-       where app_id = ? and topic = ? and active
+       where app_id = $2 and topic = $3 and active
        limit 1`,
-      [event.id, appId, topic, input.Tipo, JSON.stringify(payload), new Date(), appId, topic]
+      [event.id, appId, topic, input.Tipo, JSON.stringify(payload), new Date()],
+      { prepare: true, client: trx }
     )
-    const subscription: Pick<AppWebhook, 'id' | 'callback'> | undefined = rows[0]
     if (!subscription) return null
     return deliveries.create(
       {

@@ -4,12 +4,13 @@
  * `npm start`) also works queues and runs schedules. Jobs that must follow a
  * write are sent inside the caller's Lucid transaction.
  */
-import { PgBoss, fromKnex } from 'pg-boss'
+import { PgBoss } from 'pg-boss'
 import type { SendOptions } from 'pg-boss'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { ApplicationService } from '@adonisjs/core/types'
 import type { Logger } from '@adonisjs/core/logger'
 import { settings } from '#core/settings'
+import { poolQuery } from '#core/database/pool_query'
 import type { JobContext, JobDefinition, JobHandler } from './types.js'
 
 export type StartOptions = {
@@ -31,6 +32,19 @@ const WORK_DEFAULTS = {
   burstWhenBatchFull: true,
   pollingIntervalSeconds: 2,
   notifyPollingIntervalSeconds: 2,
+}
+
+/**
+ * pg-boss's statements on the connection of the caller's transaction. They are
+ * `$n` statements already: they go to the connection as they are, not through
+ * knex (pg-boss's `fromKnex` rewrites them to `?` for knex to rewrite back).
+ */
+function inTransaction(trx: TransactionClientContract) {
+  return {
+    executeSql: async (text: string, values: unknown[] = []) => ({
+      rows: await poolQuery(text, values, { client: trx }),
+    }),
+  }
 }
 
 export type EnqueueOptions = Omit<SendOptions, 'db'> & { trx?: TransactionClientContract }
@@ -177,11 +191,7 @@ export default class JobRunner {
     const boss = await this.boss()
     await this.#ensureQueue(boss, definition)
     const { trx, ...sendOptions } = options
-    return boss.send(
-      name,
-      data,
-      trx ? { ...sendOptions, db: fromKnex(trx.getWriteClient() as any) } : sendOptions
-    )
+    return boss.send(name, data, trx ? { ...sendOptions, db: inTransaction(trx) } : sendOptions)
   }
 
   /** Runs a queue's handler now, in this process, without the queue. */

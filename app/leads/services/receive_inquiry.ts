@@ -11,6 +11,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { fail, ok, type Result } from '#core/result'
 import { settings } from '#core/settings'
+import { poolQuery } from '#core/database/pool_query'
 import { DeliveryService } from '#core/outbound/deliveries'
 import AgencyDirectory from '#agencies/services/agency_directory'
 import ListingDirectory from '#listings/services/listing_directory'
@@ -57,7 +58,7 @@ export type ReceiveFailure =
 
 /**
  * The inquiry's row and, in the same round trip, the notification
- * configurations of its audience (`?::integer[]`): a data-modifying WITH always
+ * configurations of its audience (`$26::integer[]`): a data-modifying WITH always
  * runs, and the left join answers one row even when there is no configuration.
  * Only what the fan-out reads is selected, into plain objects.
  */
@@ -66,14 +67,14 @@ const INSERT_READING_CONFIGS = `with inquiry as (
       operator_id, operator_email, kind, origin, external_id, vehicle, interest, first_name,
       last_name, email, phone, document_id, province, city, comment, operation_info,
       received_at, resend_open, resend_closes_at)
-    values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)
     returning id
   )
   select inquiry.id as inquiry_id, c.id, c.app_id, c.webhook_active, c.webhook_callback,
     c.adf_hook_active, c.adf_hook_callback, c.adf_mail_active, c.adf_mail_email,
     c.html_mail_active, c.html_mail_bcc
   from inquiry
-  left join notification_configs c on c.agency_id = ? and c.app_id = any(?::integer[])`
+  left join notification_configs c on c.agency_id = $4 and c.app_id = any($26::integer[])`
 
 const SID_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789'
 
@@ -187,39 +188,42 @@ export default class ReceiveInquiry {
     audience: number[],
     trx: TransactionClientContract
   ): Promise<FanoutConfig[]> {
-    const { rows } = await trx.rawQuery(INSERT_READING_CONFIGS, [
-      inquiry.sid,
-      inquiry.appId,
-      inquiry.sourceAppId,
-      inquiry.agencyId,
-      inquiry.listingId,
-      inquiry.versionId,
-      inquiry.operatorId,
-      inquiry.operatorEmail,
-      inquiry.kind,
-      inquiry.origin,
-      inquiry.externalId,
-      JSON.stringify(inquiry.vehicle),
-      inquiry.interest,
-      inquiry.firstName,
-      inquiry.lastName,
-      inquiry.email,
-      inquiry.phone,
-      inquiry.documentId,
-      inquiry.province,
-      inquiry.city,
-      inquiry.comment,
-      inquiry.operationInfo === null ? null : JSON.stringify(inquiry.operationInfo),
-      inquiry.receivedAt.toJSDate(),
-      inquiry.resendOpen,
-      inquiry.resendClosesAt.toJSDate(),
-      inquiry.agencyId,
-      `{${audience.join(',')}}`,
-    ] as any[]) // nulls are values here (the bindings' type leaves them out)
+    const rows = await poolQuery<Record<string, any>>(
+      INSERT_READING_CONFIGS,
+      [
+        inquiry.sid,
+        inquiry.appId,
+        inquiry.sourceAppId,
+        inquiry.agencyId,
+        inquiry.listingId,
+        inquiry.versionId,
+        inquiry.operatorId,
+        inquiry.operatorEmail,
+        inquiry.kind,
+        inquiry.origin,
+        inquiry.externalId,
+        JSON.stringify(inquiry.vehicle),
+        inquiry.interest,
+        inquiry.firstName,
+        inquiry.lastName,
+        inquiry.email,
+        inquiry.phone,
+        inquiry.documentId,
+        inquiry.province,
+        inquiry.city,
+        inquiry.comment,
+        inquiry.operationInfo === null ? null : JSON.stringify(inquiry.operationInfo),
+        inquiry.receivedAt.toJSDate(),
+        inquiry.resendOpen,
+        inquiry.resendClosesAt.toJSDate(),
+        `{${audience.join(',')}}`,
+      ],
+      { prepare: true, client: trx }
+    )
     inquiry.id = rows[0].inquiry_id
     return rows
-      .filter((row: { id: number | null }) => row.id !== null)
-      .map((row: Record<string, any>) => ({
+      .filter((row) => row.id !== null)
+      .map((row) => ({
         id: row.id,
         appId: row.app_id,
         webhookActive: row.webhook_active,
