@@ -356,8 +356,17 @@ class FileBody {
   }
 
   #close() {
-    // Closed once, after the writes; a failed open or write is this promise's failure.
-    this.#closed ??= this.#written.then(() => this.#file).then((file) => file.close())
+    // Closed once, after the writes, even when one failed (a full disk): the failure is this promise's.
+    this.#closed ??= this.#written.then(
+      () => this.#file.then((file) => file.close()),
+      async (error) => {
+        await this.#file.then(
+          (file) => file.close(),
+          () => {}
+        )
+        throw error
+      }
+    )
     return this.#closed
   }
 }

@@ -3,7 +3,7 @@ import https from 'node:https'
 import { createServer, type Socket } from 'node:net'
 import { randomBytes } from 'node:crypto'
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
@@ -286,7 +286,7 @@ test.group('outbound http client: transport', (group) => {
     }
   })
 
-  test('saveTo keeps the limits: maxBytes + 1 is too_large, a cut body is a network error, a missing folder is the file error', async ({
+  test('saveTo keeps the limits: maxBytes + 1 is too_large, a cut body is a network error, a missing folder or a full disk is the file's error (and the file is closed)', async ({
     assert,
   }) => {
     const dir = mkdtempSync(join(tmpdir(), 'outbound-save-'))
@@ -328,6 +328,25 @@ test.group('outbound http client: transport', (group) => {
         )
       assert.notInstanceOf(missing, OutboundError)
       assert.equal(missing?.code, 'ENOENT')
+
+      // A full disk (/dev/full refuses every write): the file's error, and the file is closed all the same.
+      const fullOpen = () =>
+        readdirSync('/proc/self/fd').filter((fd) => {
+          try {
+            return readlinkSync(`/proc/self/fd/${fd}`) === '/dev/full'
+          } catch {
+            return false
+          }
+        }).length
+      const full = await outbound
+        .request(receiver.url('/exact'), { maxBytes: 100_000, saveTo: '/dev/full' })
+        .then(
+          () => null,
+          (error) => error
+        )
+      assert.equal(full?.code, 'ENOSPC')
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      assert.equal(fullOpen(), 0, '/dev/full is still open')
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
