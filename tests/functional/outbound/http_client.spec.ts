@@ -286,7 +286,7 @@ test.group('outbound http client: transport', (group) => {
     }
   })
 
-  test('saveTo keeps the limits: maxBytes + 1 is too_large, a cut body is a network error, a missing folder or a full disk is the file's error (and the file is closed)', async ({
+  test('saveTo keeps the limits: maxBytes + 1 is too_large, a cut body is a network error, a missing folder or a full disk is the file error (and the file is closed)', async ({
     assert,
   }) => {
     const dir = mkdtempSync(join(tmpdir(), 'outbound-save-'))
