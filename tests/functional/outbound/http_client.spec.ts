@@ -21,6 +21,22 @@ async function failure(promise: Promise<unknown>): Promise<OutboundError> {
   throw new Error('expected the request to fail')
 }
 
+/** A server that declares 1 000 bytes, sends 10 and hangs up, for the length of `use`. */
+async function withCutShortServer(use: (url: string) => Promise<void>) {
+  const sockets: Socket[] = []
+  const liar = createServer((socket) => {
+    sockets.push(socket)
+    socket.end('HTTP/1.1 200 OK\r\ncontent-length: 1000\r\n\r\n0123456789')
+  })
+  await new Promise<void>((resolve) => liar.listen(0, '127.0.0.1', resolve))
+  try {
+    await use(`http://127.0.0.1:${(liar.address() as AddressInfo).port}/`)
+  } finally {
+    for (const socket of sockets) socket.destroy()
+    await new Promise((resolve) => liar.close(resolve))
+  }
+}
+
 test.group('outbound http client: SSRF guard', (group) => {
   let receiver: Receiver
   group.setup(async () => {
@@ -239,23 +255,12 @@ test.group('outbound http client: transport', (group) => {
     const fetched = await outbound.request(receiver.url('/photo'), { maxBytes: 1_000_000 })
     assert.isTrue(fetched.body.equals(photo))
 
-    // Declares 1 000 bytes, sends 10 and hangs up.
-    const sockets: Socket[] = []
-    const liar = createServer((socket) => {
-      sockets.push(socket)
-      socket.end('HTTP/1.1 200 OK\r\ncontent-length: 1000\r\n\r\n0123456789')
-    })
-    await new Promise<void>((resolve) => liar.listen(0, '127.0.0.1', resolve))
-    try {
-      const { port } = liar.address() as AddressInfo
+    await withCutShortServer(async (url) => {
       const started = Date.now()
-      const error = await failure(outbound.request(`http://127.0.0.1:${port}/`))
+      const error = await failure(outbound.request(url))
       assert.equal(error.code, 'network')
       assert.isBelow(Date.now() - started, 1000, 'the cut was noticed at once, not at the deadline')
-    } finally {
-      for (const socket of sockets) socket.destroy()
-      await new Promise((resolve) => liar.close(resolve))
-    }
+    })
   })
 
   test('saveTo writes the body to a file byte for byte, the final hop only, and hands back no bytes', async ({
@@ -305,20 +310,10 @@ test.group('outbound http client: transport', (group) => {
       )
       assert.equal(over.code, 'too_large')
 
-      const sockets: Socket[] = []
-      const liar = createServer((socket) => {
-        sockets.push(socket)
-        socket.end('HTTP/1.1 200 OK\r\ncontent-length: 1000\r\n\r\n0123456789')
-      })
-      await new Promise<void>((resolve) => liar.listen(0, '127.0.0.1', resolve))
-      try {
-        const { port } = liar.address() as AddressInfo
-        const cut = await failure(outbound.request(`http://127.0.0.1:${port}/`, { saveTo: file }))
+      await withCutShortServer(async (url) => {
+        const cut = await failure(outbound.request(url, { saveTo: file }))
         assert.equal(cut.code, 'network')
-      } finally {
-        for (const socket of sockets) socket.destroy()
-        await new Promise((resolve) => liar.close(resolve))
-      }
+      })
 
       const missing = await outbound
         .request(receiver.url('/exact'), { maxBytes: 100_000, saveTo: join(dir, 'no/such/dir') })
