@@ -5,7 +5,7 @@
  * bumps the listing's revision, so its ETag changes.
  */
 import { createHash, randomUUID } from 'node:crypto'
-import { mkdir, readdir, rm, stat } from 'node:fs/promises'
+import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import db from '@adonisjs/lucid/services/db'
@@ -33,9 +33,24 @@ export const DOWNLOADS_DIR = join(tmpdir(), 'listing-photo-downloads')
 /** A file older than this was left by a worker that died mid-try (a try lasts at most TIMEOUT_MS and a decode). */
 const LEFTOVER_MS = 60 * 60 * 1000
 
+/**
+ * `path` as a folder only this user can open, made if missing. In a shared
+ * temporary folder, one made by someone else (or a link put in its place) would
+ * let them read a download or swap it between its check and its decoding.
+ */
+export async function privateFolder(path: string) {
+  await mkdir(path, { recursive: true, mode: 0o700 })
+  const info = await lstat(path)
+  if (!info.isDirectory() || info.uid !== process.getuid?.()) {
+    throw new Error(`${path} is not a folder of this user: photo downloads refuse to use it`)
+  }
+  if ((info.mode & 0o077) !== 0) await chmod(path, 0o700)
+  return path
+}
+
 /** Removes the downloads left by dead workers; run when a worker starts working `photos.fetch`. */
 export async function sweepDownloads(now = Date.now()) {
-  await mkdir(DOWNLOADS_DIR, { recursive: true })
+  await privateFolder(DOWNLOADS_DIR)
   for (const name of await readdir(DOWNLOADS_DIR)) {
     const file = join(DOWNLOADS_DIR, name)
     const modified = await stat(file).then(
@@ -96,8 +111,8 @@ export default class FetchPhoto implements JobHandler<PhotoFetchData> {
     const photo = await db.from('listing_photos').where('id', data.photoId).first()
     if (!photo || photo.state !== 'pending') return
 
-    await mkdir(DOWNLOADS_DIR, { recursive: true })
-    const file = join(DOWNLOADS_DIR, `${photo.id}-${randomUUID()}`)
+    // Checked on every try: a cleaner of the temporary folder may have removed it meanwhile.
+    const file = join(await privateFolder(DOWNLOADS_DIR), `${photo.id}-${randomUUID()}`)
     try {
       await this.#fetch(photo, file, job)
     } finally {

@@ -1,9 +1,24 @@
 import { test } from '@japa/runner'
-import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises'
+import {
+  chmod,
+  chown,
+  mkdir,
+  mkdtemp,
+  readdir,
+  rm,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
-import FetchPhoto, { DOWNLOADS_DIR, sweepDownloads } from '#listings/jobs/fetch_photo'
+import FetchPhoto, {
+  DOWNLOADS_DIR,
+  privateFolder,
+  sweepDownloads,
+} from '#listings/jobs/fetch_photo'
 import { jpegShrink, processPhoto } from '#listings/services/process_photo'
 
 /** A photo-like picture (smooth shapes from enlarged noise) that encodes fast at any size. */
@@ -135,4 +150,38 @@ test.group('Photo pipeline warm-up', () => {
       await rm(stale, { force: true })
     }
   }).timeout(30_000)
+})
+
+test.group('Photo downloads folder', (group) => {
+  let dir: string
+  group.each.setup(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'downloads-folder-'))
+    return () => rm(dir, { recursive: true, force: true })
+  })
+
+  test('a missing folder is made for this user alone; one of ours open to others is closed', async ({
+    assert,
+  }) => {
+    const made = await privateFolder(join(dir, 'new'))
+    assert.equal((await stat(made)).mode & 0o777, 0o700)
+    const open = join(dir, 'open')
+    await mkdir(open)
+    await chmod(open, 0o777)
+    await privateFolder(open)
+    assert.equal((await stat(open)).mode & 0o777, 0o700)
+  })
+
+  test('a link in its place, or a folder of another user, is refused', async ({ assert }) => {
+    const elsewhere = join(dir, 'elsewhere')
+    await mkdir(elsewhere, { mode: 0o700 })
+    const link = join(dir, 'link')
+    await symlink(elsewhere, link)
+    await assert.rejects(() => privateFolder(link), /not a folder of this user/)
+    // Only root can give a folder away (CI and this machine run the tests as root).
+    if (process.getuid?.() !== 0) return
+    const foreign = join(dir, 'foreign')
+    await mkdir(foreign, { mode: 0o700 })
+    await chown(foreign, 65534, 65534)
+    await assert.rejects(() => privateFolder(foreign), /not a folder of this user/)
+  })
 })
