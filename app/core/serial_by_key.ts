@@ -4,22 +4,30 @@
  * PostgreSQL, where the losers of a revision race would retry under a lock.
  */
 export class SerialByKey {
-  #tails = new Map<string, Promise<void>>()
+  #queues = new Map<string, { tail: Promise<void>; tasks: number }>()
 
   run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.#tails.get(key)
-    const result = previous ? previous.then(task) : task()
+    let queue = this.#queues.get(key)
+    const result = queue ? queue.tail.then(task) : task()
     const tail = result.then(settled, settled)
-    this.#tails.set(key, tail)
+    if (queue) queue.tail = tail
+    else this.#queues.set(key, (queue = { tail, tasks: 0 }))
+    queue.tasks++
+    const settledQueue = queue
     void tail.then(() => {
-      if (this.#tails.get(key) === tail) this.#tails.delete(key)
+      if (--settledQueue.tasks === 0) this.#queues.delete(key)
     })
     return result
   }
 
+  /** Tasks of `key` queued behind the one running (0 when none). */
+  waiting(key: string) {
+    return Math.max((this.#queues.get(key)?.tasks ?? 0) - 1, 0)
+  }
+
   /** Keys with a task running or queued. */
   get size() {
-    return this.#tails.size
+    return this.#queues.size
   }
 }
 

@@ -16,7 +16,10 @@
  * between. Otherwise — or when that UPDATE loses a race — it runs in a
  * transaction holding the row. Changes of one listing from this process run
  * one after another (`writers`), so a burst on one row does not turn into
- * lost races.
+ * lost races; and a change hands the row it wrote to the edit queued
+ * behind it (`handedRows`), which then skips the read. That row is only a guess:
+ * its revision guards the UPDATE, and a guess that fails in any way is
+ * dropped for a fresh read.
  */
 import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
@@ -64,6 +67,17 @@ const ATTEMPTS = 3
 /** Changes of one listing (app, agency, ExternalId in any case) queue in this process. */
 const writers = new SerialByKey()
 
+/**
+ * The listing an edit just wrote, for the edit of its key queued next
+ * (`writers`). Exported for tests, which plant stale rows in it.
+ */
+export const handedRows = new Map<string, ListingRecord>()
+
+/** The key of a listing's writers: app, agency, ExternalId in any case. */
+export function writerKey(appId: number, agencyId: number, externalId: string) {
+  return `${appId} ${agencyId} ${externalId.toLowerCase()}`
+}
+
 @inject()
 export default class ChangeListing {
   constructor(
@@ -73,11 +87,20 @@ export default class ChangeListing {
   ) {}
 
   async execute(request: ChangeRequest): Promise<Changed | ChangeFailure> {
-    const key = `${request.caller.id} ${request.agency.id} ${request.externalId.toLowerCase()}`
-    return writers.run(key, () => this.#change(request))
+    const key = writerKey(request.caller.id, request.agency.id, request.externalId)
+    // Only edits take a handed row: each of them ends in the revision-guarded
+    // UPDATE, whereas a state change already in place answers from the row.
+    const edit = request.change.kind === 'edit' || request.change.kind === 'partial'
+    return writers.run(key, async () => {
+      const handed = handedRows.get(key)
+      handedRows.delete(key)
+      const result = await this.#change(request, edit ? handed : undefined)
+      if (result.ok && writers.waiting(key) > 0) handedRows.set(key, result.value.record)
+      return result
+    })
   }
 
-  async #change(request: ChangeRequest) {
+  async #change(request: ChangeRequest, handed: ListingRecord | undefined) {
     // Locacion is resolved through the catalogue only when it differs from the
     // listing's (a stock sync sends the same place every time): an attempt asks
     // for it (`resolve`), and it is resolved outside the transaction.
@@ -86,9 +109,16 @@ export default class ChangeListing {
     // A change that writes an event commits it with the row: no optimistic attempt.
     let locking = request.cause !== undefined
     for (let attempt = 1; ; attempt++) {
+      const guess = locking ? undefined : handed
+      handed = undefined
       const result: Attempt = locking
         ? await db.transaction((trx) => this.#attempt(trx, request, location, membersHeld))
-        : await this.#attempt(null, request, location, membersHeld)
+        : await this.#attempt(null, request, location, membersHeld, guess)
+      // An answer drawn from a stale handed row would be wrong: try again on a fresh read.
+      if (guess && !result.ok && result.reason !== 'locks' && result.reason !== 'resolve') {
+        attempt--
+        continue
+      }
       if (
         !result.ok &&
         result.reason === 'resolve' &&
@@ -110,19 +140,21 @@ export default class ChangeListing {
     }
   }
 
-  /** One try of the change; `trx` null: the optimistic attempt (see above). */
+  /** One try of the change; `trx` null: the optimistic attempt, on `handed` when given (see above). */
   async #attempt(
     trx: TransactionClientContract | null,
     request: ChangeRequest,
     location: PlaceValues | undefined,
-    membersHeld: boolean
+    membersHeld: boolean,
+    handed?: ListingRecord
   ): Promise<Attempt> {
     const { agency } = request
     // After a `busy` attempt: wait for the agency's desasociar before taking the listing row.
     if (membersHeld && trx) await this.directory.holdMembers(agency.id, trx)
     const current = trx
       ? await this.reader.find(request.caller, agency.id, request.externalId, trx, true)
-      : await this.reader.findByAdminMail(request.caller, agency.adminMail, request.externalId)
+      : (handed ??
+        (await this.reader.findByAdminMail(request.caller, agency.adminMail, request.externalId)))
     if (!current) return fail('not_found')
     const { listing } = current
 

@@ -12,6 +12,8 @@ import { carPhoto } from '#tests/helpers/car_photos'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import { until } from '#tests/helpers/until'
 import { createListing } from '#tests/helpers/listings'
+import { handedRows, writerKey } from '#listings/services/change_listing'
+import ListingReader from '#listings/services/listing_reader'
 import { uniqueEmail } from '#tests/helpers/agencies'
 import { listingBody, setup, thisYear } from './support.js'
 
@@ -265,6 +267,126 @@ test.group('Listings: revision and plan usage under concurrency (docs/design.md 
       revisionOf((await client.get(href).bearerToken(ctx.token)).header('etag')!),
       before + 11
     )
+  })
+
+  test('20 concurrent PUTs while another writer changes the row: no write lost, each answer its own, stale If-Match never applied', async ({
+    client,
+    assert,
+  }) => {
+    // A queued PUT starts from the row the PUT before it wrote; the other
+    // writer (as the photo job or a suspension in another process would)
+    // makes that row stale in between.
+    const ctx = await setup()
+    const listing = await createListing(ctx.app, ctx.fixture)
+    const href = ctx.href(listing.externalId)
+    const first = await client.get(href).bearerToken(ctx.token)
+    const before = revisionOf(first.header('etag')!)
+    const staleEtag = first.header('etag')!
+    const row = await db
+      .from('listings')
+      .where('agency_id', ctx.fixture.agency.id)
+      .whereRaw('lower(external_id) = lower(?)', [listing.externalId])
+      .select('id')
+      .first()
+
+    const colours = Array.from({ length: 20 }, (_, index) => `Color ${index}`)
+    const [puts, guarded] = await Promise.all([
+      Promise.all(
+        colours.map((colour) => client.put(href).bearerToken(ctx.token).json({ Color: colour }))
+      ),
+      Promise.all(
+        [0, 1, 2].map((index) =>
+          client
+            .put(href)
+            .bearerToken(ctx.token)
+            .header('If-Match', staleEtag)
+            .json({ Color: `Guarded ${index}` })
+        )
+      ),
+      (async () => {
+        for (let index = 0; index < 20; index++) {
+          await db
+            .from('listings')
+            .where('id', row.id)
+            .update({ colour: `Other ${index}`, revision: db.raw('revision + 1') })
+          await new Promise((resolve) => setImmediate(resolve))
+        }
+      })(),
+    ])
+
+    assert.deepEqual(
+      puts.map((response) => response.status()),
+      Array(20).fill(200)
+    )
+    puts.forEach((response, index) => assert.equal(response.body().Color, colours[index]))
+    const revisions = new Set(puts.map((response) => revisionOf(response.header('etag')!)))
+    assert.equal(revisions.size, 20, 'one distinct revision per write')
+    // The first of the guarded may pass only if it ran before any other write.
+    for (const response of guarded) {
+      if (response.status() === 200) assert.equal(revisionOf(response.header('etag')!), before + 1)
+      else assert.equal(response.status(), 412)
+    }
+    const applied = guarded.filter((response) => response.status() === 200).length
+    const latest = await db.from('listings').where('id', row.id).select('revision').first()
+    assert.equal(latest.revision, before + 20 + 20 + applied, 'every write counted once')
+  })
+
+  test('a stale row handed to the next edit never decides its answer', async ({
+    client,
+    assert,
+  }) => {
+    // The row a PUT hands to the one queued behind it can be stale by then
+    // (another process wrote in between). Planted here, so each case is exact.
+    const ctx = await setup()
+    const listing = await createListing(ctx.app, ctx.fixture)
+    const href = ctx.href(listing.externalId)
+    const key = writerKey(ctx.app.id, ctx.fixture.agency.id, listing.externalId)
+    const plantStale = async () => {
+      const row = await db
+        .from('listings')
+        .where('agency_id', ctx.fixture.agency.id)
+        .whereRaw('lower(external_id) = lower(?)', [listing.externalId])
+        .first()
+      const stale = new ListingReader().fromRow(row)
+      stale.listing.revision -= 1
+      stale.listing.colour = 'Stale'
+      stale.listing.state = 'suspended'
+      handedRows.set(key, stale)
+      return row
+    }
+
+    // If-Match of the current revision: the stale guess's revision differs, yet 200.
+    const current = await client.get(href).bearerToken(ctx.token)
+    await plantStale()
+    const matched = await client
+      .put(href)
+      .bearerToken(ctx.token)
+      .header('If-Match', current.header('etag')!)
+      .json({ Color: 'Fresh' })
+    assert.equal(matched.status(), 200, JSON.stringify(matched.body()))
+    assert.equal(revisionOf(matched.header('etag')!), revisionOf(current.header('etag')!) + 1)
+    assert.isFalse(handedRows.has(key), 'a handed row is used once')
+
+    // No If-Match: the stale guess loses the revision-guarded UPDATE, the edit still applies once.
+    const before = await plantStale()
+    const plain = await client
+      .patch(href)
+      .bearerToken(ctx.token)
+      .json({ Precio: { Moneda: 'USD', Importe: 123456 } })
+    assert.equal(plain.status(), 200, JSON.stringify(plain.body()))
+    const after = await db.from('listings').where('id', before.id).first()
+    assert.equal(after.revision, before.revision + 1)
+    assert.equal(after.colour, 'Fresh')
+    assert.equal(after.state, 'active')
+
+    // A state change does not answer from a handed row: the listing really is suspended.
+    await plantStale()
+    const suspended = await client.patch(`${href}/suspender`).bearerToken(ctx.token)
+    assert.equal(suspended.status(), 200)
+    const row = await db.from('listings').where('id', before.id).select('state', 'revision').first()
+    assert.equal(row.state, 'suspended')
+    assert.equal(row.revision, before.revision + 2)
+    handedRows.delete(key)
   })
 
   test('capacity 4 with 3 active: 10 concurrent activations of every kind → exactly one succeeds, nine 409', async ({

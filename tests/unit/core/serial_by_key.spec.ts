@@ -33,4 +33,24 @@ test.group('SerialByKey', () => {
     await sleep(0)
     assert.equal(serial.size, 0)
   })
+
+  test('waiting counts the tasks of a key queued behind the running one', async ({ assert }) => {
+    const serial = new SerialByKey()
+    const seen: number[] = []
+    const task = () => async () => {
+      await sleep(5)
+      seen.push(serial.waiting('a'))
+    }
+    assert.equal(serial.waiting('a'), 0)
+    await Promise.all([
+      serial.run('a', task()),
+      serial.run('a', task()),
+      serial.run('a', task()),
+      serial.run('b', async () => seen.push(serial.waiting('b'))),
+    ])
+    assert.deepEqual(seen, [0, 2, 1, 0])
+    await sleep(0)
+    assert.equal(serial.waiting('a'), 0)
+    assert.equal(serial.size, 0)
+  })
 })
