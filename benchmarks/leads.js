@@ -4,6 +4,9 @@
  * rate, and photo pipeline throughput against sharp alone.
  */
 import { createServer } from 'node:http'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import sharp from 'sharp'
@@ -238,23 +241,52 @@ export async function servicePhotoThroughput(ctx, serviceUrl, urls) {
   }
 }
 
-/** The same work with sharp alone, two at a time like one worker: download, decode, rotate, resize, encode twice. */
-export async function sharpPhotoThroughput(urls, concurrency = 2) {
+/**
+ * The same work with sharp alone, two at a time like one worker: download,
+ * decode, rotate, resize, encode twice. The plain recipe decodes the download
+ * for each encode. `sameRecipe`: sharp doing exactly what the service does
+ * (app/listings/services/process_photo.ts): the download in a file, a JPEG at
+ * least twice the output width decoded at 1/2, 1/4 or 1/8 by libjpeg
+ * (`file[shrink=N]`), and the thumbnail made from the resized image.
+ */
+export async function sharpPhotoThroughput(urls, { concurrency = 2, sameRecipe = false } = {}) {
+  const folder = mkdtempSync(join(tmpdir(), 'bench-sharp-'))
   const started = performance.now()
   const queue = [...urls]
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      for (let url = queue.shift(); url; url = queue.shift()) {
-        const input = Buffer.from(await (await fetch(url)).arrayBuffer())
-        await sharp(input, { limitInputPixels: 50_000_000 }).metadata()
-        const upright = () => sharp(input, { limitInputPixels: 50_000_000 }).rotate()
-        await upright()
-          .resize({ width: 1920, withoutEnlargement: true })
-          .jpeg({ quality: 82, mozjpeg: true })
-          .toBuffer()
-        await upright().resize({ width: 400 }).jpeg({ quality: 75 }).toBuffer()
-      }
-    })
-  )
+  const options = { limitInputPixels: 50_000_000 }
+  const plain = async (bytes) => {
+    await sharp(bytes, options).metadata()
+    const upright = () => sharp(bytes, options).rotate()
+    await upright()
+      .resize({ width: 1920, withoutEnlargement: true })
+      .jpeg({ quality: 82, mozjpeg: true })
+      .toBuffer()
+    await upright().resize({ width: 400 }).jpeg({ quality: 75 }).toBuffer()
+  }
+  const asTheService = async (bytes) => {
+    const file = join(folder, randomUUID())
+    writeFileSync(file, bytes)
+    const { width } = await sharp(file, options).metadata()
+    const shrink = [8, 4, 2].find((factor) => Math.floor(width / factor) >= 1920)
+    const image = await sharp(shrink ? `${file}[shrink=${shrink}]` : file, options)
+      .rotate()
+      .resize({ width: 1920, withoutEnlargement: true })
+      .jpeg({ quality: 82, mozjpeg: true })
+      .toBuffer()
+    await sharp(image).resize({ width: 400 }).jpeg({ quality: 75 }).toBuffer()
+    rmSync(file)
+  }
+  try {
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        for (let url = queue.shift(); url; url = queue.shift()) {
+          const bytes = Buffer.from(await (await fetch(url)).arrayBuffer())
+          await (sameRecipe ? asTheService(bytes) : plain(bytes))
+        }
+      })
+    )
+  } finally {
+    rmSync(folder, { recursive: true, force: true })
+  }
   return { photos: urls.length, seconds: (performance.now() - started) / 1000 }
 }

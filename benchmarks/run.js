@@ -5,9 +5,11 @@
  * node:http + pg baseline doing the same work, one after the other in one run
  * against the same database, and prints requests/s, p50/p99 latency and the
  * service/baseline ratio, the CPU each side (with PostgreSQL) spends per
- * request, the intake → webhook latency, the photo pipeline,
- * the statements each write runs, table sizes and the peak RSS of both
- * processes. Every figure also goes to tmp/bench/results.json.
+ * request, the intake → webhook latency, the photo pipeline (against sharp
+ * alone: the plain recipe, and the service's own), the statements each write
+ * runs, table sizes and the peak RSS of both processes. Every figure also goes
+ * to tmp/bench/results.json. Each scenario starts on a settled database
+ * (`settleWrites`).
  *
  * Database: BENCH_DATABASE_URL, else an embedded PostgreSQL under tmp/bench-pg
  * (statement counts need the embedded one: they read its log). The migrated,
@@ -166,8 +168,22 @@ function templateKey() {
 }
 
 /** A fresh `bench` database: a copy of the migrated, catalogue-loaded template (made once). */
-/** A checkpoint, then the kernel's own flush: what set-up wrote is on disk before measuring. */
-async function settleWrites(adminUrl) {
+/**
+ * What was written so far settles before the next measurement: the bench
+ * database vacuumed and analysed (a PUT scenario leaves thousands of dead
+ * listing rows, the fill and the intakes thousands of new inquiries, each past
+ * autovacuum's threshold), a checkpoint, then the kernel's own flush. So no
+ * autovacuum, checkpoint or writeback of one phase's writes lands on the next
+ * phase's measurement, whichever side it happens to be measuring.
+ */
+async function settleWrites(adminUrl, benchUrl) {
+  const bench = new pg.Client({ connectionString: benchUrl, application_name: 'bench' })
+  await bench.connect()
+  try {
+    await bench.query('vacuum (analyze)')
+  } finally {
+    await bench.end()
+  }
   const client = new pg.Client({ connectionString: adminUrl, application_name: 'bench' })
   await client.connect()
   try {
@@ -734,9 +750,9 @@ try {
     results.memoryMiB.push({ phase, web: memory(service.pid), worker: memory(worker.pid) })
   snapshot('set up')
 
-  // The set-up's writes (the database copied from its template, the fill) are flushed now,
-  // not by a checkpoint and the kernel's writeback in the middle of the first measurement.
-  await settleWrites(db.url)
+  // The set-up's writes (the database copied from its template, the fill) settle now,
+  // not in the middle of the first measurement.
+  await settleWrites(db.url, ctx.databaseUrl)
 
   // Measured before the load runs, so the worker has no backlog of their deliveries.
   if (wanted('intake → webhook')) {
@@ -769,6 +785,9 @@ try {
     const photoServer = await startPhotoServer(8)
     const ourPhotos = await servicePhotoThroughput(ctx, serviceUrl, photoServer.urls)
     const barePhotos = await sharpPhotoThroughput(photoServer.urls)
+    // sharp with the service's own recipe (shrink-on-load, thumbnail from the resized image):
+    // what the service adds around sharp, its gains over the plain recipe set aside.
+    const sameRecipe = await sharpPhotoThroughput(photoServer.urls, { sameRecipe: true })
     photoServer.close()
     const rate = (run) => run.photos / run.seconds
     results.photos = {
@@ -778,6 +797,8 @@ try {
       ready: ourPhotos.ready,
       sharpPerSecond: Number(rate(barePhotos).toFixed(2)),
       ratio: Number((rate(ourPhotos) / rate(barePhotos)).toFixed(2)),
+      sharpSameRecipePerSecond: Number(rate(sameRecipe).toFixed(2)),
+      ratioSameRecipe: Number((rate(ourPhotos) / rate(sameRecipe)).toFixed(2)),
     }
     console.log(
       `\nphoto pipeline, ${photoServer.urls.length} × 12 MP JPEG (${Math.round(photoServer.bytes / 1024)} KiB) over loopback:`
@@ -790,6 +811,11 @@ try {
       },
       { 'side': 'sharp alone (2 at a time)', 'photos/s': results.photos.sharpPerSecond },
       { 'side': 'ratio', 'photos/s': results.photos.ratio },
+      {
+        'side': "sharp alone, the service's recipe",
+        'photos/s': results.photos.sharpSameRecipePerSecond,
+      },
+      { 'side': 'ratio to it', 'photos/s': results.photos.ratioSameRecipe },
     ])
     snapshot('photo pipeline')
   }
@@ -798,6 +824,7 @@ try {
   for (const scenario of selected) {
     const index = scenarios.indexOf(scenario)
     const request = scenario.request(ctx)
+    await settleWrites(db.url, ctx.databaseUrl)
     const check = await fetch(serviceUrl + firstPath(request), {
       method: request.method ?? 'GET',
       headers: request.headers,
