@@ -75,6 +75,10 @@ test.group('POST /v3/consultas/{adminmail}: intake', () => {
     // A later change of the listing does not change the inquiry.
     const again = await client.get(self).bearerToken(world.token)
     assert.deepEqual(again.body(), consulta)
+    // The list reads fewer columns than the single GET; its entry is the same Consulta.
+    const list = await client.get(`/v3/consultas/${world.adminMail}`).bearerToken(world.token)
+    const entry = list.body()._entries.find((item: any) => item._links.self.href === self)
+    assert.deepEqual(entry, consulta)
   })
 
   test('a catalogue inquiry (VersionId) has an empty ExternalId and the agency administrator', async ({
