@@ -339,9 +339,7 @@ async function inquiryPage(pool, req, pagina) {
   const from = new Date(to.getTime() - 90 * 86_400_000)
   const [page, count] = await Promise.all([
     pool.query(
-      `select id, sid, agency_id, kind, origin, external_id, vehicle, interest, first_name, last_name, email, phone,
-         document_id, province, city, comment, operation_info, operator_email, received_at
-       from inquiries where agency_id = $1 and audience_app_id = $2 and received_at >= $3 and received_at < $4
+      `select * from inquiries where agency_id = $1 and audience_app_id = $2 and received_at >= $3 and received_at < $4
        order by received_at desc, id desc limit 100 offset $5`,
       [agencies[0].id, caller.id, from, to, (pagina - 1) * 100]
     ),

@@ -65,13 +65,6 @@ function toFields(row: Record<string, any>): InquiryFields {
 }
 
 const NEWEST_FIRST = 'order by received_at desc, id desc'
-
-/**
- * What a page shows (`toFields`) and its order: not `select *`, whose other
- * columns (ids, resend window) would be parsed for every row and thrown away.
- */
-const PAGE_COLUMNS = `id, sid, agency_id, kind, origin, external_id, vehicle, interest, first_name,
-  last_name, email, phone, document_id, province, city, comment, operation_info, operator_email, received_at`
 const HOUR_MS = 3_600_000
 
 /** The period and the optional narrowing filters, as `and …` conditions. */
@@ -111,7 +104,7 @@ export default class InquiryReader {
     const agency = params.add(audience.agencyId)
     const where = listConditions(params, filters)
     const range = (audienceAppId: number, limit: number) =>
-      `select ${PAGE_COLUMNS} from inquiries where agency_id = ${agency} and audience_app_id = ${params.add(audienceAppId)}${where}
+      `select * from inquiries where agency_id = ${agency} and audience_app_id = ${params.add(audienceAppId)}${where}
        ${NEWEST_FIRST} limit ${params.add(limit)}`
     const [own, other] = audiences(audience)
     // Two audiences: two ordered index ranges, each cut at offset + perPage, merged.
@@ -165,7 +158,7 @@ export default class InquiryReader {
     const offset = (filters.page - 1) * filters.perPage
     const [rows, [count]] = await Promise.all([
       poolQuery(
-        `select ${PAGE_COLUMNS} from inquiries where ${where} ${NEWEST_FIRST}
+        `select * from inquiries where ${where} ${NEWEST_FIRST}
          limit ${params.add(filters.perPage)} offset ${params.add(offset)}`,
         params.values
       ),
