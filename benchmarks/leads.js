@@ -172,6 +172,13 @@ export async function intakeToWebhook(
       seconds: warmUp,
       p50: Math.round(percentile(warmLatencies, 50)),
       p99: Math.round(percentile(warmLatencies, 99)),
+      intakeP50: Math.round(
+        percentile(
+          warm.answered.sort((a, b) => a - b),
+          50
+        )
+      ),
+      intakeP99: Math.round(percentile(warm.answered, 99)),
     },
   }
 }
