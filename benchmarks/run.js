@@ -175,7 +175,6 @@ function templateKey() {
   return hash.digest('hex')
 }
 
-/** A fresh `bench` database: a copy of the migrated, catalogue-loaded template (made once). */
 /**
  * What was written so far settles before the next measurement: the bench
  * database vacuumed and analysed (a PUT scenario leaves thousands of dead
@@ -184,17 +183,11 @@ function templateKey() {
  * autovacuum, checkpoint or writeback of one phase's writes lands on the next
  * phase's measurement, whichever side it happens to be measuring.
  */
-async function settleWrites(adminUrl, benchUrl) {
-  const bench = new pg.Client({ connectionString: benchUrl, application_name: 'bench' })
-  await bench.connect()
-  try {
-    await bench.query('vacuum (analyze)')
-  } finally {
-    await bench.end()
-  }
-  const client = new pg.Client({ connectionString: adminUrl, application_name: 'bench' })
+async function settleWrites(benchUrl) {
+  const client = new pg.Client({ connectionString: benchUrl, application_name: 'bench' })
   await client.connect()
   try {
+    await client.query('vacuum (analyze)')
     await client.query('checkpoint')
   } finally {
     await client.end()
@@ -202,6 +195,7 @@ async function settleWrites(adminUrl, benchUrl) {
   execFileSync('sync')
 }
 
+/** A fresh `bench` database: a copy of the migrated, catalogue-loaded template (made once). */
 async function freshDatabase(adminUrl, env) {
   const client = new pg.Client({ connectionString: adminUrl, application_name: 'bench' })
   await client.connect()
@@ -760,7 +754,7 @@ try {
 
   // The set-up's writes (the database copied from its template, the fill) settle now,
   // not in the middle of the first measurement.
-  await settleWrites(db.url, ctx.databaseUrl)
+  await settleWrites(ctx.databaseUrl)
 
   // Measured before the load runs, so the worker has no backlog of their deliveries.
   if (wanted('intake → webhook')) {
@@ -838,7 +832,7 @@ try {
   for (const scenario of selected) {
     const index = scenarios.indexOf(scenario)
     const request = scenario.request(ctx)
-    await settleWrites(db.url, ctx.databaseUrl)
+    await settleWrites(ctx.databaseUrl)
     const check = await fetch(serviceUrl + firstPath(request), {
       method: request.method ?? 'GET',
       headers: request.headers,

@@ -213,6 +213,15 @@ test.group('Listings: derived data under concurrency (docs/design.md §13)', (gr
   }).timeout(60_000)
 })
 
+/** The stored row of the agency's listing `externalId`. */
+function listingRow(ctx: Ctx, externalId: string) {
+  return db
+    .from('listings')
+    .where('agency_id', ctx.fixture.agency.id)
+    .whereRaw('lower(external_id) = lower(?)', [externalId])
+    .first()
+}
+
 test.group('Listings: revision and plan usage under concurrency (docs/design.md §13)', () => {
   const revisionOf = (etag: string) => Number(/\.(\d+)"$/.exec(etag)![1])
 
@@ -282,12 +291,7 @@ test.group('Listings: revision and plan usage under concurrency (docs/design.md 
     const first = await client.get(href).bearerToken(ctx.token)
     const before = revisionOf(first.header('etag')!)
     const staleEtag = first.header('etag')!
-    const row = await db
-      .from('listings')
-      .where('agency_id', ctx.fixture.agency.id)
-      .whereRaw('lower(external_id) = lower(?)', [listing.externalId])
-      .select('id')
-      .first()
+    const row = await listingRow(ctx, listing.externalId)
 
     const colours = Array.from({ length: 20 }, (_, index) => `Color ${index}`)
     const [puts, guarded] = await Promise.all([
@@ -342,11 +346,7 @@ test.group('Listings: revision and plan usage under concurrency (docs/design.md 
     const href = ctx.href(listing.externalId)
     const key = writerKey(ctx.app.id, ctx.fixture.agency.id, listing.externalId)
     const plantStale = async () => {
-      const row = await db
-        .from('listings')
-        .where('agency_id', ctx.fixture.agency.id)
-        .whereRaw('lower(external_id) = lower(?)', [listing.externalId])
-        .first()
+      const row = await listingRow(ctx, listing.externalId)
       const stale = new ListingReader().fromRow(row)
       stale.listing.revision -= 1
       stale.listing.colour = 'Stale'
