@@ -24,7 +24,7 @@ import { raw } from '#tests/helpers/http'
 import { until } from '#tests/helpers/until'
 
 type World = Awaited<ReturnType<typeof dealerWorld>>
-type Kind = 'get' | 'list' | 'inquiry' | 'listing'
+type Kind = 'get' | 'list' | 'inquiry' | 'listing' | 'edit'
 type Outcome = {
   kind: Kind
   status: number
@@ -38,7 +38,7 @@ type Outcome = {
   created?: string
 }
 
-const KINDS: Kind[] = ['get', 'list', 'inquiry', 'listing']
+const KINDS: Kind[] = ['get', 'list', 'inquiry', 'listing', 'edit']
 const NOT_OWNED =
   'the suite does not own its PostgreSQL (DATABASE_URL is set): the pg_terminate_backend test covers it'
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -60,6 +60,13 @@ async function fire(world: World, kind: Kind): Promise<Outcome> {
       method: 'POST',
       headers,
       body: JSON.stringify(inquiryBody(world.listing.externalId)),
+    })
+  } else if (kind === 'edit') {
+    // Every loop edits the same listing: edits of one row queue and hand their row on.
+    response = await raw(`/v3/publicaciones/${world.adminMail}/${world.listing.externalId}`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ Color: `Color ${sentAt % 1000}` }),
     })
   } else {
     externalId = uniqueExternalId('fault')

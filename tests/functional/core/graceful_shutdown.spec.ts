@@ -122,7 +122,7 @@ test.group('Deploys: SIGTERM', () => {
     const base = `/v3/publicaciones/${encodeURIComponent(adminMail)}`
     const plan: { expect: number; send: (onSent: () => void) => Promise<Answer> }[] = []
     for (let i = 0; i < 49; i++) {
-      const kind = i % 4
+      const kind = i % 5
       if (kind === 0)
         plan.push({
           expect: 200,
@@ -153,6 +153,18 @@ test.group('Deploys: SIGTERM', () => {
             }),
         })
       }
+      if (kind === 4)
+        // Edits of one listing, queued behind each other when SIGTERM arrives.
+        plan.push({
+          expect: 200,
+          send: (onSent) =>
+            request(web.port, 'PUT', `${base}/${listing.externalId}`, {
+              agent,
+              token,
+              body: { Color: `Color ${i}` },
+              onSent,
+            }),
+        })
     }
     // A slow upload: its request is received before SIGTERM, its body after.
     plan.push({
