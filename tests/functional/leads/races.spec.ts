@@ -1,11 +1,16 @@
 /*
  * Races at the edges of the intake (issue 24, "each answers what it would
- * alone"): inquiries racing a desasociar of their listing's operator.
+ * alone"): inquiries racing a desasociar of their listing's operator, and
+ * catalogue inquiries racing for the same agencies' lead assignment.
  */
 import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
+import AgencyDirectory from '#agencies/services/agency_directory'
 import { seedCatalog } from '#tests/helpers/catalog'
-import { uniqueEmail } from '#tests/helpers/agencies'
+import { createCaller } from '#tests/helpers/apps'
+import { createAgency, uniqueEmail } from '#tests/helpers/agencies'
+import { formFields, get, openForm, postForm, visitor } from '#tests/helpers/buyers'
 import { dealerWorld, inquiryBody } from '#tests/helpers/leads'
 
 /*
@@ -67,5 +72,84 @@ test.group('Leads races: an inquiry racing the detachment of its listing’s ope
     // (the inquiry committed before the detach, which then moved it) or the receiving one.
     const answered = new Set(responses.map((response) => response.body().OperadorResponsable))
     for (const email of answered) assert.oneOf(email, [leaving, staying])
+  }).timeout(60_000)
+})
+
+/**
+ * Rounds of the rotation sent at once: each agency of the region should get one per
+ * round. Figures: 9 inquiries over 3 agencies went 8 / 1 / 0 when concurrent picks
+ * read the same last assignments; 3 / 3 / 3 once a pick claims its turn under the
+ * region's lock (app/buyers/services/pick_catalog_agency.ts).
+ */
+const ROUNDS = 3
+
+test.group('Leads races: catalogue inquiries racing for the lead assignment', (group) => {
+  group.setup(async () => {
+    await seedCatalog()
+  })
+
+  test(`${ROUNDS} rounds of catalogue inquiries at once are spread as one after another would be`, async ({
+    client,
+    assert,
+  }) => {
+    const seed = await seedCatalog()
+    const regionId = seed.regions['AR-X']
+    const path = `/modelos/${seed.models['toyota/corolla']}`
+    const { app: caller, token } = await createCaller('Catalogo Córdoba')
+    for (let i = 0; i < 3; i++) {
+      const fixture = await createAgency(caller, { receivesOtherLeads: true })
+      const branches = await client
+        .get(`/v3/sucursales/${fixture.agency.adminMail}`)
+        .bearerToken(token)
+      const main = branches.body()._entries[0]
+      const placed = await client
+        .put(main._links.self.href)
+        .bearerToken(token)
+        .json({ Region: 'AR-X', Ciudad: 'Río Cuarto' })
+      placed.assertStatus(200)
+    }
+    // Every agency of the region that receives other leads takes part (other tests' too).
+    const directory = await app.container.make(AgencyDirectory)
+    const agencies = [
+      ...new Set((await directory.otherLeadsRecipients(regionId)).map((row) => row.agencyId)),
+    ]
+    const total = agencies.length * ROUNDS
+
+    const page = await get(client, path, visitor())
+    const version = /<option value="(\d+)"[^>]*>2\.0 XEI CVT/.exec(page.text())![1]
+    const forms = []
+    for (let i = 0; i < total; i++) {
+      const who = visitor()
+      const { csrf } = await openForm(client, path, who)
+      forms.push({
+        who,
+        fields: { _csrf: csrf, ...formFields(), Region: String(regionId), VersionId: version },
+      })
+    }
+    const since = new Date()
+    const responses = await Promise.all(
+      forms.map(({ who, fields }) => postForm(client, `${path}/consultas`, who, fields))
+    )
+    assert.deepEqual(
+      responses.map((response) => response.status()),
+      Array(total).fill(303),
+      'every inquiry is received'
+    )
+
+    // One after another, least recently assigned first: every agency once per round.
+    const rows = await db
+      .from('inquiries')
+      .whereIn('agency_id', agencies)
+      .where('kind', 'catalog')
+      .where('received_at', '>=', since)
+      .groupBy('agency_id')
+      .select('agency_id')
+      .count('* as received')
+    const received = new Map(rows.map((row) => [row.agency_id, Number(row.received)]))
+    assert.deepEqual(
+      agencies.map((agencyId) => received.get(agencyId) ?? 0),
+      agencies.map(() => ROUNDS),
+      `${total} inquiries over ${agencies.length} agencies: ${ROUNDS} each`
+    )
   }).timeout(60_000)
 })
