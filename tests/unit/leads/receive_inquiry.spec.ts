@@ -22,6 +22,7 @@ import type InquiryStore from '#leads/stores/inquiry_store'
 import type { NewInquiryRow } from '#leads/stores/inquiry_store'
 import type { FanoutConfig } from '#leads/services/notification_fanout'
 import { FAKE_TX, FakeUnitOfWork } from '#tests/helpers/fakes'
+import { BUYER, configModel } from './fixtures.js'
 
 const AGENCY = 7
 const PUBLISHER = 10
@@ -167,21 +168,7 @@ class FakeEvents {
   }
 }
 
-function config(id: number, appId: number, fields: Partial<FanoutConfig> = {}): FanoutConfig {
-  return {
-    id,
-    appId,
-    webhookActive: false,
-    webhookCallback: null,
-    adfHookActive: false,
-    adfHookCallback: null,
-    adfMailActive: false,
-    adfMailEmail: null,
-    htmlMailActive: false,
-    htmlMailBcc: [],
-    ...fields,
-  }
-}
+const config = configModel
 
 function world(...listingReads: Array<ListingSnapshot | null>) {
   const fakes = {
@@ -212,18 +199,7 @@ function request(
   return {
     subject,
     origin: 'App',
-    buyer: {
-      interest: 'Compra',
-      firstName: 'Marta',
-      lastName: 'Gómez',
-      email: 'marta@example.com',
-      phone: null,
-      documentId: null,
-      province: null,
-      city: null,
-      comment: null,
-      operationInfo: null,
-    },
+    buyer: { ...BUYER, interest: 'Compra' },
   }
 }
 
@@ -563,8 +539,8 @@ test.group('ReceiveInquiry: what is written', () => {
     assert.include(first, {
       origin: 'App',
       interest: 'Compra',
-      firstName: 'Marta',
-      email: 'marta@example.com',
+      firstName: BUYER.firstName,
+      email: BUYER.email,
       agencyId: AGENCY,
     })
     assert.match(first.sid, /^[a-z2-9]{10}$/)

@@ -8,14 +8,15 @@ import { fail } from '#core/result'
 import type { Tx } from '#core/database/unit_of_work'
 import type { DeliveryService, NewDelivery, ResendOptions } from '#core/outbound/deliveries'
 import type AgencyDirectory from '#agencies/services/agency_directory'
-import Inquiry from '#leads/models/inquiry'
-import NotificationConfig from '#leads/models/notification_config'
+import type Inquiry from '#leads/models/inquiry'
+import type NotificationConfig from '#leads/models/notification_config'
 import type InquiryReader from '#leads/services/inquiry_reader'
 import type { Audience } from '#leads/services/inquiry_reader'
 import ResendWebhook from '#leads/services/resend_webhook'
 import type NotificationConfigStore from '#leads/stores/notification_config_store'
 import type DeliveryStore from '#leads/stores/delivery_store'
 import { FAKE_TX, FakeUnitOfWork } from '#tests/helpers/fakes'
+import { configModel, inquiryModel } from './fixtures.js'
 
 const APP = 10
 const AGENCY = {
@@ -26,65 +27,26 @@ const AGENCY = {
   receivesOtherLeads: true,
 }
 
-function inquiry(fields: Partial<Inquiry> = {}) {
-  const row = new Inquiry()
-  row.merge({
+const inquiry = (fields: Partial<Inquiry> = {}) =>
+  inquiryModel({
     id: 42,
     sid: 'abc23xyz45',
     agencyId: AGENCY.id,
     appId: APP,
-    kind: 'listing',
-    origin: 'App',
-    externalId: 'EXT-1',
-    vehicle: {
-      externalId: 'EXT-1',
-      refStock: null,
-      brand: 'Toyota',
-      model: 'Corolla',
-      version: '2.0 XEI CVT',
-      versionYear: 2026,
-      mileage: 0,
-      color: null,
-      bodyType: null,
-      condition: 'Nuevo',
-      price: null,
-      downPayment: null,
-      installment: null,
-    },
-    interest: null,
-    firstName: 'Marta',
-    lastName: null,
-    email: 'marta@example.com',
-    phone: null,
-    documentId: null,
-    province: null,
-    city: null,
-    comment: null,
-    operationInfo: null,
     operatorId: null,
-    operatorEmail: AGENCY.adminMail,
     receivedAt: DateTime.now().minus({ days: 1 }),
     resendOpen: true,
     resendClosesAt: DateTime.now().plus({ days: 6 }),
     ...fields,
   })
-  return row
-}
 
-function config(fields: Partial<NotificationConfig> = {}) {
-  const row = new NotificationConfig()
-  row.merge({
-    id: 3,
-    appId: APP,
+const config = (fields: Partial<NotificationConfig> = {}) =>
+  configModel(3, APP, {
     agencyId: AGENCY.id,
     webhookActive: true,
     webhookCallback: 'https://hooks.example/leads',
-    adfHookActive: false,
-    adfHookCallback: null,
     ...fields,
-  } as Partial<NotificationConfig>)
-  return row
-}
+  })
 
 class FakeReader {
   asked: Audience[] = []
