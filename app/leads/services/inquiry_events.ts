@@ -7,16 +7,12 @@
 import { inject } from '@adonisjs/core'
 import app from '@adonisjs/core/services/app'
 import type { Tx } from '#core/database/unit_of_work'
-import { path } from '#core/http/links'
 import type { Delivery } from '#core/outbound/deliveries'
 import AppEvents from '#apps/services/app_events'
 import AgencyDirectory from '#agencies/services/agency_directory'
 import type { ReceivedInquiry } from '#leads/models/inquiry'
 import InquiryStore from '#leads/stores/inquiry_store'
-import { inquiryRef } from '#leads/transformers/inquiry_transformer'
-import { CHANNELS, type Channel } from './notification_fanout.js'
-
-const agencia = (adminMail: string) => ({ AdminMail: adminMail, href: path('agencias', adminMail) })
+import { deliveryDeadEvent, inquiryReceivedEvent } from '#leads/transformers/event_transformer'
 
 @inject()
 export default class InquiryEvents {
@@ -30,13 +26,7 @@ export default class InquiryEvents {
     await this.appEvents.emitEach(
       audience,
       'consultas',
-      {
-        Tipo: 'ConsultaRecibida',
-        Momento: inquiry.receivedAt.toISO(),
-        Agencia: agencia(adminMail),
-        Recurso: inquiryRef(inquiry, adminMail),
-        Datos: {},
-      },
+      inquiryReceivedEvent(inquiry, adminMail),
       trx
     )
   }
@@ -48,19 +38,10 @@ export default class InquiryEvents {
     if (!inquiry) return
     const admin = await this.agencies.admin(inquiry.agencyId, trx)
     if (!admin) return
-    const ref = inquiryRef(inquiry, admin.email)
     await this.appEvents.emit(
       delivery.appId,
       'entregas',
-      {
-        Tipo: 'EntregaFallida',
-        Agencia: agencia(admin.email),
-        Recurso: { href: `${ref.href}/entregas`, title: ref.title },
-        Datos: {
-          Canal: CHANNELS[delivery.channel as Channel]?.wire ?? delivery.channel,
-          UltimoError: delivery.lastError,
-        },
-      },
+      deliveryDeadEvent(inquiry, admin.email, delivery),
       trx
     )
   }
