@@ -1,7 +1,8 @@
 /*
  * The one intake path of inquiries (API and buyers' form): takes the
- * already validated request (#leads/validators/intake_request), the vehicle and operator snapshot, and commits the inquiry together with
- * every delivery it triggers in one transaction — no lead is accepted
+ * already validated request (#leads/validators/intake_request), snapshots the
+ * vehicle and the responsible operator, and commits the inquiry together with
+ * every delivery it triggers in one unit of work — no lead is accepted
  * without its notifications queued.
  */
 import { DateTime } from 'luxon'
@@ -75,9 +76,10 @@ export default class ReceiveInquiry {
     request,
   }: ReceiveInquiryInput): Promise<Result<ReceivedInquiry, ReceiveFailure>> {
     // Statements of an intake (docs/decisions.md, Performance, "The intake's transaction skips
-    // knex's placeholder rewriting": 8 per intake): the admin and the listing (in parallel),
-    // BEGIN, the inquiry with its configurations, a delivery and its job per channel, the
-    // event, COMMIT. The agency is the one the controller read ("intake reuses the agency").
+    // knex's placeholder rewriting": 8 per intake of an administrator's listing with one
+    // channel): the admin and the listing (in parallel), BEGIN, the inquiry with its
+    // configurations, a delivery and its job per channel, the event, COMMIT. The agency is
+    // the one the controller read ("intake reuses the agency").
     const [subject, admin] = await Promise.all([
       this.#subject(agencyId, request.subject),
       this.agencies.admin(agencyId),
@@ -163,7 +165,8 @@ export default class ReceiveInquiry {
    * commits, so a detach either finished before — and the listing, read again
    * here, names the receiving operator — or waits and then moves this inquiry
    * too (docs/design.md §13; issue 24, "an inquiry racing the detachment of its
-   * listing's operator"). Two statements more than an administrator's inquiry.
+   * listing's operator"). Costs a collaborator's inquiry two statements (the lock and
+   * the listing read again); the operator's read moved into the transaction.
    */
   async #operatorAfterHandovers(
     agencyId: number,
