@@ -10,7 +10,7 @@
  */
 import { DateTime } from 'luxon'
 import { inject } from '@adonisjs/core'
-import runner from '#core/jobs/main'
+import JobRunner from '#core/jobs/runner'
 import { settings } from '#core/settings'
 import { fail, ok, type Result } from '#core/result'
 import { retryOnUniqueViolation } from '#core/database/errors'
@@ -47,7 +47,8 @@ export default class InviteAgency {
   constructor(
     private agencies: AgencyStore,
     private invitations: InvitationStore,
-    private unitOfWork: UnitOfWork
+    private unitOfWork: UnitOfWork,
+    private jobs: JobRunner
   ) {}
 
   async execute(appId: number, input: InvitationInput): Promise<Result<Invitation, 'email_known'>> {
@@ -97,7 +98,7 @@ export default class InviteAgency {
         )
       }
       if (mail) {
-        await runner.send(
+        await this.jobs.send(
           'agencies.mail',
           {
             invitationId: invitation.id,

@@ -5,7 +5,7 @@
  */
 import { DateTime } from 'luxon'
 import { inject } from '@adonisjs/core'
-import runner from '#core/jobs/main'
+import JobRunner from '#core/jobs/runner'
 import UnitOfWork from '#core/database/unit_of_work'
 import AgencyStore from '#agencies/stores/agency_store'
 import InvitationStore from '#agencies/stores/invitation_store'
@@ -20,7 +20,8 @@ export default class PollInvitations {
     private invitations: InvitationStore,
     private agencies: AgencyStore,
     private events: InvitationEvents,
-    private unitOfWork: UnitOfWork
+    private unitOfWork: UnitOfWork,
+    private jobs: JobRunner
   ) {}
 
   async execute(): Promise<PollReport> {
@@ -41,7 +42,7 @@ export default class PollInvitations {
           { remindedAt: now, lastMailedAt: now, mailSequence: invitation.mailSequence + 1 },
           tx
         )
-        await runner.send(
+        await this.jobs.send(
           'agencies.mail',
           {
             invitationId: invitation.id,
