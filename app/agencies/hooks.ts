@@ -86,6 +86,10 @@ export class AgencyHooks {
   suspensionEffects(): Promise<SuspensionEffects[]> {
     return suspensionEffectsOf()
   }
+
+  planUsageSource(): Promise<PlanUsageSource> {
+    return planUsageSource()
+  }
 }
 
 async function make<T>(load: LazyService<T>): Promise<T> {

@@ -6,7 +6,7 @@ import UnitOfWork from '#core/database/unit_of_work'
 import AgencyStore from '#agencies/stores/agency_store'
 import BranchStore from '#agencies/stores/branch_store'
 import PlanStore, { type PlanView } from '#agencies/stores/plan_store'
-import { suspensionEffectsOf } from '#agencies/hooks'
+import { AgencyHooks } from '#agencies/hooks'
 import AgencyDirectory from './agency_directory.js'
 import { normalizeEmail } from './emails.js'
 
@@ -17,7 +17,8 @@ export default class AgencyService {
     private branchStore: BranchStore,
     private plans: PlanStore,
     private directory: AgencyDirectory,
-    private unitOfWork: UnitOfWork
+    private unitOfWork: UnitOfWork,
+    private hooks: AgencyHooks
   ) {}
 
   /** The app's agencies, by commercial name. */
@@ -46,7 +47,7 @@ export default class AgencyService {
       if (!agency) return null
       await this.plans.set(agency.id, plan, tx)
       // A smaller plan suspends the excess active listings (docs/design.md §14).
-      for (const effects of await suspensionEffectsOf()) {
+      for (const effects of await this.hooks.suspensionEffects()) {
         await effects.capacityLowered(agency.id, plan.capacity, tx)
       }
       return agency

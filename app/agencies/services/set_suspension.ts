@@ -9,7 +9,7 @@ import { inject } from '@adonisjs/core'
 import UnitOfWork from '#core/database/unit_of_work'
 import AgencyStore from '#agencies/stores/agency_store'
 import OperatorStore from '#agencies/stores/operator_store'
-import { suspensionEffectsOf } from '#agencies/hooks'
+import { AgencyHooks } from '#agencies/hooks'
 import AgencyDirectory from './agency_directory.js'
 import { normalizeEmail } from './emails.js'
 
@@ -19,7 +19,8 @@ export default class SetSuspension {
     private agencies: AgencyStore,
     private operators: OperatorStore,
     private directory: AgencyDirectory,
-    private unitOfWork: UnitOfWork
+    private unitOfWork: UnitOfWork,
+    private hooks: AgencyHooks
   ) {}
 
   async agency(adminMail: string, suspended: boolean) {
@@ -30,7 +31,7 @@ export default class SetSuspension {
       if (!agency) return false
       await this.agencies.setSuspended(agency, suspended, tx)
       if (suspended) {
-        for (const effects of await suspensionEffectsOf()) {
+        for (const effects of await this.hooks.suspensionEffects()) {
           await effects.agencySuspended(agency.id, tx)
         }
       }
@@ -46,7 +47,7 @@ export default class SetSuspension {
       if (!operator) return false
       await this.operators.setSuspended(operator, suspended, tx)
       if (suspended) {
-        for (const effects of await suspensionEffectsOf()) {
+        for (const effects of await this.hooks.suspensionEffects()) {
           await effects.operatorSuspended(operator.id, tx)
         }
       }
