@@ -8,6 +8,7 @@ import type ResolvePlace from '#agencies/services/resolve_place'
 import type { PlaceInput, Place, UnknownPlace } from '#agencies/services/resolve_place'
 import SaveBranch, { type InvalidBranch } from '#agencies/services/save_branch'
 import { problemFor } from '#agencies/http/problems'
+import { toBranchInput } from '#agencies/validators/branch_validators'
 import { FAKE_TX, FakeUnitOfWork } from '#tests/helpers/fakes'
 
 const AGENCY = 7
@@ -298,5 +299,35 @@ test.group('SaveBranch: places', () => {
       Region: ['La región no existe.'],
       Ciudad: ['La ciudad es ambigua: envíe su id o su nombre completo.'],
     })
+  })
+})
+
+test.group('SaveBranch: the validator’s mapping', () => {
+  test('SucursalEdit maps to the domain input: absent stays absent, null stays null', ({
+    assert,
+  }) => {
+    assert.deepEqual(
+      toBranchInput({
+        Descripcion: 'Norte',
+        Email: null,
+        TallerMecanico: true,
+        Laborable: { Desde: '09:00', Hasta: '18:00' },
+        Festivo: null,
+        ResponsableLeadsPostVenta: 'jefe@agencia.example',
+      }),
+      {
+        description: 'Norte',
+        email: null,
+        phone: undefined,
+        region: undefined,
+        city: undefined,
+        address: undefined,
+        sales: undefined,
+        workshop: true,
+        parts: undefined,
+        hours: { weekdays: { from: '09:00', to: '18:00' }, preHolidays: undefined, holidays: null },
+        afterSalesLeadOwner: 'jefe@agencia.example',
+      }
+    )
   })
 })
