@@ -1,14 +1,14 @@
 import { test } from '@japa/runner'
-import { fail, ok } from '#core/result'
+import { fail } from '#core/result'
 import type { Tx } from '#core/database/unit_of_work'
 import Operator from '#agencies/models/operator'
 import type OperatorStore from '#agencies/stores/operator_store'
 import type { MemberRecord, OperatorChanges } from '#agencies/stores/operator_store'
 import type ResolvePlace from '#agencies/services/resolve_place'
-import type { PlaceInput } from '#agencies/services/resolve_place'
 import EditOperator from '#agencies/services/edit_operator'
 import { toOperatorEdit } from '#agencies/validators/operator_validators'
 import { FAKE_TX, FakeUnitOfWork } from '#tests/helpers/fakes'
+import { FakePlaces } from './fake_places.js'
 
 const AGENCY = 7
 
@@ -44,16 +44,6 @@ class FakeOperators implements Pick<OperatorStore, 'memberRecord' | 'update'> {
   async update(operator: Operator, changes: OperatorChanges) {
     this.updates.push(changes)
     operator.merge(changes)
-  }
-}
-
-class FakePlaces implements Pick<ResolvePlace, 'execute'> {
-  asked: PlaceInput[] = []
-  async execute(input: PlaceInput) {
-    this.asked.push(input)
-    if (input.city === 'Atlantis')
-      return fail('unknown_place', { details: { city: 'not_found' as const } })
-    return ok({ regionId: input.region === null ? null : 5, cityId: input.city ? 51 : null })
   }
 }
 

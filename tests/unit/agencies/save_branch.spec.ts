@@ -1,15 +1,15 @@
 import { test } from '@japa/runner'
-import { fail, ok } from '#core/result'
+import { fail } from '#core/result'
 import type { Tx } from '#core/database/unit_of_work'
 import Branch from '#agencies/models/branch'
 import type BranchStore from '#agencies/stores/branch_store'
 import type { BranchChanges } from '#agencies/stores/branch_store'
 import type ResolvePlace from '#agencies/services/resolve_place'
-import type { PlaceInput, Place, UnknownPlace } from '#agencies/services/resolve_place'
 import SaveBranch, { type InvalidBranch } from '#agencies/services/save_branch'
 import { problemFor } from '#agencies/http/problems'
 import { toBranchInput } from '#agencies/validators/branch_validators'
 import { FAKE_TX, FakeUnitOfWork } from '#tests/helpers/fakes'
+import { FakePlaces } from './fake_places.js'
 
 const AGENCY = 7
 
@@ -42,27 +42,6 @@ class FakeBranches implements Pick<BranchStore, 'find' | 'create' | 'update'> {
 
 function assertTx(tx: Tx) {
   if (tx !== FAKE_TX) throw new Error('written outside the unit of work')
-}
-
-/** The catalogue as ResolvePlace answers it: Córdoba (region 5) with its city 51; anything else unknown. */
-class FakePlaces implements Pick<ResolvePlace, 'execute'> {
-  asked: PlaceInput[] = []
-
-  async execute(input: PlaceInput) {
-    this.asked.push(input)
-    const issues: UnknownPlace = {}
-    let place: Place = { regionId: null, cityId: null }
-    if (input.region) {
-      if (input.region === 'Córdoba') place = { ...place, regionId: 5 }
-      else issues.region = input.region === 'San' ? 'ambiguous' : 'not_found'
-    }
-    if (input.city && !issues.region) {
-      if (input.city === 'Río Cuarto') place = { regionId: 5, cityId: 51 }
-      else issues.city = 'not_found'
-    }
-    if (issues.region || issues.city) return fail('unknown_place', { details: issues })
-    return ok(place)
-  }
 }
 
 function existing(fields: Partial<Branch> = {}) {
