@@ -65,6 +65,7 @@ import DeliveryStore, {
   type Settlement,
 } from '#core/stores/delivery_store'
 import type Delivery from './models/delivery.js'
+import type { DeliveryStatus } from './models/delivery.js'
 import DeadDeliveryHooks from './dead_hooks.js'
 import { newMessageId } from './signer.js'
 import { OutboundError } from './http_client.js'
@@ -137,6 +138,12 @@ const RECORD_PATIENCE_MS = 60_000
 
 /** Errors that no retry can fix: the delivery is dead at once. */
 const PERMANENT: ReadonlySet<string> = new Set(['private_address', 'bad_url', 'bad_scheme'])
+
+/** How many stuck deliveries `overview` looks at. */
+const STUCK_LIMIT = 10_000
+
+/** What `deliveries:list --failed` shows besides the stuck ones. */
+const RETRYING_OR_DEAD: readonly DeliveryStatus[] = Object.freeze(['failed', 'dead'])
 
 const INTERRUPTED = 'interrupted: the worker stopped before the outcome was recorded'
 
@@ -407,6 +414,25 @@ export class DeliveryService {
       }
       return queued
     })
+  }
+
+  /**
+   * Operators' view (`deliveries:list`): the newest deliveries, at most
+   * `limit`; `only: 'failed'` keeps those retrying, dead or stuck, `'stuck'`
+   * the stuck ones. `stuck` holds the ids of the stuck ones among them.
+   */
+  async overview(
+    options: { only?: 'failed' | 'stuck'; limit?: number } = {}
+  ): Promise<{ deliveries: Delivery[]; stuck: Set<string> }> {
+    const stuck = await this.store.stuckIds(STUCK_LIMIT)
+    const anyOf =
+      options.only === 'stuck'
+        ? { ids: stuck }
+        : options.only === 'failed'
+          ? { statuses: RETRYING_OR_DEAD, ids: stuck }
+          : undefined
+    const found = await this.store.newest(options.limit ?? 50, anyOf)
+    return { deliveries: found, stuck: new Set(stuck) }
   }
 
   /**

@@ -266,6 +266,27 @@ export default class DeliveryStore {
       )
   }
 
+  /** The ids of stuck deliveries (at most `limit`). */
+  async stuckIds(limit: number): Promise<string[]> {
+    const rows = await this.stuck().select('id').limit(limit)
+    return rows.map((row) => row.id)
+  }
+
+  /** The newest deliveries, at most `limit`; with `anyOf`, only those in one of its statuses or ids. */
+  newest(
+    limit: number,
+    anyOf?: { statuses?: readonly DeliveryStatus[]; ids?: readonly string[] }
+  ): Promise<DeliveryRow[]> {
+    const query = Delivery.query().orderBy('created_at', 'desc').limit(limit)
+    if (anyOf) {
+      query.where((either) => {
+        if (anyOf.statuses) either.orWhereIn('status', [...anyOf.statuses])
+        if (anyOf.ids) either.orWhereIn('id', [...anyOf.ids])
+      })
+    }
+    return query.exec()
+  }
+
   /** Up to `limit` open deliveries without a live job, locked (others' locked rows skipped). */
   async orphans(limit: number, tx?: Tx): Promise<OrphanRow[]> {
     const rows: Array<{

@@ -49,6 +49,8 @@ class FakeDeliveryStore implements Pick<
   | 'find'
   | 'orphans'
   | 'makeDue'
+  | 'stuckIds'
+  | 'newest'
 > {
   rows = new Map<string, Delivery>()
   attempts: AttemptRow[] = []
@@ -175,6 +177,24 @@ class FakeDeliveryStore implements Pick<
 
   async makeDue(id: string) {
     this.madeDue.push(id)
+  }
+
+  stuck: string[] = []
+  async stuckIds() {
+    return this.stuck
+  }
+
+  /** Newest first: ids were created in order, so the reverse of insertion. */
+  async newest(
+    limit: number,
+    anyOf?: { statuses?: readonly DeliveryStatus[]; ids?: readonly string[] }
+  ) {
+    return [...this.rows.values()]
+      .reverse()
+      .filter(
+        (row) => !anyOf || anyOf.statuses?.includes(row.status) || anyOf.ids?.includes(row.id)
+      )
+      .slice(0, limit)
   }
 }
 
@@ -562,5 +582,34 @@ test.group('DeliveryService (unit)', (group) => {
         ['c', null],
       ]
     )
+  })
+
+  test('overview: all newest first; --failed adds the stuck to failed and dead; --stuck only the stuck', async ({
+    assert,
+  }) => {
+    settings.deliveryRetrySchedule = [1]
+    const { store, service, create, due, answer } = setup()
+    const delivered = await create('delivered')
+    const failed = await create('failed')
+    const dead = await create('dead')
+    const stuck = await create('stuck')
+    await service.attempt(delivered.id, answer(200))
+    await service.attempt(failed.id, answer(500))
+    await service.attempt(dead.id, answer(500))
+    due(dead.id)
+    await service.attempt(dead.id, answer(500))
+    store.stuck = [stuck.id]
+
+    const ids = (list: Delivery[]) => list.map((delivery) => delivery.id)
+    const all = await service.overview()
+    assert.deepEqual(ids(all.deliveries), [stuck.id, dead.id, failed.id, delivered.id])
+    assert.deepEqual([...all.stuck], [stuck.id])
+    assert.deepEqual(ids((await service.overview({ limit: 2 })).deliveries), [stuck.id, dead.id])
+    assert.deepEqual(ids((await service.overview({ only: 'failed' })).deliveries), [
+      stuck.id,
+      dead.id,
+      failed.id,
+    ])
+    assert.deepEqual(ids((await service.overview({ only: 'stuck' })).deliveries), [stuck.id])
   })
 })

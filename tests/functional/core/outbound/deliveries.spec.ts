@@ -355,6 +355,42 @@ test.group('Deliveries: service rules', (group) => {
     assert.equal((await Delivery.findOrFail(done.id)).status, 'delivered')
   })
 
+  test("an owner's deliveries: listed for one app, the newest of a channel", async ({ assert }) => {
+    const other = (await createCaller('Deliveries rules, other app')).app.id
+    const make = (forApp: number, channel: string) =>
+      db.transaction((trx) =>
+        deliveries.create(
+          {
+            channel,
+            ownerType: 'test',
+            ownerId: 'owner-of-many',
+            appId: forApp,
+            target: 'http://127.0.0.1:9/',
+            payload: {},
+            queue: IDLE,
+          },
+          trx
+        )
+      )
+    const first = await make(appId, 'test')
+    const second = await make(appId, 'test')
+    const mine = await make(appId, 'other')
+    const theirs = await make(other, 'test')
+    const ids = (list: Array<{ id: string }>) => list.map((delivery) => delivery.id).sort()
+    assert.deepEqual(
+      ids(await deliveries.list('test', 'owner-of-many', { appId })),
+      ids([first, second, mine])
+    )
+    assert.deepEqual(
+      ids(await deliveries.list('test', 'owner-of-many')),
+      ids([first, second, mine, theirs])
+    )
+    const owner = { ownerType: 'test', ownerId: 'owner-of-many', appId }
+    assert.equal((await deliveries.latest({ ...owner, channel: 'test' }))?.id, second.id)
+    assert.equal((await deliveries.latest({ ...owner, channel: 'other' }))?.id, mine.id)
+    assert.isNull(await deliveries.latest({ ...owner, channel: 'none' }))
+  })
+
   test('the schedule: jitter stays within ±20 %, and it ends after its last entry', ({
     assert,
   }) => {

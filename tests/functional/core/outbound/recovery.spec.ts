@@ -257,6 +257,13 @@ test.group('Deliveries: recovery', (group) => {
       (await listed(['--failed'])).find((row) => row.id === created.id),
       { stuck: true }
     )
+    const overview = await deliveries.overview({ only: 'stuck', limit: 1000 })
+    assert.include(
+      overview.deliveries.map((delivery) => delivery.id),
+      created.id
+    )
+    assert.isTrue(overview.stuck.has(created.id))
+    assert.isFalse(overview.stuck.has(withJob.id))
 
     await deliveries.sweep()
     const delivery = await settled(created.id)
