@@ -320,7 +320,20 @@ export class DeliveryService {
     if (!trx) return this.unitOfWork.run((tx) => this.resend(which, tx, options))
     const found = await this.store.lock(which, trx)
     for (const delivery of found) {
-      await this.store.reopen(delivery, options, trx)
+      // A fresh round, due now; the message id stays.
+      await this.store.update(
+        delivery,
+        {
+          status: 'pending',
+          roundAttempts: 0,
+          nextAttemptAt: DateTime.now(),
+          lastError: null,
+          claimJobId: null,
+          ...(options.payload !== undefined ? { payload: options.payload } : {}),
+          ...(options.target !== undefined ? { target: options.target } : {}),
+        },
+        trx
+      )
       await this.runner.send(delivery.queue, { deliveryId: delivery.id } satisfies DeliveryJob, {
         trx,
       })

@@ -8,7 +8,7 @@
  * intake)"; a try stays claim + attempt INSERT + UPDATE). Every method takes an
  * optional transaction last; without it, the pool.
  */
-import { DateTime } from 'luxon'
+import type { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type { Tx } from '#core/database/unit_of_work'
 import { poolQuery } from '#core/database/pool_query'
@@ -55,8 +55,13 @@ export type Settlement = {
 export type DeliverySelector =
   string | { ownerType: string; ownerId: string | number; channel?: string; appId?: number }
 
-/** What a resend changes besides reopening. */
-export type Reopening = { payload?: unknown; target?: string }
+/** Columns a service may change on a delivery it read. */
+export type DeliveryChanges = Partial<
+  Pick<
+    Delivery,
+    'status' | 'roundAttempts' | 'nextAttemptAt' | 'lastError' | 'claimJobId' | 'payload' | 'target'
+  >
+>
 
 /** An open delivery that no job waits for or runs. */
 export type OrphanRow = {
@@ -205,19 +210,10 @@ export default class DeliveryStore {
     return selected(which, tx).orderBy('created_at', 'desc').first()
   }
 
-  /** A fresh round of the schedule, due now, with the same message id. */
-  async reopen(delivery: DeliveryRow, changes: Reopening, tx?: Tx): Promise<DeliveryRow> {
+  /** Writes `changes` to the delivery (a model save). */
+  async update(delivery: DeliveryRow, changes: DeliveryChanges, tx?: Tx): Promise<DeliveryRow> {
     if (tx) delivery.useTransaction(tx)
-    delivery.merge({
-      status: 'pending',
-      roundAttempts: 0,
-      nextAttemptAt: DateTime.now(),
-      lastError: null,
-      claimJobId: null,
-    })
-    if (changes.payload !== undefined) delivery.payload = changes.payload
-    if (changes.target !== undefined) delivery.target = changes.target
-    await delivery.save()
+    await delivery.merge(changes).save()
     return delivery
   }
 

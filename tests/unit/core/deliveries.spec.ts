@@ -26,7 +26,7 @@ import type {
   DeliverySelector,
   NewDeliveryRow,
   OrphanRow,
-  Reopening,
+  DeliveryChanges,
   Settlement,
 } from '#core/stores/delivery_store'
 import type { DeliveryStatus } from '#core/outbound/models/delivery'
@@ -44,7 +44,7 @@ class FakeDeliveryStore implements Pick<
   | 'settle'
   | 'savepoint'
   | 'lock'
-  | 'reopen'
+  | 'update'
   | 'disable'
   | 'find'
   | 'orphans'
@@ -142,21 +142,10 @@ class FakeDeliveryStore implements Pick<
       .map(copy)
   }
 
-  async reopen(delivery: Delivery, changes: Reopening, tx?: Tx) {
+  async update(delivery: Delivery, changes: DeliveryChanges, tx?: Tx) {
     this.writesIn.push(tx)
-    const row = this.rows.get(delivery.id)!
-    for (const target of [row, delivery]) {
-      target.merge({
-        status: 'pending',
-        roundAttempts: 0,
-        nextAttemptAt: DateTime.now(),
-        lastError: null,
-        claimJobId: null,
-      })
-      if (changes.payload !== undefined) target.payload = changes.payload
-      if (changes.target !== undefined) target.target = changes.target
-    }
-    return delivery
+    this.rows.get(delivery.id)!.merge(changes)
+    return delivery.merge(changes)
   }
 
   async disable(id: string, reason: string, from: readonly DeliveryStatus[]) {

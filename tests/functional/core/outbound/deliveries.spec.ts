@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import JobRunner from '#core/jobs/runner'
 import { settings } from '#core/settings'
 import { outbound } from '#core/outbound/http_client'
@@ -10,6 +11,7 @@ import {
   deliveryWork,
   parseRetryAfter,
   type DeliveryJob,
+  type NewDelivery,
 } from '#core/outbound/deliveries'
 import Delivery from '#core/outbound/models/delivery'
 import { createCaller } from '#tests/helpers/apps'
@@ -62,20 +64,23 @@ async function countOpenJobs(id: string, queue = QUEUE) {
 }
 
 async function create(appId: number, target: string, payload: object = { hello: 'world' }) {
-  return db.transaction((trx) =>
-    deliveries.create(
-      {
-        channel: 'test',
-        ownerType: 'test',
-        ownerId: `o-${Math.random()}`,
-        appId,
-        target,
-        payload,
-        queue: QUEUE,
-      },
-      trx
-    )
-  )
+  return idle({ appId, ownerId: `o-${Math.random()}`, target, payload, queue: QUEUE })
+}
+
+/** A test owner's delivery (by default on the idle queue, to a closed port), in `trx` or a transaction of its own. */
+function idle(
+  fields: Pick<NewDelivery, 'appId' | 'ownerId'> & Partial<NewDelivery>,
+  trx?: TransactionClientContract
+) {
+  const input = {
+    channel: 'test',
+    ownerType: 'test',
+    target: 'http://127.0.0.1:9/',
+    payload: {},
+    queue: IDLE,
+    ...fields,
+  }
+  return trx ? deliveries.create(input, trx) : db.transaction((t) => deliveries.create(input, t))
 }
 
 test.group('Deliveries: retries through a real worker', (group) => {
@@ -262,38 +267,14 @@ test.group('Deliveries: service rules', (group) => {
     assert,
   }) => {
     const trx = await db.transaction()
-    const created = await deliveries.create(
-      {
-        channel: 'test',
-        ownerType: 'test',
-        ownerId: 'rollback',
-        appId,
-        target: 'http://127.0.0.1:9/',
-        payload: {},
-        queue: IDLE,
-      },
-      trx
-    )
+    const created = await idle({ appId, ownerId: 'rollback' }, trx)
     await trx.rollback()
     assert.isNull(await Delivery.find(created.id))
     assert.equal(await openJobs(created.id, IDLE), 0)
   })
 
   test('a delivered delivery is skipped: duplicate jobs send nothing', async ({ assert }) => {
-    const created = await db.transaction((trx) =>
-      deliveries.create(
-        {
-          channel: 'test',
-          ownerType: 'test',
-          ownerId: 'dup',
-          appId,
-          target: 'http://127.0.0.1:9/',
-          payload: {},
-          queue: IDLE,
-        },
-        trx
-      )
-    )
+    const created = await idle({ appId, ownerId: 'dup' })
     let sends = 0
     const first = await deliveries.attempt(created.id, async () => (sends++, { status: 200 }))
     const second = await deliveries.attempt(created.id, async () => (sends++, { status: 200 }))
@@ -305,20 +286,7 @@ test.group('Deliveries: service rules', (group) => {
 
   test('a failed try is not repeated before it is due', async ({ assert }) => {
     settings.deliveryRetrySchedule = [60]
-    const created = await db.transaction((trx) =>
-      deliveries.create(
-        {
-          channel: 'test',
-          ownerType: 'test',
-          ownerId: 'due',
-          appId,
-          target: 'http://127.0.0.1:9/',
-          payload: {},
-          queue: IDLE,
-        },
-        trx
-      )
-    )
+    const created = await idle({ appId, ownerId: 'due' })
     assert.equal(await deliveries.attempt(created.id, async () => ({ status: 502 })), 'retry')
     assert.equal(await deliveries.attempt(created.id, async () => ({ status: 200 })), 'skipped')
     const thrown = await deliveries.attempt(created.id, async () => {
@@ -328,21 +296,7 @@ test.group('Deliveries: service rules', (group) => {
   })
 
   test('cancel disables an open delivery and leaves a settled one alone', async ({ assert }) => {
-    const make = (ownerId: string) =>
-      db.transaction((trx) =>
-        deliveries.create(
-          {
-            channel: 'test',
-            ownerType: 'test',
-            ownerId,
-            appId,
-            target: 'http://127.0.0.1:9/',
-            payload: {},
-            queue: IDLE,
-          },
-          trx
-        )
-      )
+    const make = (ownerId: string) => idle({ appId, ownerId })
     const open = await make('cancel-open')
     const done = await make('cancel-done')
     await deliveries.attempt(done.id, async () => ({ status: 200 }))
@@ -358,20 +312,7 @@ test.group('Deliveries: service rules', (group) => {
   test("an owner's deliveries: listed for one app, the newest of a channel", async ({ assert }) => {
     const other = (await createCaller('Deliveries rules, other app')).app.id
     const make = (forApp: number, channel: string) =>
-      db.transaction((trx) =>
-        deliveries.create(
-          {
-            channel,
-            ownerType: 'test',
-            ownerId: 'owner-of-many',
-            appId: forApp,
-            target: 'http://127.0.0.1:9/',
-            payload: {},
-            queue: IDLE,
-          },
-          trx
-        )
-      )
+      idle({ appId: forApp, ownerId: 'owner-of-many', channel })
     const first = await make(appId, 'test')
     const second = await make(appId, 'test')
     const mine = await make(appId, 'other')
