@@ -17,6 +17,7 @@ import Delivery from '#core/outbound/models/delivery'
 import { createCaller } from '#tests/helpers/apps'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import { until } from '#tests/helpers/until'
+import { liveDeliveryJobs, settledDelivery, shortRetries } from '#tests/helpers/deliveries'
 
 const QUEUE = 'test.deliveries'
 /** A queue nobody works: the rules group drives `attempt` by hand, without a worker racing it. */
@@ -39,28 +40,13 @@ class TestDeliveryHandler {
   }
 }
 
-async function settled(id: string) {
-  return until(
-    async () => (await Delivery.findOrFail(id)).refresh(),
-    (delivery) => ['delivered', 'dead', 'disabled'].includes(delivery.status)
-  )
-}
-
 /** Jobs of a delivery not yet settled; the worker completes a job just after its handler returns. */
 async function openJobs(id: string, queue = QUEUE) {
   return until(
-    () => countOpenJobs(id, queue),
+    () => liveDeliveryJobs(id, queue),
     (n) => n === 0,
     3000
   )
-}
-
-async function countOpenJobs(id: string, queue = QUEUE) {
-  const result = await db.rawQuery(
-    `select count(*)::int as n from pgboss.job where name = ? and data->>'deliveryId' = ? and state in ('created', 'retry', 'active')`,
-    [queue, id]
-  )
-  return result.rows[0].n as number
 }
 
 async function create(appId: number, target: string, payload: object = { hello: 'world' }) {
@@ -86,8 +72,6 @@ function idle(
 test.group('Deliveries: retries through a real worker', (group) => {
   let receiver: Receiver
   let appId: number
-  const initial = { allow: settings.outboundAllowPrivate, schedule: settings.deliveryRetrySchedule }
-
   group.setup(async () => {
     const runner = await app.container.make(JobRunner)
     runner.register({
@@ -103,12 +87,9 @@ test.group('Deliveries: retries through a real worker', (group) => {
   })
   group.each.setup(() => {
     receiver.reset()
+    const restore = shortRetries()
     settings.outboundAllowPrivate = true
-    settings.deliveryRetrySchedule = [0.1, 0.1, 0.1]
-    return () => {
-      settings.outboundAllowPrivate = initial.allow
-      settings.deliveryRetrySchedule = initial.schedule
-    }
+    return restore
   })
 
   test('500 twice then 200: delivered on the third attempt, three attempts logged', async ({
@@ -116,7 +97,7 @@ test.group('Deliveries: retries through a real worker', (group) => {
   }) => {
     receiver.script({ status: 500 }, { status: 500 }, { status: 200 })
     const created = await create(appId, receiver.url('/hook'), { n: 1 })
-    const delivery = await settled(created.id)
+    const delivery = await settledDelivery(created.id)
     assert.equal(delivery.status, 'delivered')
     assert.isNotNull(delivery.deliveredAt)
     assert.equal(delivery.attemptCount, 3)
@@ -156,7 +137,7 @@ test.group('Deliveries: retries through a real worker', (group) => {
     assert.match(failedOnce.lastError!, /^network: /)
     const up = await startReceiver({ port })
     try {
-      const delivery = await settled(created.id)
+      const delivery = await settledDelivery(created.id)
       assert.equal(delivery.status, 'delivered')
       assert.lengthOf(up.requests, 1)
       const [logged] = await deliveries.list(created.ownerType, created.ownerId)
@@ -170,7 +151,7 @@ test.group('Deliveries: retries through a real worker', (group) => {
   test('410: disabled at once, reported as gone, no further attempt queued', async ({ assert }) => {
     receiver.setDefault({ status: 410 })
     const created = await create(appId, receiver.url('/gone'))
-    const delivery = await settled(created.id)
+    const delivery = await settledDelivery(created.id)
     assert.equal(delivery.status, 'disabled')
     assert.equal(delivery.attemptCount, 1)
     assert.isNull(delivery.nextAttemptAt)
@@ -194,7 +175,7 @@ test.group('Deliveries: retries through a real worker', (group) => {
       [QUEUE, created.id]
     )
     assert.equal(new Date(job.rows[0].start_after).getTime(), waiting.nextAttemptAt!.toMillis())
-    const delivery = await settled(created.id)
+    const delivery = await settledDelivery(created.id)
     assert.equal(delivery.status, 'delivered')
     assert.isAtLeast(
       receiver.requests[1].receivedAt.getTime() - receiver.requests[0].receivedAt.getTime(),
@@ -207,7 +188,7 @@ test.group('Deliveries: retries through a real worker', (group) => {
   }) => {
     receiver.setDefault({ status: 500 })
     const created = await create(appId, receiver.url('/down'))
-    const dead = await settled(created.id)
+    const dead = await settledDelivery(created.id)
     assert.equal(
       dead.status,
       'dead',
@@ -221,7 +202,7 @@ test.group('Deliveries: retries through a real worker', (group) => {
     // Without a transaction: resend opens its own (what deliveries:retry calls).
     const [again] = await deliveries.resend(created.id)
     assert.equal(again.status, 'pending')
-    const delivered = await settled(created.id)
+    const delivered = await settledDelivery(created.id)
     assert.equal(
       delivered.status,
       'delivered',
@@ -233,14 +214,14 @@ test.group('Deliveries: retries through a real worker', (group) => {
 
   test('resend by owner can replace the payload and keeps the message id', async ({ assert }) => {
     const created = await create(appId, receiver.url('/ok'), { first: true })
-    await settled(created.id)
+    await settledDelivery(created.id)
     await db.transaction((trx) =>
       deliveries.resend({ ownerType: created.ownerType, ownerId: created.ownerId }, trx, {
         payload: { again: true },
       })
     )
     await receiver.waitFor(2)
-    const delivered = await settled(created.id)
+    const delivered = await settledDelivery(created.id)
     assert.equal(delivered.status, 'delivered')
     assert.deepEqual(receiver.requests[1].json(), { again: true })
     assert.equal(receiver.requests[1].headers['webhook-id'], created.messageId)
