@@ -3,10 +3,11 @@
  * `DeliveryService` (#core/outbound/deliveries). Style per statement, by the
  * rule of docs/architecture.md: Lucid models for plain CRUD, the query builder
  * for dynamic filters, written-out SQL only on the hot paths where the bench
- * showed it pays — the intake's delivery INSERT and a try's claim and outcome
- * (docs/decisions.md, Performance and Jobs & outbound: "Same statements (8 per
- * intake)"; a try stays claim + attempt INSERT + UPDATE). Every method takes an
- * optional transaction last; without it, the pool.
+ * showed it pays: the intake's delivery INSERT and a try's claim and outcome,
+ * kept verbatim and as many per intake and per try as before (intake: 8
+ * statements, docs/decisions.md Performance; intake → webhook at 50 inquiries/s:
+ * p50 22 ms, p99 86 ms, worker 8.0 CPU ms per inquiry, the README's capacity
+ * table). Every method takes an optional transaction last; without it, the pool.
  */
 import type { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
@@ -114,6 +115,7 @@ export default class DeliveryStore {
    * Hot (every try): one statement claims the delivery when it is open and
    * due, or when `jobId` holds the claim already, and pushes `next_attempt_at`
    * ahead by `claimSeconds` (docs/decisions.md, Jobs & outbound: Claims).
+   * Written out: the worker's 8.0 CPU ms per inquiry (bench) includes it.
    */
   async claim(
     deliveryId: string,
@@ -146,7 +148,7 @@ export default class DeliveryStore {
     return { delivery: Delivery.$createFromAdapterResult(row)!, previousClaim }
   }
 
-  /** Only after a take-over: the try a dead worker left without an outcome, once. */
+  /** Only after a take-over (rare, not hot): the try a dead worker left without an outcome, once; as before. */
   async recordInterrupted(
     deliveryId: string,
     number: number,
@@ -169,7 +171,8 @@ export default class DeliveryStore {
   /**
    * Hot (every try): the outcome, only while try `number` still holds the
    * claim (a take-over after a long outage records its own). False: someone
-   * claimed it since.
+   * claimed it since. Written out, one statement, inside the worker's 8.0 CPU
+   * ms per inquiry (bench).
    */
   async settle(
     deliveryId: string,
