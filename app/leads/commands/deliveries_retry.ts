@@ -14,12 +14,8 @@ export default class DeliveriesRetry extends AppCommand {
       return this.fail(`"${this.id}" is not a delivery id`)
     }
     const { deliveries } = await import('#core/outbound/deliveries')
-    // `resend(id)` without a transaction opens its own (core/outbound's coming signature; until
-    // it lands on main the call is typed as it will be).
-    const resend = deliveries.resend.bind(deliveries) as unknown as (
-      id: string
-    ) => ReturnType<typeof deliveries.resend>
-    const resent = await resend(this.id)
+    // Without a transaction `resend` opens its own unit of work: a command opens none.
+    const resent = await deliveries.resend(this.id)
     if (resent.length === 0) {
       return this.fail(`No delivery ${this.id}`)
     }

@@ -4,9 +4,9 @@
  * other leads. Every read states that condition; the SQL is InquiryStore's.
  */
 import { inject } from '@adonisjs/core'
+import { DeliveryService } from '#core/outbound/deliveries'
 import AgencyDirectory from '#agencies/services/agency_directory'
 import type { InquiryFields } from '#leads/models/inquiry'
-import DeliveryStore from '#leads/stores/delivery_store'
 import InquiryStore, {
   OTHER_LEADS,
   type ListFilters,
@@ -35,12 +35,12 @@ export default class InquiryReader {
   constructor(
     private agencies: AgencyDirectory,
     private inquiries: InquiryStore,
-    private deliveryLog: DeliveryStore
+    private deliveryService: DeliveryService
   ) {}
 
   /** The app's deliveries of an inquiry (`entregas`), each with its attempts. */
   deliveries(inquiryId: number, appId: number) {
-    return this.deliveryLog.ofInquiry(inquiryId, appId)
+    return this.deliveryService.list('inquiry', inquiryId, { appId })
   }
 
   /**

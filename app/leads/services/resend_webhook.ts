@@ -11,7 +11,6 @@ import { DeliveryService } from '#core/outbound/deliveries'
 import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
 import type Inquiry from '#leads/models/inquiry'
 import NotificationConfigStore from '#leads/stores/notification_config_store'
-import DeliveryStore from '#leads/stores/delivery_store'
 import { inquiryWebhookPayload } from '#leads/transformers/inquiry_transformer'
 import { buildAdf } from '#leads/adf/adf_builder'
 import { CHANNELS, type Channel } from './notification_fanout.js'
@@ -26,7 +25,6 @@ export default class ResendWebhook {
     private agencies: AgencyDirectory,
     private deliveries: DeliveryService,
     private configs: NotificationConfigStore,
-    private deliveryLog: DeliveryStore,
     private unitOfWork: UnitOfWork
   ) {}
 
@@ -74,7 +72,10 @@ export default class ResendWebhook {
     target: string,
     payload: Record<string, unknown>
   ) {
-    const existing = await this.deliveryLog.latest(inquiry.id, channel, appId, trx)
+    const existing = await this.deliveries.latest(
+      { ownerType: 'inquiry', ownerId: inquiry.id, channel, appId },
+      trx
+    )
     if (existing) return this.deliveries.resend(existing.id, trx, { payload, target })
     await this.deliveries.create(
       {

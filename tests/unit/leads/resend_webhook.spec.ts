@@ -14,7 +14,6 @@ import type InquiryReader from '#leads/services/inquiry_reader'
 import type { Audience } from '#leads/services/inquiry_reader'
 import ResendWebhook from '#leads/services/resend_webhook'
 import type NotificationConfigStore from '#leads/stores/notification_config_store'
-import type DeliveryStore from '#leads/stores/delivery_store'
 import { FAKE_TX, FakeUnitOfWork } from '#tests/helpers/fakes'
 import { configModel, inquiryModel } from './fixtures.js'
 
@@ -64,15 +63,19 @@ class FakeConfigs {
   }
 }
 
-/** Deliveries the inquiry already has, by channel. */
-class FakeDeliveryLog {
-  existing = new Map<string, { id: string }>()
-  async latest(_inquiryId: number, channel: string) {
-    return this.existing.get(channel) ?? null
-  }
-}
-
 class FakeDeliveries {
+  /** Deliveries the inquiry already has, by channel. */
+  existing = new Map<string, { id: string }>()
+  asked: Array<{ ownerType: string; ownerId: string | number; channel: string; appId: number }> = []
+  async latest(owner: {
+    ownerType: string
+    ownerId: string | number
+    channel: string
+    appId: number
+  }) {
+    this.asked.push(owner)
+    return this.existing.get(owner.channel) ?? null
+  }
   resent: Array<{ id: string; tx: Tx; options: ResendOptions }> = []
   created: Array<NewDelivery & { tx: Tx }> = []
   async resend(id: string, tx: Tx, options: ResendOptions) {
@@ -94,7 +97,6 @@ function world(found: Inquiry | null = inquiry(), stored: NotificationConfig | n
   const fakes = {
     reader: new FakeReader(found),
     configs: new FakeConfigs(stored),
-    deliveryLog: new FakeDeliveryLog(),
     deliveries: new FakeDeliveries(),
     unitOfWork: new FakeUnitOfWork(),
   }
@@ -103,7 +105,6 @@ function world(found: Inquiry | null = inquiry(), stored: NotificationConfig | n
     new FakeAgencies() as unknown as AgencyDirectory,
     fakes.deliveries as unknown as DeliveryService,
     fakes.configs as unknown as NotificationConfigStore,
-    fakes.deliveryLog as unknown as DeliveryStore,
     fakes.unitOfWork as any
   )
   return { ...fakes, action }
@@ -158,8 +159,8 @@ test.group('ResendWebhook', () => {
   test('the existing webhook delivery goes again with the Reenvio payload and the current Callback', async ({
     assert,
   }) => {
-    const { action, deliveryLog, deliveries, unitOfWork } = world()
-    deliveryLog.existing.set('webhook', { id: 'd-1' })
+    const { action, deliveries, unitOfWork } = world()
+    deliveries.existing.set('webhook', { id: 'd-1' })
     const result = await action.execute(APP, AGENCY, 'abc23xyz45')
     assert.isTrue(result.ok)
     const { callback, payload } = result.ok ? result.value : ({} as any)
@@ -173,6 +174,13 @@ test.group('ResendWebhook', () => {
     assert.deepEqual(resent.options.payload, { configId: 3, body: JSON.stringify(payload) })
     assert.lengthOf(deliveries.created, 0)
     assert.equal(unitOfWork.committed, 1)
+    // The inquiry's own delivery for this app, on this channel.
+    assert.deepEqual(deliveries.asked[0], {
+      ownerType: 'inquiry',
+      ownerId: 42,
+      channel: 'webhook',
+      appId: APP,
+    })
   })
 
   test('an inquiry that never had a webhook delivery gets a new one with its own message id', async ({
@@ -198,7 +206,7 @@ test.group('ResendWebhook', () => {
       inquiry(),
       config({ adfHookActive: true, adfHookCallback: 'https://hooks.example/adf' })
     )
-    active.deliveryLog.existing.set('adfHook', { id: 'd-adf' })
+    active.deliveries.existing.set('adfHook', { id: 'd-adf' })
     await active.action.execute(APP, AGENCY, 'abc23xyz45')
     const adf = active.deliveries.resent.find((resent) => resent.id === 'd-adf')!
     assert.equal(adf.options.target, 'https://hooks.example/adf')
