@@ -6,6 +6,15 @@ import { DateTime } from 'luxon'
 import Inquiry, { type VehicleSnapshot } from '#leads/models/inquiry'
 import NotificationConfig from '#leads/models/notification_config'
 
+/** The agency as a controller read it (an AgencyView) that receives other leads. */
+export const AGENCY = {
+  id: 7,
+  adminMail: 'admin@agencia.example',
+  tradeName: 'Agencia',
+  suspended: false,
+  receivesOtherLeads: true,
+}
+
 /** The buyer of a fixture inquiry (InquiryRequest['buyer'] in code names). */
 export const BUYER = {
   interest: null as string | null,

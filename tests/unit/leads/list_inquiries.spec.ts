@@ -11,14 +11,8 @@ import type InquiryReader from '#leads/services/inquiry_reader'
 import type { Audience, ListFilters } from '#leads/services/inquiry_reader'
 import ListInquiries, { DefaultPeriod } from '#leads/services/list_inquiries'
 import { LIMITS } from '#leads/validators/inquiry_validators'
+import { AGENCY } from './fixtures.js'
 
-const AGENCY = {
-  id: 7,
-  adminMail: 'admin@agencia.example',
-  tradeName: 'Agencia',
-  suspended: false,
-  receivesOtherLeads: true,
-}
 const EMPTY = { inquiries: [], total: 0, adminMails: new Map() }
 
 class FakeReader {

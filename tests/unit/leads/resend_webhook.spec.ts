@@ -15,16 +15,9 @@ import type { Audience } from '#leads/services/inquiry_reader'
 import ResendWebhook from '#leads/services/resend_webhook'
 import type NotificationConfigStore from '#leads/stores/notification_config_store'
 import { FAKE_TX, FakeUnitOfWork } from '#tests/helpers/fakes'
-import { configModel, inquiryModel } from './fixtures.js'
+import { AGENCY, configModel, inquiryModel } from './fixtures.js'
 
 const APP = 10
-const AGENCY = {
-  id: 7,
-  adminMail: 'admin@agencia.example',
-  tradeName: 'Agencia',
-  suspended: false,
-  receivesOtherLeads: true,
-}
 
 const inquiry = (fields: Partial<Inquiry> = {}) =>
   inquiryModel({
