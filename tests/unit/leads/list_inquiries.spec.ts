@@ -3,6 +3,7 @@
  * days of TZ, the operator filter, and which read answers — over a fake reader.
  */
 import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
 import { DateTime } from 'luxon'
 import { fail } from '#core/result'
 import { settings } from '#core/settings'
@@ -59,7 +60,9 @@ test.group('ListInquiries', () => {
     assert.deepEqual(audience, { appId: 10, agencyId: 7, receivesOtherLeads: true })
     assert.isTrue(result.ok)
 
-    const periods = new DefaultPeriod()
+    // Made once a day, in the one DefaultPeriod of the process.
+    const periods = await app.container.make(DefaultPeriod)
+    assert.strictEqual(periods, await app.container.make(DefaultPeriod))
     assert.strictEqual(periods.today(), periods.today())
   })
 

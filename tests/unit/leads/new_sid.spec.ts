@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
 import SidPool from '#leads/services/sid_pool'
 
 test.group('SidPool', () => {
@@ -12,5 +13,8 @@ test.group('SidPool', () => {
     assert.equal(new Set(sids).size, sids.length)
     // Every letter turns up (the modulo reaches the whole alphabet).
     assert.equal(new Set(sids.join('')).size, 32)
+  })
+  test('one pool per process: the container hands out the same SidPool', async ({ assert }) => {
+    assert.strictEqual(await app.container.make(SidPool), await app.container.make(SidPool))
   })
 })
