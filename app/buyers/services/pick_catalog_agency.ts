@@ -10,6 +10,7 @@
  */
 import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
+import { UnitOfWork } from '#core/database/unit_of_work'
 import AgencyDirectory from '#agencies/services/agency_directory'
 import { fail, ok, type Result } from '#core/result'
 
@@ -20,13 +21,16 @@ export type CatalogRecipient = { agencyId: number; appId: number; tradeName: str
 
 @inject()
 export default class PickCatalogAgency {
-  constructor(private agencies: AgencyDirectory) {}
+  constructor(
+    private agencies: AgencyDirectory,
+    private unitOfWork: UnitOfWork
+  ) {}
 
   async execute(regionId: number): Promise<Result<CatalogRecipient, 'none_in_region'>> {
     const candidates: CatalogRecipient[] = await this.agencies.otherLeadsRecipients(regionId)
     if (candidates.length === 0) return fail('none_in_region')
     const ids = [...new Set(candidates.map((candidate) => candidate.agencyId))]
-    const chosen = await db.transaction(async (trx) => {
+    const chosen = await this.unitOfWork.run(async (trx) => {
       await trx.rawQuery('select pg_advisory_xact_lock(?, ?)', [CATALOG_TURN_LOCK, regionId])
       const rows: { agency_id: number; last_assigned_at: Date }[] = await trx
         .from('catalog_lead_assignments')
