@@ -1,30 +1,19 @@
-import { inject } from '@adonisjs/core'
 import type { DeliveryJob } from '#core/outbound/deliveries'
 import type { JobContext, JobHandler } from '#core/jobs/types'
-import NotificationConfigStore from '#leads/stores/notification_config_store'
 import { attemptHook } from './delivery_context.js'
 
 type AdfHookPayload = { configId: number; xml: string }
 
 /** POSTs the ADF 1.0 document with the configured custom header. */
-@inject()
 export default class AdfHookJob implements JobHandler<DeliveryJob> {
-  constructor(private configs: NotificationConfigStore) {}
-
   async handle(data: DeliveryJob, job: JobContext) {
-    await attemptHook<AdfHookPayload>(
-      this.configs,
-      data,
-      job,
-      'adfHook',
-      (delivery, payload, config) => ({
-        customHeaders: config?.adfHookHeaders ?? [],
-        headers: {
-          'content-type': 'application/xml; charset=utf-8',
-          'webhook-id': delivery.messageId,
-        },
-        body: payload.xml,
-      })
-    )
+    await attemptHook<AdfHookPayload>(data, job, 'adfHook', (delivery, payload, config) => ({
+      customHeaders: config?.adfHookHeaders ?? [],
+      headers: {
+        'content-type': 'application/xml; charset=utf-8',
+        'webhook-id': delivery.messageId,
+      },
+      body: payload.xml,
+    }))
   }
 }

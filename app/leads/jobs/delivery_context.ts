@@ -3,6 +3,7 @@
  * switching a channel off after the receiver answered 410 Gone, and the one
  * way each kind of channel (HTTP POST, mail) makes its try.
  */
+import app from '@adonisjs/core/services/app'
 import mail from '@adonisjs/mail/services/main'
 import type { Message } from '@adonisjs/mail'
 import deliveries, {
@@ -14,7 +15,7 @@ import outbound from '#core/outbound/http_client'
 import { safeHeaders, type StoredHeader } from '#core/outbound/custom_header'
 import type { JobContext } from '#core/jobs/types'
 import type NotificationConfig from '#leads/models/notification_config'
-import type NotificationConfigStore from '#leads/stores/notification_config_store'
+import NotificationConfigStore from '#leads/stores/notification_config_store'
 import type { Channel } from '#leads/services/notification_fanout'
 
 /** What an HTTP channel sends: its own headers (after the configured custom ones) and body. */
@@ -30,12 +31,12 @@ export type HookRequest = {
  * a 410 Gone switches the channel off.
  */
 export async function attemptHook<P extends { configId: number }>(
-  configs: NotificationConfigStore,
   { deliveryId }: DeliveryJob,
   job: JobContext,
   channel: Channel,
   build: (delivery: Delivery, payload: P, config: NotificationConfig | null) => HookRequest
 ) {
+  const configs = await app.container.make(NotificationConfigStore)
   let configId: number | undefined
   const result = await deliveries.attempt(
     deliveryId,
