@@ -4,6 +4,7 @@
  * catalogue inquiries racing for the same agencies' lead assignment.
  */
 import { test } from '@japa/runner'
+import type { Assert } from '@japa/assert'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import AgencyDirectory from '#agencies/services/agency_directory'
@@ -18,6 +19,15 @@ import { dealerWorld, inquiryBody } from '#tests/helpers/leads'
  * the 40 inquiries stayed with the detached operator in three runs; with it, 0.
  */
 const INQUIRIES = 40
+
+/** Every inquiry is received: each response has the status. */
+function assertEvery(assert: Assert, responses: Array<{ status(): number }>, status: number) {
+  assert.deepEqual(
+    responses.map((response) => response.status()),
+    Array(responses.length).fill(status),
+    'every inquiry is received'
+  )
+}
 
 test.group('Leads races: an inquiry racing the detachment of its listing’s operator', (group) => {
   group.setup(async () => {
@@ -50,11 +60,7 @@ test.group('Leads races: an inquiry racing the detachment of its listing’s ope
     const [detached, ...responses] = await Promise.all([detach, ...first, ...second])
 
     detached.assertStatus(204)
-    assert.deepEqual(
-      responses.map((response) => response.status()),
-      Array(INQUIRIES).fill(201),
-      'every inquiry is received'
-    )
+    assertEvery(assert, responses, 201)
     // Alone, an inquiry before the detach is moved by it and one after it goes to the
     // receiving operator: either way none stays with the one who left.
     const rows = await db
@@ -127,11 +133,7 @@ test.group('Leads races: catalogue inquiries racing for the lead assignment', (g
     const responses = await Promise.all(
       forms.map(({ who, fields }) => postForm(client, `${path}/consultas`, who, fields))
     )
-    assert.deepEqual(
-      responses.map((response) => response.status()),
-      Array(total).fill(303),
-      'every inquiry is received'
-    )
+    assertEvery(assert, responses, 303)
 
     // One after another, least recently assigned first: every agency once per round.
     const rows = await db

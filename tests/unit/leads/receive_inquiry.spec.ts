@@ -170,6 +170,18 @@ class FakeEvents {
 
 const config = configModel
 
+/** Who the first written inquiry names as responsible, as the operator's id and e-mail. */
+const responsible = (inquiries: FakeInquiryStore) => {
+  const { operatorId, operatorEmail } = inquiries.rows[0].row
+  return { operatorId, operatorEmail }
+}
+const asResponsible = (operator: OperatorView) => ({
+  operatorId: operator.id,
+  operatorEmail: operator.email,
+})
+
+const listingInquiry = { appId: CALLER, agencyId: AGENCY, agency: { tradeName: 'Agencia' } }
+
 function world(...listingReads: Array<ListingSnapshot | null>) {
   const fakes = {
     agencies: new FakeAgencies(),
@@ -190,7 +202,10 @@ function world(...listingReads: Array<ListingSnapshot | null>) {
     new SidPool(),
     fakes.unitOfWork as any
   )
-  return { ...fakes, action }
+  /** A listing inquiry (or the subject given) sent by the caller that read the agency. */
+  const receive = (subject?: InquiryRequest['subject']) =>
+    action.execute({ ...listingInquiry, request: request(subject) })
+  return { ...fakes, action, receive }
 }
 
 function request(
@@ -203,18 +218,16 @@ function request(
   }
 }
 
-const listingInquiry = { appId: CALLER, agencyId: AGENCY, agency: { tradeName: 'Agencia' } }
-
 test.group('ReceiveInquiry: the subject', () => {
   test('an active listing is received; a suspended or archived one is refused as inactive', async ({
     assert,
   }) => {
     const active = world(listing({ state: 'active' }))
-    assert.isTrue((await active.action.execute({ ...listingInquiry, request: request() })).ok)
+    assert.isTrue((await active.receive()).ok)
     assert.lengthOf(active.inquiries.rows, 1)
     for (const state of ['suspended', 'archived'] as const) {
       const inactive = world(listing({ state }))
-      const result = await inactive.action.execute({ ...listingInquiry, request: request() })
+      const result = await inactive.receive()
       assert.deepEqual(result, fail('listing_inactive'))
       // Nothing written, no transaction opened.
       assert.lengthOf(inactive.inquiries.rows, 0)
@@ -226,16 +239,10 @@ test.group('ReceiveInquiry: the subject', () => {
     assert,
   }) => {
     const missing = world(null)
-    assert.deepEqual(
-      await missing.action.execute({ ...listingInquiry, request: request() }),
-      fail('listing_not_found')
-    )
+    assert.deepEqual(await missing.receive(), fail('listing_not_found'))
     const headless = world()
     headless.agencies.admin_ = null
-    assert.deepEqual(
-      await headless.action.execute({ ...listingInquiry, request: request() }),
-      fail('agency_not_found')
-    )
+    assert.deepEqual(await headless.receive(), fail('agency_not_found'))
     assert.lengthOf(missing.inquiries.rows, 0)
     assert.lengthOf(headless.inquiries.rows, 0)
   })
@@ -244,10 +251,7 @@ test.group('ReceiveInquiry: the subject', () => {
     assert,
   }) => {
     const known = world()
-    const result = await known.action.execute({
-      ...listingInquiry,
-      request: request({ kind: 'catalog', versionId: 555 }),
-    })
+    const result = await known.receive({ kind: 'catalog', versionId: 555 })
     assert.isTrue(result.ok)
     const { row } = known.inquiries.rows[0]
     assert.equal(row.kind, 'catalog')
@@ -265,10 +269,7 @@ test.group('ReceiveInquiry: the subject', () => {
 
     const unknown = world()
     assert.deepEqual(
-      await unknown.action.execute({
-        ...listingInquiry,
-        request: request({ kind: 'catalog', versionId: 556 }),
-      }),
+      await unknown.receive({ kind: 'catalog', versionId: 556 }),
       fail('version_not_found')
     )
     assert.lengthOf(unknown.inquiries.rows, 0)
@@ -277,10 +278,10 @@ test.group('ReceiveInquiry: the subject', () => {
   test('the listing is snapshotted as read (later edits do not change the inquiry)', async ({
     assert,
   }) => {
-    const { action, inquiries } = world(
+    const { receive, inquiries } = world(
       listing({ mileage: 12_000, condition: 'Usado', refStock: 'R-9' })
     )
-    await action.execute({ ...listingInquiry, request: request() })
+    await receive()
     assert.deepInclude(inquiries.rows[0].row.vehicle, {
       externalId: 'EXT-1',
       refStock: 'R-9',
@@ -296,8 +297,8 @@ test.group('ReceiveInquiry: visibility', () => {
   test('a listing inquiry belongs to the publishing app, whoever sends it; its audience is that app only', async ({
     assert,
   }) => {
-    const { action, inquiries, events } = world()
-    await action.execute({ ...listingInquiry, request: request() })
+    const { receive, inquiries, events } = world()
+    await receive()
     const [{ row, audience }] = inquiries.rows
     assert.equal(row.appId, PUBLISHER)
     assert.equal(row.sourceAppId, CALLER)
@@ -308,11 +309,8 @@ test.group('ReceiveInquiry: visibility', () => {
   test('a catalogue inquiry has no app; its audience is every app receiving the agency’s other leads', async ({
     assert,
   }) => {
-    const { action, inquiries, events } = world()
-    await action.execute({
-      ...listingInquiry,
-      request: request({ kind: 'catalog', versionId: 555 }),
-    })
+    const { receive, inquiries, events } = world()
+    await receive({ kind: 'catalog', versionId: 555 })
     const [{ row, audience }] = inquiries.rows
     assert.isNull(row.appId)
     assert.equal(row.sourceAppId, CALLER)
@@ -323,15 +321,12 @@ test.group('ReceiveInquiry: visibility', () => {
   test('a catalogue inquiry of an agency no app receives other leads for reaches nobody, yet is kept', async ({
     assert,
   }) => {
-    const { action, agencies, inquiries, deliveries } = world()
+    const { receive, agencies, inquiries, deliveries } = world()
     agencies.otherLeadsApps = []
     inquiries.configs = [
       config(1, 30, { webhookActive: true, webhookCallback: 'https://h.example/w' }),
     ]
-    const result = await action.execute({
-      ...listingInquiry,
-      request: request({ kind: 'catalog', versionId: 555 }),
-    })
+    const result = await receive({ kind: 'catalog', versionId: 555 })
     assert.isTrue(result.ok)
     assert.deepEqual(inquiries.rows[0].audience, [])
     assert.lengthOf(deliveries.created, 0)
@@ -342,35 +337,29 @@ test.group('ReceiveInquiry: the responsible operator', () => {
   test('the listing’s collaborator is responsible, read after the handover lock, in the transaction', async ({
     assert,
   }) => {
-    const { action, agencies, listings, inquiries } = world(
+    const { receive, agencies, listings, inquiries } = world(
       listing({ operatorId: COLLABORATOR.id })
     )
-    await action.execute({ ...listingInquiry, request: request() })
+    await receive()
     assert.deepEqual(agencies.held, [{ agencyId: AGENCY, tx: FAKE_TX }])
     // Read once before the transaction and once again under the lock.
     assert.deepEqual(
       listings.calls.map((call) => call.tx),
       [undefined, FAKE_TX]
     )
-    assert.include(inquiries.rows[0].row, {
-      operatorId: COLLABORATOR.id,
-      operatorEmail: COLLABORATOR.email,
-    })
+    assert.deepEqual(responsible(inquiries), asResponsible(COLLABORATOR))
   })
 
   test('a collaborator detached before the lock: the inquiry goes to the operator the listing names after it', async ({
     assert,
   }) => {
     // First read: Ana; desasociar hands her listing to Bruno before the intake gets the lock.
-    const { action, inquiries } = world(
+    const { receive, inquiries } = world(
       listing({ operatorId: COLLABORATOR.id }),
       listing({ operatorId: RECEIVER.id })
     )
-    await action.execute({ ...listingInquiry, request: request() })
-    assert.include(inquiries.rows[0].row, {
-      operatorId: RECEIVER.id,
-      operatorEmail: RECEIVER.email,
-    })
+    await receive()
+    assert.deepEqual(responsible(inquiries), asResponsible(RECEIVER))
   })
 
   test('a listing handed to the administrator meanwhile, or gone, falls back without another operator read', async ({
@@ -380,47 +369,41 @@ test.group('ReceiveInquiry: the responsible operator', () => {
       listing({ operatorId: COLLABORATOR.id }),
       listing({ operatorId: ADMIN.id })
     )
-    await toAdmin.action.execute({ ...listingInquiry, request: request() })
+    await toAdmin.receive()
     assert.include(toAdmin.inquiries.rows[0].row, { operatorId: ADMIN.id })
     assert.deepEqual(toAdmin.agencies.operatorReads, [])
 
     // The listing vanished under the lock: its first read's operator stays responsible.
     const gone = world(listing({ operatorId: COLLABORATOR.id }), null)
-    await gone.action.execute({ ...listingInquiry, request: request() })
+    await gone.receive()
     assert.include(gone.inquiries.rows[0].row, { operatorId: COLLABORATOR.id })
   })
 
   test('the administrator’s listing takes no lock and no operator read (the bench’s 8 statements)', async ({
     assert,
   }) => {
-    const { action, agencies, listings, inquiries } = world(listing({ operatorId: ADMIN.id }))
-    await action.execute({ ...listingInquiry, request: request() })
+    const { receive, agencies, listings, inquiries } = world(listing({ operatorId: ADMIN.id }))
+    await receive()
     assert.deepEqual(agencies.held, [])
     assert.deepEqual(agencies.operatorReads, [])
     assert.lengthOf(listings.calls, 1)
-    assert.include(inquiries.rows[0].row, { operatorId: ADMIN.id, operatorEmail: ADMIN.email })
+    assert.deepEqual(responsible(inquiries), asResponsible(ADMIN))
   })
 
   test('no operator on the listing, an operator no longer a member, and catalogue inquiries: the administrator', async ({
     assert,
   }) => {
     const none = world(listing({ operatorId: null } as unknown as Partial<ListingSnapshot>))
-    await none.action.execute({ ...listingInquiry, request: request() })
+    await none.receive()
     assert.include(none.inquiries.rows[0].row, { operatorId: ADMIN.id })
     assert.deepEqual(none.agencies.held, [])
 
     const stranger = world(listing({ operatorId: 99 }))
-    await stranger.action.execute({ ...listingInquiry, request: request() })
-    assert.include(stranger.inquiries.rows[0].row, {
-      operatorId: ADMIN.id,
-      operatorEmail: ADMIN.email,
-    })
+    await stranger.receive()
+    assert.deepEqual(responsible(stranger.inquiries), asResponsible(ADMIN))
 
     const catalogue = world()
-    await catalogue.action.execute({
-      ...listingInquiry,
-      request: request({ kind: 'catalog', versionId: 555 }),
-    })
+    await catalogue.receive({ kind: 'catalog', versionId: 555 })
     assert.include(catalogue.inquiries.rows[0].row, { operatorId: ADMIN.id })
     assert.deepEqual(catalogue.agencies.held, [])
   })
@@ -430,8 +413,8 @@ test.group('ReceiveInquiry: what is written', () => {
   test('the resend window closes RESEND_WINDOW_DAYS after reception, open until then', async ({
     assert,
   }) => {
-    const { action, inquiries } = world()
-    const result = await action.execute({ ...listingInquiry, request: request() })
+    const { receive, inquiries } = world()
+    const result = await receive()
     const { row } = inquiries.rows[0]
     assert.isTrue(row.resendOpen)
     assert.equal(
@@ -444,11 +427,11 @@ test.group('ReceiveInquiry: what is written', () => {
   test('one transaction: the inquiry, its deliveries and its event, all in it; the answer carries the new id', async ({
     assert,
   }) => {
-    const { action, inquiries, deliveries, events, unitOfWork } = world()
+    const { receive, inquiries, deliveries, events, unitOfWork } = world()
     inquiries.configs = [
       config(1, PUBLISHER, { webhookActive: true, webhookCallback: 'https://h.example/w' }),
     ]
-    const result = await action.execute({ ...listingInquiry, request: request() })
+    const result = await receive()
     assert.equal(unitOfWork.committed, 1)
     assert.equal(inquiries.rows[0].tx, FAKE_TX)
     assert.isTrue(deliveries.created.every((delivery) => delivery.tx === FAKE_TX))
@@ -461,17 +444,14 @@ test.group('ReceiveInquiry: what is written', () => {
   test('a failing delivery rolls the whole intake back and the error surfaces', async ({
     assert,
   }) => {
-    const { action, inquiries, deliveries, events, unitOfWork } = world()
+    const { receive, inquiries, deliveries, events, unitOfWork } = world()
     inquiries.configs = [
       config(1, PUBLISHER, { webhookActive: true, webhookCallback: 'https://h.example/w' }),
     ]
     deliveries.create = async () => {
       throw new Error('queue down')
     }
-    await assert.rejects(
-      () => action.execute({ ...listingInquiry, request: request() }),
-      'queue down'
-    )
+    await assert.rejects(() => receive(), 'queue down')
     assert.equal(unitOfWork.rolledBack, 1)
     assert.equal(unitOfWork.committed, 0)
     assert.lengthOf(events.received_, 0)
@@ -480,7 +460,7 @@ test.group('ReceiveInquiry: what is written', () => {
   test('deliveries: one per active channel with a target, of the audience’s configurations only, one message id', async ({
     assert,
   }) => {
-    const { action, inquiries, deliveries } = world()
+    const { receive, inquiries, deliveries } = world()
     inquiries.configs = [
       config(1, PUBLISHER, {
         webhookActive: true,
@@ -495,7 +475,7 @@ test.group('ReceiveInquiry: what is written', () => {
       // Another app's configuration: not this inquiry's audience.
       config(2, 99, { webhookActive: true, webhookCallback: 'https://other.example/w' }),
     ]
-    const result = await action.execute({ ...listingInquiry, request: request() })
+    const result = await receive()
     assert.deepEqual(
       deliveries.created.map((delivery) => [delivery.channel, delivery.appId, delivery.target]),
       [
@@ -509,8 +489,8 @@ test.group('ReceiveInquiry: what is written', () => {
   })
 
   test('no configuration: the inquiry is received without deliveries', async ({ assert }) => {
-    const { action, inquiries, deliveries, events } = world()
-    assert.isTrue((await action.execute({ ...listingInquiry, request: request() })).ok)
+    const { receive, inquiries, deliveries, events } = world()
+    assert.isTrue((await receive()).ok)
     assert.lengthOf(inquiries.rows, 1)
     assert.lengthOf(deliveries.created, 0)
     assert.lengthOf(events.received_, 1)
@@ -520,7 +500,7 @@ test.group('ReceiveInquiry: what is written', () => {
     assert,
   }) => {
     const known = world()
-    await known.action.execute({ ...listingInquiry, request: request() })
+    await known.receive()
     assert.deepEqual(known.agencies.forAppCalls, [])
 
     const unknown = world()
@@ -532,9 +512,9 @@ test.group('ReceiveInquiry: what is written', () => {
   test('the buyer’s fields and the origin are written as given; each inquiry gets its own sid', async ({
     assert,
   }) => {
-    const { action, inquiries } = world()
-    await action.execute({ ...listingInquiry, request: request() })
-    await action.execute({ ...listingInquiry, request: request() })
+    const { receive, inquiries } = world()
+    await receive()
+    await receive()
     const [first, second] = inquiries.rows.map(({ row }) => row)
     assert.include(first, {
       origin: 'App',
