@@ -47,12 +47,12 @@ export function fileMatches(file: string, filter: string) {
 }
 
 /** True unless the run can only select unit specs. */
-export function needsDatabase(argv: string[], testsRoot: string): boolean {
+export function needsDatabase(argv: string[], testsDir: string): boolean {
   const { suites, files, failed } = parseSelection(argv)
   if (failed) return true
   if (suites.length > 0 && suites.every((suite) => suite === 'unit')) return false
   if (files.length === 0) return true
-  const others = readdirSync(testsRoot, { recursive: true, encoding: 'utf8' })
+  const others = readdirSync(testsDir, { recursive: true, encoding: 'utf8' })
     .map((path) => `tests/${path.replaceAll('\\', '/')}`)
     .filter((path) => /\.spec\.(ts|js)$/.test(path) && !path.startsWith('tests/unit/'))
   return others.some((path) => files.some((filter) => fileMatches(path, filter)))
