@@ -18,7 +18,7 @@ export default class CatalogImport extends AppCommand {
   declare file?: string
 
   async run() {
-    const { migrate } = await import('#core/bootstrap/migrate')
+    const { migrate } = await import('#core/database/migrate')
     const { default: ImportCatalog } = await import('#catalog/services/import_catalog')
     const { default: LoadBundledCatalog } = await import('#catalog/services/load_bundled_catalog')
     const { default: ReadCatalogFile } = await import('#catalog/services/read_catalog_file')
