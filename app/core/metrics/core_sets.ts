@@ -25,7 +25,8 @@ const jobs: ScrapeSet = {
   ],
   async collect() {
     const store = await app.container.make(MetricsStore)
-    return (await store.queues()).flatMap((row): Sample[] => {
+    const queues = await store.queues()
+    return queues.flatMap((row): Sample[] => {
       const labels = { queue: row.name }
       return [
         { name: 'jobs_queued', labels, value: row.queued },
@@ -53,7 +54,8 @@ const deliveries: ScrapeSet = {
   ],
   async collect() {
     const store = await app.container.make(MetricsStore)
-    return (await store.deliveries()).map((row): Sample => {
+    const counts = await store.deliveries()
+    return counts.map((row): Sample => {
       const open = row.status === 'pending' || row.status === 'failed'
       return open
         ? {

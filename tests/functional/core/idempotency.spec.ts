@@ -4,7 +4,6 @@
  */
 import { randomBytes } from 'node:crypto'
 import { test } from '@japa/runner'
-import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { createCaller } from '#tests/helpers/apps'
 import { createAgency, grantAgency, uniqueEmail } from '#tests/helpers/agencies'
@@ -217,7 +216,9 @@ test.group('Idempotency-Key', (group) => {
       .where({ app_id: caller.id, key })
       .update({ created_at: db.raw("now() - interval '25 hours'") })
     const { default: Prune } = await import('#core/http/prune_idempotency_keys_job')
-    await (await app.container.make(Prune)).handle()
+    const { default: container } = await import('@adonisjs/core/services/app')
+    const prune = await container.container.make(Prune)
+    await prune.handle()
     const left = await db.from('idempotency_keys').where({ app_id: caller.id, key })
     assert.lengthOf(left, 0)
   })
