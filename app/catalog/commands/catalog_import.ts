@@ -33,9 +33,11 @@ export default class CatalogImport extends AppCommand {
       if (!read.ok) {
         return this.fail(`Cannot import ${this.file}: ${read.message}`)
       }
-      summary = await new ImportCatalog().execute(read.value, progressBar('file'))
+      const importer = await this.app.container.make(ImportCatalog)
+      summary = await importer.execute(read.value, progressBar('file'))
     } else {
-      const loaded = await new LoadBundledCatalog().execute({ force: true, progress: progressBar })
+      const loader = await this.app.container.make(LoadBundledCatalog)
+      const loaded = await loader.execute({ force: true, progress: progressBar })
       summary = loaded.summary
     }
     const line = Object.entries(summary)
