@@ -3,13 +3,14 @@
  * buyers' model pages (SQL in VehicleStore).
  */
 import { inject } from '@adonisjs/core'
-import { fail, ok, type Result } from '#core/result'
+import type { Result } from '#core/result'
 import VehicleStore, {
   type BrandFilter,
   type BrandRef,
   type ModelFilter,
   type ModelRef,
 } from '#catalog/stores/vehicle_store'
+import { listedUnder } from './listed_under.js'
 
 export type { BrandFilter, ModelFilter }
 
@@ -36,9 +37,7 @@ export default class BrandDirectory {
   /** The brand's models; a brand that does not exist fails (asked only when no model came back). */
   async listModels(filter: ModelFilter): Promise<Result<ModelRef[], 'unknown_brand'>> {
     const models = await this.store.models(filter)
-    if (models.length === 0 && !(await this.store.brandExists(filter.brandId)))
-      return fail('unknown_brand')
-    return ok(models)
+    return listedUnder(models, () => this.store.brandExists(filter.brandId), 'unknown_brand')
   }
 
   model(id: number): Promise<ModelRef | null> {

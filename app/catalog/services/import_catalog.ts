@@ -17,7 +17,7 @@
 import { inject } from '@adonisjs/core'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import UnitOfWork, { type Tx } from '#core/database/unit_of_work'
-import CatalogImportStore from '#catalog/stores/catalog_import_store'
+import CatalogImportStore, { type VersionRunRow } from '#catalog/stores/catalog_import_store'
 import { bodyTypeOf, propulsionOf, slug, transmissionOf } from './normalize.js'
 import { segmentsOf } from './segment.js'
 
@@ -78,19 +78,8 @@ type ModelRow = {
   body_types: string[]
   new_market: boolean
 }
-type VersionRow = {
-  model: string
-  codename: string
-  name: string
-  year: number | null
-  propulsion: string | null
-  transmission: string | null
-  power: number | null
-  displacement: number | null
-  body_type: string | null
-  segment: string | null
-  new_market: boolean
-}
+/** A version as planned: its model by codename (the store's rows name it by id, as runs of years). */
+type VersionRow = Omit<VersionRunRow, 'years' | 'model_id'> & { model: string }
 
 /**
  * The rows of one table by natural key, in first-occurrence order. Like a

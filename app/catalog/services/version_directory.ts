@@ -4,8 +4,9 @@
  * years, optionally filtered by part of the name (SQL in VehicleStore).
  */
 import { inject } from '@adonisjs/core'
-import { fail, ok, type Result } from '#core/result'
+import type { Result } from '#core/result'
 import VehicleStore, { type VersionFilter, type VersionRef } from '#catalog/stores/vehicle_store'
+import { listedUnder } from './listed_under.js'
 
 export type { VersionFilter }
 
@@ -20,9 +21,7 @@ export default class VersionDirectory {
   /** The model's versions; a model that does not exist fails (asked only when no version came back). */
   async listVersions(filter: VersionFilter): Promise<Result<VersionRef[], 'unknown_model'>> {
     const versions = await this.store.versions(filter)
-    if (versions.length === 0 && !(await this.store.modelExists(filter.modelId)))
-      return fail('unknown_model')
-    return ok(versions)
+    return listedUnder(versions, () => this.store.modelExists(filter.modelId), 'unknown_model')
   }
 
   version(id: number): Promise<VersionRef | null> {

@@ -73,6 +73,11 @@ function searched(table: 'brands' | 'vehicle_models', filter: BrandFilter, param
   return conditions
 }
 
+async function idExists(table: 'brands' | 'vehicle_models', id: number) {
+  const rows = await poolQuery(`select id from ${table} where id = $1 limit 1`, [id])
+  return rows.length > 0
+}
+
 async function first<T>(rows: Promise<T[]>): Promise<T | null> {
   const [row] = await rows
   return row ?? null
@@ -100,9 +105,8 @@ export default class VehicleStore {
     )
   }
 
-  async brandExists(id: number): Promise<boolean> {
-    const rows = await poolQuery('select id from brands where id = $1 limit 1', [id])
-    return rows.length > 0
+  brandExists(id: number): Promise<boolean> {
+    return idExists('brands', id)
   }
 
   models(filter: ModelFilter): Promise<ModelRef[]> {
@@ -117,9 +121,8 @@ export default class VehicleStore {
     )
   }
 
-  async modelExists(id: number): Promise<boolean> {
-    const rows = await poolQuery('select id from vehicle_models where id = $1 limit 1', [id])
-    return rows.length > 0
+  modelExists(id: number): Promise<boolean> {
+    return idExists('vehicle_models', id)
   }
 
   /**

@@ -4,7 +4,7 @@
  */
 import { test } from '@japa/runner'
 import { fail, ok } from '#core/result'
-import MatchVehicle from '#catalog/services/match_vehicle'
+import MatchVehicle, { type Matched } from '#catalog/services/match_vehicle'
 import type VehicleResolver from '#catalog/services/vehicle_resolver'
 import type { BrandRef, ModelRef, VersionRef } from '#catalog/services/vehicle_resolver'
 
@@ -43,6 +43,11 @@ class FakeResolver {
   }
 }
 
+const COROLLA = { make: 'Toyota', model: 'Corolla' }
+
+/** The issues of a failed match (null when it matched). */
+const issues = (result: Matched<unknown>) => (result.ok ? null : result.details)
+
 function setup() {
   const resolver = new FakeResolver()
   return { resolver, match: new MatchVehicle(resolver as unknown as VehicleResolver) }
@@ -75,10 +80,8 @@ test.group('Catalogue bestmatch: brand and model', () => {
     assert,
   }) => {
     const { match, resolver } = setup()
-    const issue = async (query: Parameters<MatchVehicle['model']>[0]) => {
-      const result = await match.model(query)
-      return result.ok ? null : result.details
-    }
+    const issue = async (query: Parameters<MatchVehicle['model']>[0]) =>
+      issues(await match.model(query))
     assert.deepEqual(await issue({ make: 'Toyota', model: 'Corolla', bodystyle: 'tanque' }), [
       { param: 'bodystyle', issue: 'not_found' },
     ])
@@ -98,8 +101,7 @@ test.group('Catalogue bestmatch: version', () => {
   }) => {
     const { match, resolver } = setup()
     const found = await match.version({
-      make: 'Toyota',
-      model: 'Corolla',
+      ...COROLLA,
       year: 2020,
       propulsion: 'nafta',
       transmission: 'cvt',
@@ -118,12 +120,7 @@ test.group('Catalogue bestmatch: version', () => {
     assert,
   }) => {
     const { match, resolver } = setup()
-    const found = await match.version({
-      make: 'Toyota',
-      model: 'Corolla',
-      propulsion: 'vapor',
-      transmission: 'pedales',
-    })
+    const found = await match.version({ ...COROLLA, propulsion: 'vapor', transmission: 'pedales' })
     assert.deepEqual(found, {
       ok: false,
       reason: 'no_match',
@@ -137,10 +134,8 @@ test.group('Catalogue bestmatch: version', () => {
 
   test('make, model and version failures name their parameter', async ({ assert }) => {
     const { match } = setup()
-    const issue = async (query: Parameters<MatchVehicle['version']>[0]) => {
-      const result = await match.version(query)
-      return result.ok ? null : result.details
-    }
+    const issue = async (query: Parameters<MatchVehicle['version']>[0]) =>
+      issues(await match.version(query))
     assert.deepEqual(await issue({ make: 'Tesla', model: 'Corolla' }), [
       { param: 'make', issue: 'not_found' },
     ])
