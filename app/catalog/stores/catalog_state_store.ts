@@ -3,6 +3,8 @@
  * every catalogue request (its ETags derive from it): a written-out statement
  * through `poolQuery` (docs/decisions.md, Performance, "Catalogue reads
  * without the query builder").
+ * No `tx` argument: catalogue reads never run inside a write transaction (they
+ * come before it: docs/decisions.md, Database & deploys).
  */
 import { poolQuery } from '#core/database/pool_query'
 

@@ -9,6 +9,8 @@
  * Text goes through `catalog_fold` (unaccent + lower) on the database side and
  * is looked up in the table's trigram-indexed `search` column: containment
  * first, trigram word similarity for typos.
+ * No `tx` argument: catalogue reads never run inside a write transaction (they
+ * come before it: docs/decisions.md, Database & deploys).
  */
 import { poolQuery, SqlParams, whereOf } from '#core/database/pool_query'
 

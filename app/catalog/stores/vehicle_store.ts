@@ -5,6 +5,8 @@
  * 1.09 → 0.60 ms, statements of a versiones request 3 → 2 (docs/decisions.md,
  * Performance, "Catalogue reads without the query builder"). Text filters go
  * through the trigram-indexed `search` column (accent/case-insensitive).
+ * No `tx` argument: catalogue reads never run inside a write transaction (they
+ * come before it: docs/decisions.md, Database & deploys).
  */
 import { poolQuery, SqlParams, whereOf } from '#core/database/pool_query'
 import { likeLiteral, YEAR_WINDOW } from './match_store.js'
