@@ -19,6 +19,10 @@ import {
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 
+/** The sources of app/, read once for the tests of the real tree. */
+let sources: ReturnType<typeof readSources> | undefined
+const appSources = () => (sources ??= readSources(root))
+
 /** Writes `tree` (path → source) under tmp/<name>, removed after the test; returns its root. */
 async function writeTree(
   name: string,
@@ -38,7 +42,7 @@ test.group('Module boundaries', () => {
   test('app/: core imports no module, no cycle, no foreign controllers or models', async ({
     assert,
   }) => {
-    const files = await readSources(root)
+    const files = await appSources()
     assert.isAbove(files.length, 100)
     const imports = crossImports(files)
     // The graph is real: the known dependencies are seen.
@@ -100,7 +104,7 @@ test.group('Module boundaries', () => {
   })
 
   test('app/: no SQL outside stores, models and app/core/database', async ({ assert }) => {
-    const found = sqlOutsideStores(await readSources(root))
+    const found = sqlOutsideStores(await appSources())
     assert.deepEqual(
       found,
       [],
