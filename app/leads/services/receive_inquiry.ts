@@ -14,16 +14,11 @@ import { DeliveryService } from '#core/outbound/deliveries'
 import AgencyDirectory, { type OperatorView } from '#agencies/services/agency_directory'
 import ListingDirectory from '#listings/services/listing_directory'
 import VehicleResolver from '#catalog/services/vehicle_resolver'
-import {
-  inquiryWebhookId,
-  type OperationInfo,
-  type ReceivedInquiry,
-  type VehicleSnapshot,
-} from '#leads/models/inquiry'
+import type { OperationInfo, ReceivedInquiry, VehicleSnapshot } from '#leads/models/inquiry'
 import InquiryStore from '#leads/stores/inquiry_store'
 import { planDeliveries } from './notification_fanout.js'
 import InquiryEvents from './inquiry_events.js'
-import SidPool from './sid_pool.js'
+import SidPool, { inquiryWebhookId } from './sid_pool.js'
 
 export type ReceiveInquiryInput = {
   /** The app sending the inquiry (API caller, or the listing's app for the buyers' form). */

@@ -5,6 +5,9 @@
  */
 import { randomFillSync } from 'node:crypto'
 
+/** Standard Webhooks message id of an inquiry's webhook: the same for every try and every resend. */
+export const inquiryWebhookId = (sid: string) => `msg_${sid}`
+
 const SID_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789'
 const SID_LENGTH = 10
 
