@@ -4,7 +4,7 @@
  * (listing: through an app; catalog: the buyers' site). Zero during business
  * hours is the "intake stopped" alert.
  */
-import db from '@adonisjs/lucid/services/db'
+import app from '@adonisjs/core/services/app'
 import type { ScrapeSet } from '#core/metrics/types'
 
 const KINDS = ['listing', 'catalog']
@@ -25,18 +25,15 @@ export const metrics: ScrapeSet[] = [
       },
     ],
     async collect() {
-      const result = await db.rawQuery(`
-        select kind,
-               count(*) as hour,
-               count(*) filter (where received_at > now() - interval '5 minutes') as recent
-          from inquiries where received_at > now() - interval '1 hour'
-         group by kind`)
-      const byKind = new Map(result.rows.map((row: any) => [row.kind, row]))
+      const { default: InquiryStore } = await import('#leads/stores/inquiry_store')
+      const store = await app.container.make(InquiryStore)
+      const received = await store.receivedLately()
+      const byKind = new Map(received.map((row) => [row.kind, row]))
       return KINDS.flatMap((kind) => {
-        const row: any = byKind.get(kind)
+        const row = byKind.get(kind)
         return [
-          { name: 'inquiries_received_1h', labels: { kind }, value: Number(row?.hour ?? 0) },
-          { name: 'inquiries_received_5m', labels: { kind }, value: Number(row?.recent ?? 0) },
+          { name: 'inquiries_received_1h', labels: { kind }, value: row?.hour ?? 0 },
+          { name: 'inquiries_received_5m', labels: { kind }, value: row?.recent ?? 0 },
         ]
       })
     },

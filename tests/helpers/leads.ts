@@ -9,7 +9,7 @@ import { Delivery } from '#core/outbound/deliveries'
 import { createCaller } from '#tests/helpers/apps'
 import { createAgency, uniqueEmail, type AgencyOptions } from '#tests/helpers/agencies'
 import { createListing } from '#tests/helpers/listings'
-import { newSid } from '#leads/services/receive_inquiry'
+import SidPool from '#leads/services/sid_pool'
 import { until } from '#tests/helpers/until'
 
 export { until }
@@ -81,10 +81,11 @@ export async function insertInquiries(
   rows: Array<{ receivedAt: Date; operatorEmail?: string; externalId?: string }>,
   base: { appId: number | null; agencyId: number; operatorId?: number; operatorEmail?: string }
 ) {
+  const sids = new SidPool()
   const records = rows.map((row) => {
     const externalId = row.externalId ?? 'bulk-1'
     return {
-      sid: newSid(),
+      sid: sids.next(),
       app_id: base.appId,
       agency_id: base.agencyId,
       operator_id: base.operatorId ?? null,

@@ -3,11 +3,15 @@
  * branch is in the buyer's region and that receives other leads through an
  * app link; among those, the one that got a catalogue inquiry from these
  * pages least recently (never first), then the lowest agency id — a fair
- * rotation that needs no state outside this module's own table.
+ * rotation that needs no state outside this module's own table. Concurrent
+ * picks in a region take turns (issue 24, "catalogue inquiries racing for the
+ * same agency's lead assignment"): a pick claims its turn under the region's
+ * lock, so the next one sees it, as it would one after another.
  */
 import { inject } from '@adonisjs/core'
 import AgencyDirectory from '#agencies/services/agency_directory'
 import { fail, ok, type Result } from '#core/result'
+import { UnitOfWork } from '#core/database/unit_of_work'
 import CatalogAssignmentStore from '#buyers/stores/catalog_assignment_store'
 
 export type CatalogRecipient = { agencyId: number; appId: number; tradeName: string }
@@ -16,24 +20,30 @@ export type CatalogRecipient = { agencyId: number; appId: number; tradeName: str
 export default class PickCatalogAgency {
   constructor(
     private agencies: AgencyDirectory,
-    private assignments: CatalogAssignmentStore
+    private assignments: CatalogAssignmentStore,
+    private unitOfWork: UnitOfWork
   ) {}
 
   async execute(regionId: number): Promise<Result<CatalogRecipient, 'none_in_region'>> {
     const candidates: CatalogRecipient[] = await this.agencies.otherLeadsRecipients(regionId)
     if (candidates.length === 0) return fail('none_in_region')
     const ids = [...new Set(candidates.map((candidate) => candidate.agencyId))]
-    const last = await this.assignments.lastAssigned(ids)
-    const [chosen] = [...candidates].sort(
-      (a, b) =>
-        (last.get(a.agencyId) ?? 0) - (last.get(b.agencyId) ?? 0) ||
-        a.agencyId - b.agencyId ||
-        a.appId - b.appId
-    )
+    const chosen = await this.unitOfWork.run(async (tx) => {
+      await this.assignments.holdRegion(regionId, tx)
+      const last = await this.assignments.lastAssigned(ids, tx)
+      const [first] = [...candidates].sort(
+        (a, b) =>
+          (last.get(a.agencyId) ?? 0) - (last.get(b.agencyId) ?? 0) ||
+          a.agencyId - b.agencyId ||
+          a.appId - b.appId
+      )
+      await this.assignments.claimTurn(first.agencyId, tx)
+      return first
+    })
     return ok(chosen)
   }
 
-  /** Records that `agencyId` got one (after the intake committed it). */
+  /** Counts that `agencyId` got one (after the intake committed it; the pick claimed its turn). */
   async assigned(agencyId: number) {
     await this.assignments.recordAssigned(agencyId)
   }

@@ -6,6 +6,8 @@
 import db from '@adonisjs/lucid/services/db'
 import type { Tx } from '#core/database/unit_of_work'
 
+const CATALOG_TURN_LOCK = 500
+
 export default class CatalogAssignmentStore {
   /** Agency id → when it last got one (ms since the epoch); agencies that never did are absent. */
   async lastAssigned(agencyIds: number[], tx?: Tx): Promise<Map<number, number>> {
@@ -16,12 +18,27 @@ export default class CatalogAssignmentStore {
     return new Map(rows.map((row) => [row.agency_id, new Date(row.last_assigned_at).getTime()]))
   }
 
-  async recordAssigned(agencyId: number, tx?: Tx) {
+  /** Holds off other picks of the region until `tx` ends (advisory lock namespace 500, the buyers'). */
+  async holdRegion(regionId: number, tx: Tx) {
+    await tx.rawQuery('select pg_advisory_xact_lock(?, ?)', [CATALOG_TURN_LOCK, regionId])
+  }
+
+  /** The agency's turn is taken now: it goes to the back of the rotation. */
+  async claimTurn(agencyId: number, tx?: Tx) {
+    // clock_timestamp, not now(): turns claimed within one instant still follow each other.
     await (tx ?? db).rawQuery(
-      `insert into catalog_lead_assignments (agency_id, assigned, last_assigned_at) values (?, 1, now())
-       on conflict (agency_id) do update
-         set assigned = catalog_lead_assignments.assigned + 1, last_assigned_at = now()`,
+      `insert into catalog_lead_assignments (agency_id, assigned, last_assigned_at)
+       values (?, 0, clock_timestamp())
+       on conflict (agency_id) do update set last_assigned_at = clock_timestamp()`,
       [agencyId]
     )
+  }
+
+  /** Counts one catalogue inquiry received by the agency (its turn was claimed by the pick). */
+  async recordAssigned(agencyId: number, tx?: Tx) {
+    await (tx ?? db)
+      .from('catalog_lead_assignments')
+      .where('agency_id', agencyId)
+      .increment('assigned', 1)
   }
 }

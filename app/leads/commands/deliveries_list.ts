@@ -25,17 +25,13 @@ export default class DeliveriesList extends AppCommand {
   declare json: boolean
 
   async run() {
-    const { deliveries } = await import('#core/outbound/deliveries')
-    const stuck = await deliveries.stuck().select('id').limit(10_000)
-    const stuckIds = new Set(stuck.map((d) => d.id))
-    const query = deliveries
-      .all()
-      .orderBy('created_at', 'desc')
-      .limit(this.limit > 0 ? this.limit : 50)
-    if (this.stuck) query.whereIn('id', [...stuckIds])
-    else if (this.failed)
-      query.where((q) => q.whereIn('status', ['failed', 'dead']).orWhereIn('id', [...stuckIds]))
-    const rows = await query
+    const { default: DeliveryStore } = await import('#leads/stores/delivery_store')
+    const store = await this.app.container.make(DeliveryStore)
+    const { rows, stuckIds } = await store.log({
+      failed: this.failed,
+      stuck: this.stuck,
+      limit: this.limit > 0 ? this.limit : 50,
+    })
     const statusOf = (d: (typeof rows)[number]) =>
       stuckIds.has(d.id) ? `${d.status} (stuck)` : d.status
     if (this.json) {

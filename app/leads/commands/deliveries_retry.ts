@@ -13,9 +13,9 @@ export default class DeliveriesRetry extends AppCommand {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(this.id)) {
       return this.fail(`"${this.id}" is not a delivery id`)
     }
-    const { default: db } = await import('@adonisjs/lucid/services/db')
     const { deliveries } = await import('#core/outbound/deliveries')
-    const resent = await db.transaction((trx) => deliveries.resend(this.id, trx))
+    // Without a transaction `resend` opens its own unit of work: a command opens none.
+    const resent = await deliveries.resend(this.id)
     if (resent.length === 0) {
       return this.fail(`No delivery ${this.id}`)
     }

@@ -1,7 +1,6 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { respond } from '#core/http/respond'
-import { DeliveryService } from '#core/outbound/deliveries'
 import InquiryReader from '#leads/services/inquiry_reader'
 import { inquiryOfCaller } from '#leads/http/inquiry_of_caller'
 import { deliveryListShapes } from '#leads/transformers/delivery_transformer'
@@ -9,11 +8,9 @@ import { deliveryListShapes } from '#leads/transformers/delivery_transformer'
 /** GET /v3/consultas/{adminmail}/{sid}/entregas: the app's deliveries of the inquiry and every attempt. */
 export default class DeliveriesController {
   @inject()
-  async index(ctx: HttpContext, reader: InquiryReader, deliveryService: DeliveryService) {
+  async index(ctx: HttpContext, reader: InquiryReader) {
     const { agency, inquiry } = await inquiryOfCaller(ctx, reader)
-    const deliveries = await deliveryService
-      .list('inquiry', inquiry.id)
-      .where('app_id', ctx.caller.id)
-    return respond(ctx, deliveryListShapes(deliveries, agency.adminMail, inquiry.sid))
+    const list = await reader.deliveries(inquiry.id, ctx.caller.id)
+    return respond(ctx, deliveryListShapes(list, agency.adminMail, inquiry.sid))
   }
 }

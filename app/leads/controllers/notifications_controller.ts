@@ -3,15 +3,19 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { respond } from '#core/http/respond'
 import { negotiate } from '#core/http/negotiation'
 import { agencyOfCaller } from '#agencies/http/agency_of_caller'
-import NotificationConfig from '#leads/models/notification_config'
+import ReadNotificationConfig from '#leads/services/read_notification_config'
 import SaveNotificationConfig from '#leads/services/save_notification_config'
-import { notificationConfigValidator } from '#leads/validators/notification_validators'
+import {
+  notificationConfigValidator,
+  toNotificationSettings,
+} from '#leads/validators/notification_validators'
 import { notificationConfigShapes } from '#leads/transformers/notification_config_transformer'
 
 export default class NotificationsController {
-  async show(ctx: HttpContext) {
+  @inject()
+  async show(ctx: HttpContext, readConfig: ReadNotificationConfig) {
     const agency = await agencyOfCaller(ctx, 'read')
-    const config = await NotificationConfig.forApp(ctx.caller).where('agency_id', agency.id).first()
+    const config = await readConfig.execute(ctx.caller.id, agency.id)
     return respond(ctx, notificationConfigShapes(config, agency.adminMail))
   }
 
@@ -22,7 +26,7 @@ export default class NotificationsController {
     const input = await ctx.request.validateUsing(notificationConfigValidator, {
       data: ctx.request.body(),
     })
-    const config = await saveConfig.execute(ctx.caller.id, agency.id, input)
+    const config = await saveConfig.execute(ctx.caller.id, agency.id, toNotificationSettings(input))
     return respond(ctx, notificationConfigShapes(config, agency.adminMail))
   }
 }

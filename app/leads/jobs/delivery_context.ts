@@ -3,6 +3,7 @@
  * switching a channel off after the receiver answered 410 Gone, and the one
  * way each kind of channel (HTTP POST, mail) makes its try.
  */
+import app from '@adonisjs/core/services/app'
 import mail from '@adonisjs/mail/services/main'
 import type { Message } from '@adonisjs/mail'
 import deliveries, {
@@ -13,27 +14,9 @@ import deliveries, {
 import outbound from '#core/outbound/http_client'
 import { safeHeaders, type StoredHeader } from '#core/outbound/custom_header'
 import type { JobContext } from '#core/jobs/types'
-import NotificationConfig from '#leads/models/notification_config'
+import type NotificationConfig from '#leads/models/notification_config'
+import NotificationConfigStore from '#leads/stores/notification_config_store'
 import type { Channel } from '#leads/services/notification_fanout'
-
-const ACTIVE_COLUMN: Record<Channel, string> = {
-  webhook: 'webhook_active',
-  adfHook: 'adf_hook_active',
-  adfMail: 'adf_mail_active',
-  htmlMail: 'html_mail_active',
-}
-
-export function configOf(payload: { configId?: number }) {
-  return payload.configId ? NotificationConfig.find(payload.configId) : Promise.resolve(null)
-}
-
-/** The receiver said the endpoint is gone for good: stop notifying it. */
-export async function deactivateChannel(configId: number | undefined, channel: Channel) {
-  if (!configId) return
-  await NotificationConfig.query()
-    .where('id', configId)
-    .update({ [ACTIVE_COLUMN[channel]]: false, updated_at: new Date() })
-}
 
 /** What an HTTP channel sends: its own headers (after the configured custom ones) and body. */
 export type HookRequest = {
@@ -44,7 +27,8 @@ export type HookRequest = {
 
 /**
  * One try of an HTTP channel: POSTs what `build` makes of the delivery and
- * its configuration; a 410 Gone switches the channel off.
+ * its configuration (read at each try: a rotated secret applies to retries);
+ * a 410 Gone switches the channel off.
  */
 export async function attemptHook<P extends { configId: number }>(
   { deliveryId }: DeliveryJob,
@@ -52,13 +36,15 @@ export async function attemptHook<P extends { configId: number }>(
   channel: Channel,
   build: (delivery: Delivery, payload: P, config: NotificationConfig | null) => HookRequest
 ) {
+  const configs = await app.container.make(NotificationConfigStore)
   let configId: number | undefined
   const result = await deliveries.attempt(
     deliveryId,
     async (delivery) => {
       const payload = delivery.payload as P
       configId = payload.configId
-      const request = build(delivery, payload, await configOf(payload))
+      const config = payload.configId ? await configs.find(payload.configId) : null
+      const request = build(delivery, payload, config)
       const response = await outbound.request(delivery.target, {
         method: 'POST',
         headers: { ...safeHeaders(request.customHeaders), ...request.headers },
@@ -69,7 +55,8 @@ export async function attemptHook<P extends { configId: number }>(
     },
     job
   )
-  if (result === 'gone') await deactivateChannel(configId, channel)
+  // The receiver said the endpoint is gone for good: stop notifying it.
+  if (result === 'gone' && configId) await configs.deactivate(configId, channel)
 }
 
 /** One try of a mail channel: sends what `compose` writes, under the delivery's own Message-ID. */

@@ -1,13 +1,13 @@
-import db from '@adonisjs/lucid/services/db'
+import { inject } from '@adonisjs/core'
 import type { JobHandler } from '#core/jobs/types'
+import InquiryStore from '#leads/stores/inquiry_store'
 
-/** Closes the resend window of inquiries whose window has run out (index `inquiries_resend_open`). */
+/** Closes the resend window of inquiries whose window has run out (docs/decisions.md, Leads: "Resend window"). */
+@inject()
 export default class ExpireResendJob implements JobHandler {
+  constructor(private inquiries: InquiryStore) {}
+
   async handle() {
-    await db
-      .from('inquiries')
-      .where('resend_open', true)
-      .where('resend_closes_at', '<=', db.raw('now()'))
-      .update({ resend_open: false })
+    await this.inquiries.closeExpiredResendWindows()
   }
 }

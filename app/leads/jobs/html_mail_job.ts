@@ -1,6 +1,7 @@
+import { inject } from '@adonisjs/core'
 import type { DeliveryJob } from '#core/outbound/deliveries'
 import type { JobContext, JobHandler } from '#core/jobs/types'
-import Inquiry from '#leads/models/inquiry'
+import InquiryStore from '#leads/stores/inquiry_store'
 import { renderHtml, renderText } from '#leads/mail/inquiry_mail'
 import { attemptMail } from './delivery_context.js'
 
@@ -12,10 +13,14 @@ type HtmlMailPayload = {
 }
 
 /** Mails the inquiry as HTML with a text alternative, to the blind-copy list only. */
+@inject()
 export default class HtmlMailJob implements JobHandler<DeliveryJob> {
+  constructor(private inquiries: InquiryStore) {}
+
   async handle(data: DeliveryJob, job: JobContext) {
     await attemptMail<HtmlMailPayload>(data, job, async (delivery, payload) => {
-      const inquiry = await Inquiry.findOrFail(delivery.ownerId)
+      const inquiry = await this.inquiries.find(delivery.ownerId)
+      if (!inquiry) throw new Error(`No inquiry ${delivery.ownerId} for delivery ${delivery.id}`)
       const context = { inquiry, agency: payload.agency }
       const html = await renderHtml(context)
       return (message) => {

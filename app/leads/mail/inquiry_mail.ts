@@ -9,12 +9,10 @@ import { inquiryFull, vehicleTitle } from '#leads/transformers/inquiry_transform
 
 type MailContext = { inquiry: InquiryFields; agency: { adminMail: string; tradeName: string } }
 
-let mounted = false
+/** Edge itself knows whether the leads views are mounted: no flag of our own. */
 function views() {
-  if (!mounted) {
+  if (!edge.loader.mounted.leads)
     edge.mount('leads', fileURLToPath(new URL('../views', import.meta.url)))
-    mounted = true
-  }
   return edge
 }
 

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
+import { inquiryWebhookId } from '#leads/services/sid_pool'
 
 /** Money as stored in snapshots. */
 export type Money = { currency: string; amount: number }
@@ -76,8 +77,8 @@ export type ReceivedInquiry = InquiryFields &
     | 'resendClosesAt'
   > & { receivedAt: DateTime }
 
-/** Standard Webhooks message id of an inquiry's webhook: the same for every try and every resend. */
-export const inquiryWebhookId = (sid: string) => `msg_${sid}`
+/** Standard Webhooks message id of an inquiry's webhook (kept here for the model's readers; defined with the sid). */
+export { inquiryWebhookId }
 
 /**
  * A buyer inquiry. Visibility is not a plain app scope: `appId` is the app that

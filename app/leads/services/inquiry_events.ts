@@ -4,63 +4,51 @@
  * inquiry (docs/design.md §3: the publishing app, or the apps receiving the
  * agency's other leads), EntregaFallida to the app whose lead delivery went dead.
  */
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import { path } from '#core/http/links'
+import { inject } from '@adonisjs/core'
+import app from '@adonisjs/core/services/app'
+import type { Tx } from '#core/database/unit_of_work'
 import type { Delivery } from '#core/outbound/deliveries'
 import AppEvents from '#apps/services/app_events'
 import AgencyDirectory from '#agencies/services/agency_directory'
-import Inquiry, { type ReceivedInquiry } from '#leads/models/inquiry'
-import { inquiryRef } from '#leads/transformers/inquiry_transformer'
-import { CHANNELS, type Channel } from './notification_fanout.js'
+import type { ReceivedInquiry } from '#leads/models/inquiry'
+import InquiryStore from '#leads/stores/inquiry_store'
+import { deliveryDeadEvent, inquiryReceivedEvent } from '#leads/transformers/event_transformer'
 
-const agencia = (adminMail: string) => ({ AdminMail: adminMail, href: path('agencias', adminMail) })
-
+@inject()
 export default class InquiryEvents {
-  async received(
-    inquiry: ReceivedInquiry,
-    audience: number[],
-    adminMail: string,
-    trx: TransactionClientContract
-  ) {
-    await new AppEvents().emitEach(
+  constructor(
+    private appEvents: AppEvents,
+    private agencies: AgencyDirectory,
+    private inquiries: InquiryStore
+  ) {}
+
+  async received(inquiry: ReceivedInquiry, audience: number[], adminMail: string, trx: Tx) {
+    await this.appEvents.emitEach(
       audience,
       'consultas',
-      {
-        Tipo: 'ConsultaRecibida',
-        Momento: inquiry.receivedAt.toISO(),
-        Agencia: agencia(adminMail),
-        Recurso: inquiryRef(inquiry, adminMail),
-        Datos: {},
-      },
+      inquiryReceivedEvent(inquiry, adminMail),
       trx
     )
   }
 
   /** A delivery of an inquiry went dead: its app hears of it (the `deliveryDead` hook of start/modules.ts). */
-  async deliveryDead(delivery: Delivery, trx: TransactionClientContract) {
+  async deliveryDead(delivery: Delivery, trx: Tx) {
     if (delivery.ownerType !== 'inquiry') return
-    const inquiry = await Inquiry.query({ client: trx }).where('id', delivery.ownerId).first()
+    const inquiry = await this.inquiries.find(delivery.ownerId, trx)
     if (!inquiry) return
-    const admin = await new AgencyDirectory().admin(inquiry.agencyId, trx)
+    const admin = await this.agencies.admin(inquiry.agencyId, trx)
     if (!admin) return
-    const ref = inquiryRef(inquiry, admin.email)
-    await new AppEvents().emit(
+    await this.appEvents.emit(
       delivery.appId,
       'entregas',
-      {
-        Tipo: 'EntregaFallida',
-        Agencia: agencia(admin.email),
-        Recurso: { href: `${ref.href}/entregas`, title: ref.title },
-        Datos: {
-          Canal: CHANNELS[delivery.channel as Channel]?.wire ?? delivery.channel,
-          UltimoError: delivery.lastError,
-        },
-      },
+      deliveryDeadEvent(inquiry, admin.email, delivery),
       trx
     )
   }
 }
 
 /** The leads module's `deliveryDead` contribution (start/modules.ts). */
-export const onDeliveryDead = (delivery: Delivery, trx: TransactionClientContract) =>
-  new InquiryEvents().deliveryDead(delivery, trx)
+export async function onDeliveryDead(delivery: Delivery, trx: Tx) {
+  const events = await app.container.make(InquiryEvents)
+  return events.deliveryDead(delivery, trx)
+}

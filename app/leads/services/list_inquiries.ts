@@ -36,36 +36,39 @@ const dayOf = (date: Date) =>
 
 /**
  * The default period, [today − 90 days, tomorrow) in TZ, made once a day: luxon's
- * zone arithmetic (an Intl lookup per step) cost more CPU than the rest of a page.
+ * zone arithmetic (an Intl lookup per step) cost more CPU than the rest of a page
+ * (docs/decisions.md, Performance). A container singleton (app/leads/boot.ts).
  */
-let defaultPeriod: { zone: string; today: DateTime; from: DateTime; to: DateTime } | undefined
+export class DefaultPeriod {
+  #known: { zone: string; today: DateTime; from: DateTime; to: DateTime } | undefined
 
-function periodOfToday() {
-  const now = Date.now()
-  const known = defaultPeriod
-  if (
-    known &&
-    known.zone === settings.timezone &&
-    now >= known.today.toMillis() &&
-    now < known.to.toMillis()
-  )
-    return known
-  const today = DateTime.fromMillis(now).setZone(settings.timezone).startOf('day')
-  const period = {
-    zone: settings.timezone,
-    today,
-    from: today.minus({ days: LIMITS.listDays }),
-    to: today.plus({ days: 1 }),
+  today() {
+    const now = Date.now()
+    const known = this.#known
+    if (
+      known &&
+      known.zone === settings.timezone &&
+      now >= known.today.toMillis() &&
+      now < known.to.toMillis()
+    )
+      return known
+    const today = DateTime.fromMillis(now).setZone(settings.timezone).startOf('day')
+    this.#known = {
+      zone: settings.timezone,
+      today,
+      from: today.minus({ days: LIMITS.listDays }),
+      to: today.plus({ days: 1 }),
+    }
+    return this.#known
   }
-  defaultPeriod = period
-  return period
 }
 
 @inject()
 export default class ListInquiries {
   constructor(
     private reader: InquiryReader,
-    private agencies: AgencyDirectory
+    private agencies: AgencyDirectory,
+    private periods: DefaultPeriod
   ) {}
 
   async execute(
@@ -73,7 +76,7 @@ export default class ListInquiries {
     agency: AgencyView | null,
     query: InquiryFilters
   ): Promise<Result<ListResult, ListFailure>> {
-    const period = periodOfToday()
+    const period = this.periods.today()
     const from = query.from ? dayOf(query.from) : period.from
     const lastDay = query.to ? dayOf(query.to) : period.today
     if (lastDay < from) return fail('period_reversed')

@@ -5,13 +5,12 @@
  */
 import { DateTime } from 'luxon'
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { fail, ok, type Result } from '#core/result'
-import { Delivery, DeliveryService } from '#core/outbound/deliveries'
+import { UnitOfWork, type Tx } from '#core/database/unit_of_work'
+import { DeliveryService } from '#core/outbound/deliveries'
 import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
-import NotificationConfig from '#leads/models/notification_config'
 import type Inquiry from '#leads/models/inquiry'
+import NotificationConfigStore from '#leads/stores/notification_config_store'
 import { inquiryWebhookPayload } from '#leads/transformers/inquiry_transformer'
 import { buildAdf } from '#leads/adf/adf_builder'
 import { CHANNELS, type Channel } from './notification_fanout.js'
@@ -24,7 +23,9 @@ export default class ResendWebhook {
   constructor(
     private reader: InquiryReader,
     private agencies: AgencyDirectory,
-    private deliveries: DeliveryService
+    private deliveries: DeliveryService,
+    private configs: NotificationConfigStore,
+    private unitOfWork: UnitOfWork
   ) {}
 
   async execute(appId: number, agency: AgencyView, sid: string) {
@@ -34,9 +35,7 @@ export default class ResendWebhook {
     if (!inquiry.resendOpen || inquiry.resendClosesAt <= DateTime.now()) {
       return fail('resend_window_closed')
     }
-    const config = await NotificationConfig.forApp({ id: appId })
-      .where('agency_id', agency.id)
-      .first()
+    const config = await this.configs.of(appId, agency.id)
     if (!config?.webhookActive || !config.webhookCallback) return fail('no_active_webhook')
 
     const payload = inquiryWebhookPayload(inquiry, agency.adminMail, {
@@ -48,7 +47,7 @@ export default class ResendWebhook {
       ? await this.agencies.operators([inquiry.operatorId])
       : null
     const operator = inquiry.operatorId ? operators?.get(inquiry.operatorId) : null
-    await db.transaction(async (trx) => {
+    await this.unitOfWork.run(async (trx) => {
       await this.#requeue(trx, inquiry, appId, 'webhook', config.webhookCallback!, {
         configId: config.id,
         body,
@@ -66,20 +65,17 @@ export default class ResendWebhook {
 
   /** The channel's delivery of this inquiry for this app goes again (a new one if it never had one). */
   async #requeue(
-    trx: TransactionClientContract,
+    trx: Tx,
     inquiry: Inquiry,
     appId: number,
     channel: Channel,
     target: string,
     payload: Record<string, unknown>
   ) {
-    const existing = await Delivery.query({ client: trx })
-      .where('owner_type', 'inquiry')
-      .where('owner_id', String(inquiry.id))
-      .where('channel', channel)
-      .where('app_id', appId)
-      .orderBy('created_at', 'desc')
-      .first()
+    const existing = await this.deliveries.latest(
+      { ownerType: 'inquiry', ownerId: inquiry.id, channel, appId },
+      trx
+    )
     if (existing) return this.deliveries.resend(existing.id, trx, { payload, target })
     await this.deliveries.create(
       {

@@ -1,63 +1,43 @@
 /*
  * PUT of the lead-notification configuration of one agency for one app: the
- * body replaces the stored channels (an absent or null channel is removed).
- * The Secret is sealed at rest; null or absent keeps the stored one, '' drops it.
+ * settings replace the stored channels (a null channel is removed). The
+ * Secret is sealed at rest; undefined keeps the stored one, null drops it.
  */
-import db from '@adonisjs/lucid/services/db'
+import { inject } from '@adonisjs/core'
+import { UnitOfWork } from '#core/database/unit_of_work'
 import { sealSecret } from '#core/outbound/signer'
-import NotificationConfig from '#leads/models/notification_config'
-import type { StoredHeader } from '#leads/models/notification_config'
-import {
-  splitEmails,
-  type NotificationConfigInput,
-} from '#leads/validators/notification_validators'
+import NotificationConfigStore from '#leads/stores/notification_config_store'
+import type { NotificationSettings } from '#leads/validators/notification_validators'
 
-type WireHeader = { Name: string; Value: string } | null | undefined
-
-const stored = (...headers: WireHeader[]): StoredHeader[] =>
-  headers.map((item) => (item ? { name: item.Name, value: item.Value } : null))
-
+@inject()
 export default class SaveNotificationConfig {
-  async execute(appId: number, agencyId: number, input: NotificationConfigInput) {
-    return db.transaction(async (trx) => {
-      // The row exists before it is locked, so concurrent first PUTs queue on
-      // the lock instead of racing on the unique (agency_id, app_id) insert.
-      await trx
-        .table('notification_configs')
-        .insert({ app_id: appId, agency_id: agencyId })
-        .onConflict(['agency_id', 'app_id'])
-        .ignore()
-      const config = await NotificationConfig.forApp({ id: appId })
-        .useTransaction(trx)
-        .where('agency_id', agencyId)
-        .forUpdate()
-        .firstOrFail()
-      config.useTransaction(trx)
+  constructor(
+    private configs: NotificationConfigStore,
+    private unitOfWork: UnitOfWork
+  ) {}
 
-      const webhook = input.PublicacionConsultadaWebHook
-      config.webhookCallback = webhook?.Callback ?? null
-      config.webhookActive = webhook ? (webhook.Activo ?? true) : false
-      config.webhookHeaders = webhook
-        ? stored(webhook.HeaderCustom01, webhook.HeaderCustom02, webhook.HeaderCustom03)
-        : []
-      if (!webhook || webhook.Secret === '') config.webhookSecret = null
-      else if (webhook.Secret) config.webhookSecret = sealSecret(webhook.Secret)
+  async execute(appId: number, agencyId: number, settings: NotificationSettings) {
+    return this.unitOfWork.run(async (tx) => {
+      const config = await this.configs.lockForReplace(appId, agencyId, tx)
+      const { webhook, adfHook, adfMail, htmlMail } = settings
 
-      const adfHook = input.PublicacionConsultadaAdfHook
-      config.adfHookCallback = adfHook?.Callback ?? null
-      config.adfHookActive = adfHook ? (adfHook.Activo ?? true) : false
-      config.adfHookHeaders = adfHook ? stored(adfHook.HeaderCustom01) : []
+      config.webhookCallback = webhook?.callback ?? null
+      config.webhookActive = webhook?.active ?? false
+      config.webhookHeaders = webhook?.headers ?? []
+      if (!webhook || webhook.secret === null) config.webhookSecret = null
+      else if (webhook.secret) config.webhookSecret = sealSecret(webhook.secret)
 
-      const adfMail = input.PublicacionConsultadaAdfMail
-      config.adfMailEmail = adfMail?.Email.toLowerCase() ?? null
-      config.adfMailActive = adfMail ? (adfMail.Activo ?? true) : false
+      config.adfHookCallback = adfHook?.callback ?? null
+      config.adfHookActive = adfHook?.active ?? false
+      config.adfHookHeaders = adfHook?.headers ?? []
 
-      const htmlMail = input.PublicacionConsultadaHtmlMail
-      config.htmlMailBcc = htmlMail ? splitEmails(htmlMail.EmailsCCO) : []
-      config.htmlMailActive = htmlMail ? (htmlMail.Activo ?? true) : false
+      config.adfMailEmail = adfMail?.email ?? null
+      config.adfMailActive = adfMail?.active ?? false
 
-      await config.save()
-      return config
+      config.htmlMailBcc = htmlMail?.bcc ?? []
+      config.htmlMailActive = htmlMail?.active ?? false
+
+      return this.configs.save(config, tx)
     })
   }
 }

@@ -117,17 +117,19 @@ const valor = (money: Money | null | undefined) =>
 /** ISO 8601 with the offset of TZ. */
 export const moment = wireTime
 
-/** The last agency's `/v3/consultas/{adminmail}`: a page's hundred entries share it. */
-let agencyInquiries = { adminMail: '', path: path('consultas', '') }
+/** An agency's `/v3/consultas/{adminmail}`; a list makes it once per agency for its hundred entries. */
+const agencyInquiries = (adminMail: string) => path('consultas', adminMail)
 
-export function inquiryPath(adminMail: string, sid: string) {
-  if (agencyInquiries.adminMail !== adminMail)
-    agencyInquiries = { adminMail, path: path('consultas', adminMail) }
-  return `${agencyInquiries.path}/${segment(sid)}`
+export function inquiryPath(
+  adminMail: string,
+  sid: string,
+  agencyPath: string = agencyInquiries(adminMail)
+) {
+  return `${agencyPath}/${segment(sid)}`
 }
 
-function inquiryLinks(adminMail: string, sid: string): Links {
-  const self = inquiryPath(adminMail, sid)
+function inquiryLinks(adminMail: string, sid: string, agencyPath?: string): Links {
+  const self = inquiryPath(adminMail, sid, agencyPath)
   return {
     self: link(self),
     entregas: link(`${self}/entregas`),
@@ -144,7 +146,8 @@ export function vehicleTitle(inquiry: InquiryFields) {
 
 export function inquiryFull(
   inquiry: InquiryFields,
-  adminMail: string
+  adminMail: string,
+  agencyPath?: string
 ): Wire<typeof ConsultaSchema> {
   const vehicle = inquiry.vehicle
   const info = inquiry.operationInfo
@@ -197,18 +200,19 @@ export function inquiryFull(
         : null,
     },
     OperadorResponsable: inquiry.operatorEmail,
-    _links: inquiryLinks(adminMail, inquiry.sid),
+    _links: inquiryLinks(adminMail, inquiry.sid, agencyPath),
   }
 }
 
 /** Reference: buyer e-mail, vehicle, ExternalId (docs/spec.md §2.11). */
 export function inquiryRef(
   inquiry: InquiryFields,
-  adminMail: string
+  adminMail: string,
+  agencyPath?: string
 ): Wire<typeof ReferenceSchema> {
   const buyer = inquiry.email ?? inquiry.phone ?? ''
   const title = [buyer, vehicleTitle(inquiry), inquiry.externalId].filter(Boolean).join(', ')
-  return { href: inquiryPath(adminMail, inquiry.sid), title }
+  return { href: inquiryPath(adminMail, inquiry.sid, agencyPath), title }
 }
 
 export function inquiryShapes(inquiry: InquiryFields, adminMail: string) {
@@ -232,14 +236,23 @@ export function inquiryListShapes(
     hasta: sent.hasta,
   }
   const period = { Desde: moment(list.from), Hasta: moment(new Date(list.to.toMillis() - 1)) }
-  const envelope = (entry: (inquiry: InquiryFields, adminMail: string) => unknown) =>
-    pagedEnvelope(
+  const envelope = (
+    entry: (inquiry: InquiryFields, adminMail: string, agencyPath: string) => unknown
+  ) => {
+    const agencyPaths = new Map<string, string>()
+    return pagedEnvelope(
       template,
       values,
       { page: list.page, perPage: list.perPage, total: list.total },
-      list.inquiries.map((inquiry) => entry(inquiry, list.adminMails.get(inquiry.agencyId) ?? '')),
+      list.inquiries.map((inquiry) => {
+        const mail = list.adminMails.get(inquiry.agencyId) ?? ''
+        let agencyPath = agencyPaths.get(mail)
+        if (agencyPath === undefined) agencyPaths.set(mail, (agencyPath = agencyInquiries(mail)))
+        return entry(inquiry, mail, agencyPath)
+      }),
       period
     )
+  }
   return {
     full: () => envelope(inquiryFull),
     ref: () => envelope(inquiryRef),

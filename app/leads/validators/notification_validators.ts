@@ -9,6 +9,7 @@ import type { Infer } from '@vinejs/vine/types'
 import { customHeader } from '#core/outbound/custom_header'
 import { CALLBACK_MAX, callbackUrl } from '#core/outbound/callback_url'
 import { SECRET_MAX, SECRET_MIN, secretLength } from '#core/outbound/secret_rule'
+import type { StoredHeader } from '#leads/models/notification_config'
 
 export const NOTIFICATION_LIMITS = {
   callback: CALLBACK_MAX,
@@ -104,3 +105,59 @@ export const notificationConfigValidator = vine.create({
 })
 
 export type NotificationConfigInput = Infer<typeof notificationConfigValidator>
+
+type WireHeader = { Name: string; Value: string } | null | undefined
+
+const storedHeaders = (...headers: WireHeader[]): StoredHeader[] =>
+  headers.map((item) => (item ? { name: item.Name, value: item.Value } : null))
+
+/**
+ * The four channels in code names (what SaveNotificationConfig stores): null =
+ * the channel is removed; `secret` undefined keeps the stored one, null drops it.
+ */
+export type NotificationSettings = {
+  webhook: {
+    callback: string
+    active: boolean
+    headers: StoredHeader[]
+    secret: string | null | undefined
+  } | null
+  adfHook: { callback: string; active: boolean; headers: StoredHeader[] } | null
+  adfMail: { email: string; active: boolean } | null
+  htmlMail: { bcc: string[]; active: boolean } | null
+}
+
+/** Wire → code: `Activo` defaults to true; a Secret of '' removes the stored one, null or absent keeps it. */
+export function toNotificationSettings(input: NotificationConfigInput): NotificationSettings {
+  const webhook = input.PublicacionConsultadaWebHook
+  const adfHook = input.PublicacionConsultadaAdfHook
+  const adfMail = input.PublicacionConsultadaAdfMail
+  const htmlMail = input.PublicacionConsultadaHtmlMail
+  return {
+    webhook: webhook
+      ? {
+          callback: webhook.Callback,
+          active: webhook.Activo ?? true,
+          headers: storedHeaders(
+            webhook.HeaderCustom01,
+            webhook.HeaderCustom02,
+            webhook.HeaderCustom03
+          ),
+          secret: webhook.Secret === '' ? null : (webhook.Secret ?? undefined),
+        }
+      : null,
+    adfHook: adfHook
+      ? {
+          callback: adfHook.Callback,
+          active: adfHook.Activo ?? true,
+          headers: storedHeaders(adfHook.HeaderCustom01),
+        }
+      : null,
+    adfMail: adfMail
+      ? { email: adfMail.Email.toLowerCase(), active: adfMail.Activo ?? true }
+      : null,
+    htmlMail: htmlMail
+      ? { bcc: splitEmails(htmlMail.EmailsCCO), active: htmlMail.Activo ?? true }
+      : null,
+  }
+}

@@ -9,17 +9,32 @@ import PruneVisitors from '#buyers/services/prune_visitors'
 import type AgencyDirectory from '#agencies/services/agency_directory'
 import type CatalogAssignmentStore from '#buyers/stores/catalog_assignment_store'
 import type VisitStore from '#buyers/stores/visit_store'
+import type { UnitOfWork } from '#core/database/unit_of_work'
+import { FakeUnitOfWork } from '#tests/helpers/fakes'
 import type { VisitedListing } from '#buyers/stores/visit_store'
 
-class FakeAssignments implements Pick<CatalogAssignmentStore, 'lastAssigned' | 'recordAssigned'> {
+class FakeAssignments implements Pick<
+  CatalogAssignmentStore,
+  'lastAssigned' | 'recordAssigned' | 'holdRegion' | 'claimTurn'
+> {
+  held: number[] = []
+  counted: number[] = []
   constructor(public last = new Map<number, number>()) {}
+
+  async holdRegion(regionId: number) {
+    this.held.push(regionId)
+  }
 
   async lastAssigned(ids: number[]) {
     return new Map([...this.last].filter(([id]) => ids.includes(id)))
   }
 
-  async recordAssigned(agencyId: number) {
+  async claimTurn(agencyId: number) {
     this.last.set(agencyId, Math.max(0, ...this.last.values()) + 1)
+  }
+
+  async recordAssigned(agencyId: number) {
+    this.counted.push(agencyId)
   }
 }
 
@@ -27,7 +42,8 @@ function picker(recipients: CatalogRecipient[], assignments = new FakeAssignment
   const agencies = { otherLeadsRecipients: async () => recipients }
   const pick = new PickCatalogAgency(
     agencies as unknown as AgencyDirectory,
-    assignments as unknown as CatalogAssignmentStore
+    assignments as unknown as CatalogAssignmentStore,
+    new FakeUnitOfWork() as unknown as UnitOfWork
   )
   return { pick, assignments }
 }
@@ -62,10 +78,10 @@ test.group('Catalogue inquiries: which agency', () => {
     assert.deepEqual(await pick.execute(5), { ok: true, value: recipient(3, 2) })
   })
 
-  test('recording an assignment moves the agency to the back of the rotation', async ({
+  test('each pick claims its turn under the region’s lock: the agency moves to the back of the rotation', async ({
     assert,
   }) => {
-    const { pick } = picker([recipient(1), recipient(2)])
+    const { pick, assignments } = picker([recipient(1), recipient(2)])
     const chosen: number[] = []
     for (let n = 0; n < 4; n++) {
       const result = await pick.execute(5)
@@ -75,6 +91,8 @@ test.group('Catalogue inquiries: which agency', () => {
       await pick.assigned(result.value.agencyId)
     }
     assert.deepEqual(chosen, [1, 2, 1, 2])
+    assert.deepEqual(assignments.held, [5, 5, 5, 5])
+    assert.deepEqual(assignments.counted, [1, 2, 1, 2])
   })
 })
 

@@ -1,75 +1,21 @@
 import { test } from '@japa/runner'
-import { DateTime } from 'luxon'
-import Inquiry from '#leads/models/inquiry'
-import NotificationConfig from '#leads/models/notification_config'
 import {
   CHANNELS,
   planDeliveries,
   webhookBody,
   type FanoutContext,
 } from '#leads/services/notification_fanout'
+import { configModel, inquiryModel } from './fixtures.js'
 
 function context(): FanoutContext {
-  const inquiry = new Inquiry()
-  inquiry.merge({
-    sid: 'c0ffee',
-    agencyId: 1,
-    kind: 'listing',
-    origin: 'Sitio',
-    externalId: 'EXT-1',
-    vehicle: {
-      externalId: 'EXT-1',
-      refStock: null,
-      brand: 'Toyota',
-      model: 'Corolla',
-      version: '1.8 XEI CVT',
-      versionYear: 2022,
-      mileage: 30_000,
-      color: null,
-      bodyType: 'Sedán',
-      condition: 'Usado',
-      price: null,
-      downPayment: null,
-      installment: null,
-    },
-    interest: null,
-    firstName: 'Ana',
-    lastName: 'Pérez',
-    email: 'ana@example.com',
-    phone: null,
-    documentId: null,
-    province: null,
-    city: null,
-    comment: null,
-    operationInfo: null,
-    operatorEmail: null,
-    receivedAt: DateTime.fromISO('2026-03-01T12:00:00Z'),
-  })
   return {
-    inquiry,
+    inquiry: inquiryModel(),
     agency: { adminMail: 'admin@agencia.example', tradeName: 'Agencia' },
     operator: null,
   }
 }
 
-/** A configuration as loaded, every channel off unless given. */
-function config(id: number, appId: number, fields: Partial<NotificationConfig> = {}) {
-  const row = new NotificationConfig()
-  row.merge({
-    id,
-    appId,
-    webhookCallback: null,
-    webhookActive: false,
-    adfHookCallback: null,
-    adfHookActive: false,
-    adfMailEmail: null,
-    adfMailActive: false,
-    htmlMailBcc: [],
-    htmlMailActive: false,
-    ...fields,
-  } as Partial<NotificationConfig>)
-  return row
-}
+const config = configModel
 
 test.group('Notification fanout', () => {
   test('no configuration, or channels off or without a target: no delivery', ({ assert }) => {
