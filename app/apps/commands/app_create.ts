@@ -25,7 +25,8 @@ export default class AppCreate extends AppCommand {
       return this.fail('The name must have 1 to 100 characters')
     }
     const { default: CreateApp } = await import('#apps/services/create_app')
-    const { app, token } = await new CreateApp().execute(this.name.trim(), abilities as Ability[])
+    const creator = await this.app.container.make(CreateApp)
+    const { app, token } = await creator.execute(this.name.trim(), abilities as Ability[])
     if (this.json) {
       process.stdout.write(JSON.stringify({ Id: app.id, Nombre: app.name, Token: token }) + '\n')
       return

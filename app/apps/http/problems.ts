@@ -5,14 +5,21 @@
  */
 import { Problem } from '#core/http/problem'
 import type { SaveFailure } from '#apps/services/save_app_webhook'
+import type { RotateFailure } from '#apps/services/rotate_token'
 
-export type AppsFailure = SaveFailure
+export type AppsFailure = SaveFailure | RotateFailure
 
 export function problemFor(reason: AppsFailure): Problem {
   switch (reason) {
     case 'subscription_exists':
       return Problem.conflict({
         _: ['La suscripción a este tópico ya existe; use PUT para reemplazarla.'],
+      })
+    case 'credential_invalid':
+      // Revoked, expired or disabled since this process last verified it (credential memory).
+      return new Problem(401, {
+        detail: 'El token usado ya no es válido: no puede emitir otro.',
+        headers: { 'WWW-Authenticate': 'Bearer realm="v3", error="invalid_token"' },
       })
     default:
       return unmapped(reason)
