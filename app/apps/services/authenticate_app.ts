@@ -28,7 +28,7 @@ export default class AuthenticateApp {
   ) {}
 
   /** The credential, or null: unknown, wrong, malformed, revoked or expired token, or a disabled app. */
-  async execute(bearer: string, now = DateTime.now()): Promise<Credential | null> {
+  async execute(bearer: string, now: DateTime = DateTime.now()): Promise<Credential | null> {
     const known = this.memory.recall(bearer)
     if (known) return known.expiresAt && known.expiresAt <= now ? null : known
     const decoded = decodeToken(bearer)

@@ -42,7 +42,7 @@ export default class IssueToken {
   async execute(
     appId: number,
     options: IssueOptions = {},
-    now = DateTime.now()
+    now: DateTime = DateTime.now()
   ): Promise<Result<Issued, 'app_not_found'>> {
     if (!(await this.apps.find(appId))) return fail('app_not_found')
     const issued = await insertToken(this.tokens, appId, options, now)

@@ -26,7 +26,7 @@ export default class RevokeTokens {
   /** The ids of the tokens revoked now (one token: its id, revoked now or before). */
   async execute(
     target: RevokeTarget,
-    now = DateTime.now()
+    now: DateTime = DateTime.now()
   ): Promise<Result<{ revoked: number[] }, RevokeFailure>> {
     let revoked: number[]
     if ('tokenId' in target) {

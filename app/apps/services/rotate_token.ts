@@ -32,7 +32,7 @@ export default class RotateToken {
   async execute(
     caller: { appId: number; tokenId: number },
     options: { name?: string | null; overlapSeconds?: number },
-    now = DateTime.now()
+    now: DateTime = DateTime.now()
   ): Promise<Result<Rotated, RotateFailure>> {
     const overlap = options.overlapSeconds ?? DEFAULT_OVERLAP_SECONDS
     const rotated = await this.unitOfWork.run(async (tx) => {

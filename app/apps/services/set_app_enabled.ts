@@ -21,7 +21,7 @@ export default class SetAppEnabled {
   async execute(
     appId: number,
     enabled: boolean,
-    now = DateTime.now()
+    now: DateTime = DateTime.now()
   ): Promise<Result<AppRow, 'app_not_found'>> {
     const app = await this.apps.find(appId)
     if (!app) return fail('app_not_found')

@@ -4,7 +4,7 @@ import AppStore from '#apps/stores/app_store'
 import TokenStore, { type TokenRow } from '#apps/stores/token_store'
 
 /** A token still authenticates: neither revoked nor expired (its app's state aside). */
-export const isLive = (token: TokenRow, now = DateTime.now()) =>
+export const isLive = (token: TokenRow, now: DateTime = DateTime.now()) =>
   !token.revokedAt && !(token.expiresAt && token.expiresAt <= now)
 
 /** An app's tokens, never their secrets. */
@@ -23,7 +23,7 @@ export default class TokenReader {
 
   /** The calling app's tokens that still authenticate (GET /v3/credenciales). */
   async live(appId: number): Promise<TokenRow[]> {
-    const now = DateTime.now()
+    const now: DateTime = DateTime.now()
     const tokens = await this.tokens.ofApp(appId)
     return tokens.filter((token) => isLive(token, now))
   }

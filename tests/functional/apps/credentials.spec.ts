@@ -6,7 +6,7 @@
  */
 import { test } from '@japa/runner'
 import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
+import { promisify, stripVTControlCharacters } from 'node:util'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { settings } from '#core/settings'
@@ -377,9 +377,7 @@ test.group('Credentials: the operator commands', () => {
     for (const args of cases) {
       const { code, out } = await aceFails(...args)
       assert.notEqual(code, 0, args.join(' '))
-      const lines = out
-        .split('\n')
-        .filter((line) => line.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').trim())
+      const lines = out.split('\n').filter((line) => stripVTControlCharacters(line).trim())
       assert.lengthOf(lines, 1, `${args.join(' ')}: ${out}`)
     }
   }).timeout(90_000)
