@@ -12,7 +12,7 @@ import {
 } from '#core/openapi/helpers'
 import { listOf } from '#core/openapi/wire'
 import { appWebhookValidator } from '#apps/validators/app_webhook_validator'
-import { APP_TOPICS } from '#apps/models/app_webhook'
+import { APP_TOPICS } from '#apps/topics'
 import { AppWebhookRefSchema, AppWebhookSchema } from '#apps/transformers/app_webhook_transformer'
 import { eventHistoryValidator } from '#apps/validators/event_history_validator'
 import { EventosSchema, PruebaResultadoSchema } from '#apps/transformers/app_event_transformer'

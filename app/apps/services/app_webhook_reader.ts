@@ -1,5 +1,5 @@
 import { inject } from '@adonisjs/core'
-import type { AppTopic } from '#apps/models/app_webhook'
+import type { AppTopic } from '#apps/topics'
 import AppWebhookStore from '#apps/stores/app_webhook_store'
 import type { Caller } from '#core/auth/app_scoped'
 

@@ -10,7 +10,7 @@
 import { inject } from '@adonisjs/core'
 import type { Caller } from '#core/auth/app_scoped'
 import { fail, ok, type Result } from '#core/result'
-import type { AppTopic } from '#apps/models/app_webhook'
+import type { AppTopic } from '#apps/topics'
 import AppEventStore, { type EventRow } from '#apps/stores/app_event_store'
 
 export const HISTORY_DAYS = 30

@@ -1,5 +1,5 @@
 import { inject } from '@adonisjs/core'
-import type { AppTopic, StoredHeader } from '#apps/models/app_webhook'
+import type { AppTopic, StoredHeader } from '#apps/topics'
 import AppWebhookStore, { type AppWebhookRow } from '#apps/stores/app_webhook_store'
 import type { AppWebhookInput } from '#apps/validators/app_webhook_validator'
 import type { Caller } from '#core/auth/app_scoped'

@@ -3,7 +3,7 @@
  */
 import db from '@adonisjs/lucid/services/db'
 import AppEvent from '#apps/models/app_event'
-import type { AppTopic } from '#apps/models/app_webhook'
+import type { AppTopic } from '#apps/topics'
 import { poolQuery } from '#core/database/pool_query'
 import type { Tx } from '#core/database/unit_of_work'
 

@@ -2,7 +2,8 @@
  * `app_webhooks`, the apps' subscriptions to topics: plain CRUD through the
  * Lucid model, always scoped to one app.
  */
-import AppWebhook, { type AppTopic, type StoredHeader } from '#apps/models/app_webhook'
+import AppWebhook from '#apps/models/app_webhook'
+import type { AppTopic, StoredHeader } from '#apps/topics'
 import type { Tx } from '#core/database/unit_of_work'
 
 export type AppWebhookRow = {

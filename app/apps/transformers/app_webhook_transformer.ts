@@ -3,7 +3,7 @@
  */
 import { link, path, type Links } from '#core/http/links'
 import { listEnvelope } from '#core/http/envelopes'
-import { APP_TOPICS, type StoredHeader } from '#apps/models/app_webhook'
+import { APP_TOPICS, type StoredHeader } from '#apps/topics'
 import type { AppWebhookRow } from '#apps/stores/app_webhook_store'
 import { named, object, nullableObject, type Wire } from '#core/openapi/schema'
 import { LinksSchema } from '#core/openapi/wire'
