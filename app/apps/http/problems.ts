@@ -9,6 +9,16 @@ import type { RotateFailure } from '#apps/services/rotate_token'
 
 export type AppsFailure = SaveFailure | RotateFailure
 
+/** A bearer token presented and refused: unknown, wrong, expired, revoked, or its app disabled (RFC 6750 §3.1). */
+export function invalidToken(
+  detail = 'El token no es válido: no existe, venció, fue revocado o la aplicación está deshabilitada.'
+) {
+  return new Problem(401, {
+    detail,
+    headers: { 'WWW-Authenticate': 'Bearer realm="v3", error="invalid_token"' },
+  })
+}
+
 export function problemFor(reason: AppsFailure): Problem {
   switch (reason) {
     case 'subscription_exists':
@@ -17,10 +27,7 @@ export function problemFor(reason: AppsFailure): Problem {
       })
     case 'credential_invalid':
       // Revoked, expired or disabled since this process last verified it (credential memory).
-      return new Problem(401, {
-        detail: 'El token usado ya no es válido: no puede emitir otro.',
-        headers: { 'WWW-Authenticate': 'Bearer realm="v3", error="invalid_token"' },
-      })
+      return invalidToken('El token usado ya no es válido: no puede emitir otro.')
     default:
       return unmapped(reason)
   }

@@ -18,12 +18,11 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import { errors } from '@adonisjs/auth'
-import { settings } from '#core/settings'
 import { Problem } from '#core/http/problem'
 import { bearerToken } from '#core/http/bearer'
-import { perMinuteLimiter } from '#core/http/per_minute_limiter'
 import AuthenticateApp from '#apps/services/authenticate_app'
 import { CredentialMemory, type Credential } from '#apps/services/credential_memory'
+import { invalidToken } from '#apps/http/problems'
 
 declare module '@adonisjs/core/http' {
   interface HttpContext {
@@ -32,21 +31,12 @@ declare module '@adonisjs/core/http' {
   }
 }
 
-const failures = perMinuteLimiter(() => settings.authFailuresPerMinute)
-
 function tooMany(availableIn: number) {
   return new Problem(429, {
     detail: 'Demasiadas autenticaciones fallidas desde esta dirección; reintente más tarde.',
     headers: { 'Retry-After': String(Math.max(1, availableIn)) },
   })
 }
-
-const invalidToken = () =>
-  new Problem(401, {
-    detail:
-      'El token no es válido: no existe, venció, fue revocado o la aplicación está deshabilitada.',
-    headers: { 'WWW-Authenticate': 'Bearer realm="v3", error="invalid_token"' },
-  })
 
 @inject()
 export default class AuthenticateMiddleware {
@@ -59,14 +49,14 @@ export default class AuthenticateMiddleware {
     const address = ctx.request.ip()
     const key = `auth_failures_${address}`
     if (this.memory.isSuspect(address)) {
-      const spent = await failures().get(key)
+      const spent = await this.memory.failures().get(key)
       if (spent && spent.remaining <= 0) throw tooMany(spent.availableIn)
     }
     const token = bearerToken(ctx.request.header('authorization'))
     const credential = token ? await this.authenticate.execute(token) : null
     if (!credential) {
       this.memory.suspect(address)
-      const counted = await failures().increment(key)
+      const counted = await this.memory.failures().increment(key)
       if (counted.consumed > counted.limit) throw tooMany(counted.availableIn)
       if (token) throw invalidToken()
       throw new errors.E_UNAUTHORIZED_ACCESS('Unauthorized access', {

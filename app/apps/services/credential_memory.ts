@@ -9,12 +9,15 @@
  *
  * It also remembers which client addresses failed to authenticate here in
  * the last minute: only those pay the failure limiter's lookup
- * (authenticate_middleware.ts).
+ * (authenticate_middleware.ts), and holds that limiter, made once per
+ * AUTH_FAILURES_PER_MINUTE value.
  */
 import { hash } from 'node:crypto'
 import type { DateTime } from 'luxon'
 import { Recent } from '#core/recent'
 import type { CallingApp } from '#core/auth/caller'
+import { settings } from '#core/settings'
+import { perMinuteLimiter } from '#core/http/per_minute_limiter'
 
 export const CREDENTIAL_TTL_MS = 5_000
 const SUSPECT_MS = 60_000
@@ -31,6 +34,7 @@ export class CredentialMemory {
   #verified = new Recent<Credential>(CREDENTIAL_TTL_MS)
   /** Address → until when (ms) this process checks it against the limiter. */
   #suspects = new Map<string, number>()
+  #failures = perMinuteLimiter(() => settings.authFailuresPerMinute)
 
   /** The bearer value is kept only as its SHA-256. */
   #key(bearer: string) {
@@ -48,6 +52,11 @@ export class CredentialMemory {
   /** Forgets every credential (after this process revoked, rotated or disabled; tests). */
   forget() {
     this.#verified.clear()
+  }
+
+  /** The per-address limiter of authentication failures. */
+  failures() {
+    return this.#failures()
   }
 
   isSuspect(address: string, now = Date.now()) {
