@@ -52,15 +52,19 @@ const wireMaybe = (value: DateTime | null) => (value ? wireInstant(value) : null
 
 export const credentialHref = (id: number) => path('credenciales', id)
 
-export function credentialFull(token: TokenRow): Wire<typeof CredencialSchema> {
+/** What the list and the commands both say of a token. */
+function credentialFields(token: TokenRow) {
   return {
     Id: token.id,
     Nombre: token.name,
     Creado: wireInstant(token.createdAt),
     UltimoUso: wireMaybe(token.lastUsedAt),
     Vence: wireMaybe(token.expiresAt),
-    _links: { self: link(credentialHref(token.id)) },
   }
+}
+
+export function credentialFull(token: TokenRow): Wire<typeof CredencialSchema> {
+  return { ...credentialFields(token), _links: { self: link(credentialHref(token.id)) } }
 }
 
 export function credentialRef(token: TokenRow): Wire<typeof CredencialRefSchema> {
@@ -100,12 +104,5 @@ export function rotatedShapes(rotated: Rotated) {
 
 /** `ace app:tokens --json`: every token with its state; never a secret. */
 export function tokenListing(token: TokenRow) {
-  return {
-    Id: token.id,
-    Nombre: token.name,
-    Creado: wireInstant(token.createdAt),
-    UltimoUso: wireMaybe(token.lastUsedAt),
-    Vence: wireMaybe(token.expiresAt),
-    Revocado: wireMaybe(token.revokedAt),
-  }
+  return { ...credentialFields(token), Revocado: wireMaybe(token.revokedAt) }
 }
