@@ -1,6 +1,7 @@
 import { args, flags } from '@adonisjs/core/ace'
 import { ABILITIES, type Ability } from '#core/auth/abilities'
 import { AppCommand } from '#core/commands/app_command'
+import { auditToStderr } from './command_input.js'
 
 export default class AppCreate extends AppCommand {
   static commandName = 'app:create'
@@ -16,6 +17,7 @@ export default class AppCreate extends AppCommand {
   declare json: boolean
 
   async run() {
+    await auditToStderr(this.app)
     const abilities = this.ability ?? []
     const unknown = abilities.filter((ability) => !ABILITIES.includes(ability as Ability))
     if (unknown.length > 0) {

@@ -1,6 +1,6 @@
 import { args } from '@adonisjs/core/ace'
 import { AppCommand } from '#core/commands/app_command'
-import { idOf } from './command_input.js'
+import { auditToStderr, idOf } from './command_input.js'
 
 export default class AppDisable extends AppCommand {
   static commandName = 'app:disable'
@@ -14,6 +14,7 @@ export default class AppDisable extends AppCommand {
   protected enabled = false
 
   async run() {
+    await auditToStderr(this.app)
     const id = idOf(this.appId)
     if (id === null) return this.fail('APP_ID must be a positive integer')
     const { default: SetAppEnabled } = await import('#apps/services/set_app_enabled')

@@ -1,6 +1,6 @@
 import { args, flags } from '@adonisjs/core/ace'
 import { AppCommand } from '#core/commands/app_command'
-import { idOf } from './command_input.js'
+import { auditToStderr, idOf } from './command_input.js'
 
 export default class AppRevoke extends AppCommand {
   static commandName = 'app:revoke'
@@ -21,6 +21,7 @@ export default class AppRevoke extends AppCommand {
   declare all: boolean
 
   async run() {
+    await auditToStderr(this.app)
     const target = this.#target()
     if (typeof target === 'string') return this.fail(target)
     const { default: RevokeTokens } = await import('#apps/services/revoke_tokens')

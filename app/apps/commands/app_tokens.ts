@@ -1,6 +1,6 @@
 import { args, flags } from '@adonisjs/core/ace'
 import { AppCommand } from '#core/commands/app_command'
-import { idOf } from './command_input.js'
+import { auditToStderr, idOf } from './command_input.js'
 
 export default class AppTokens extends AppCommand {
   static commandName = 'app:tokens'
@@ -14,6 +14,7 @@ export default class AppTokens extends AppCommand {
   declare json: boolean
 
   async run() {
+    await auditToStderr(this.app)
     const id = idOf(this.appId)
     if (id === null) return this.fail('APP_ID must be a positive integer')
     const { default: TokenReader } = await import('#apps/services/token_reader')

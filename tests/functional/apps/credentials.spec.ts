@@ -23,9 +23,12 @@ let addresses = 0
 /** A fresh client address per request series (loopback is a trusted proxy). */
 const freshAddress = () => `198.51.100.${++addresses}`
 
-/** `node ace …` as an operator runs it; rejects on a non-zero exit. */
+/** `node ace …` as an operator runs it (logging at info); rejects on a non-zero exit. */
 function ace(...args: string[]) {
-  return run(process.execPath, ['ace', ...args], { cwd: app.makePath(), env: process.env })
+  return run(process.execPath, ['ace', ...args], {
+    cwd: app.makePath(),
+    env: { ...process.env, LOG_LEVEL: 'info' },
+  })
 }
 
 /** The exit code and output of a command expected to fail. */
@@ -322,6 +325,14 @@ test.group('Credentials: the operator commands', () => {
     )
     const created = JSON.parse(issued.stdout)
     assert.equal(issued.stdout.trim(), JSON.stringify(created))
+    // The audit line goes to stderr, with ids only.
+    const audit = issued.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line))
+      .find((line) => line.msg === 'app token issued')
+    assert.deepInclude(audit, { appId: caller.id, tokenId: created.Id })
+    assert.notInclude(issued.stderr, created.Token.split('.')[1])
     assert.deepEqual(Object.keys(created), ['Id', 'AppId', 'Nombre', 'Token', 'Vence'])
     assert.equal(created.AppId, caller.id)
     assert.equal(created.Nombre, 'replacement')
@@ -359,6 +370,16 @@ test.group('Credentials: the operator commands', () => {
     await assertInvalidToken(assert, await get('/v3', token))
     await assertInvalidToken(assert, await get('/v3', created.Token))
   }).timeout(60_000)
+
+  test('app:create --json logging at info: stdout is still exactly one JSON object', async ({
+    assert,
+  }) => {
+    const { stdout, stderr } = await ace('app:create', 'Audited', '--json')
+    const created = JSON.parse(stdout)
+    assert.equal(stdout.trim(), JSON.stringify(created))
+    assert.include(stderr, '"app created, token issued"')
+    assert.notInclude(stderr, created.Token.split('.')[1])
+  }).timeout(30_000)
 
   test('bad input: one error line and a non-zero exit', async ({ assert }) => {
     const { app: caller } = await createCaller('Bad input')
