@@ -25,6 +25,7 @@ await registerModules([
   },
   {
     name: 'apps',
+    boot: () => import('#apps/boot'),
     jobs: () => import('#apps/jobs'),
     openapi: () => import('#apps/openapi'),
     start: () => import('#apps/start'),

@@ -12,12 +12,19 @@ import {
 } from '#core/openapi/helpers'
 import { listOf } from '#core/openapi/wire'
 import { appWebhookValidator } from '#apps/validators/app_webhook_validator'
-import { APP_TOPICS } from '#apps/models/app_webhook'
+import { APP_TOPICS } from '#apps/topics'
 import { AppWebhookRefSchema, AppWebhookSchema } from '#apps/transformers/app_webhook_transformer'
 import { eventHistoryValidator } from '#apps/validators/event_history_validator'
 import { EventosSchema, PruebaResultadoSchema } from '#apps/transformers/app_event_transformer'
+import { rotateCredentialValidator } from '#apps/validators/credentials_validator'
+import {
+  CredencialNuevaSchema,
+  CredencialRefSchema,
+  CredencialSchema,
+} from '#apps/transformers/credential_transformer'
 
 const AppWebhookEdit = bodyOf('AppWebhookEdit', appWebhookValidator)
+const RotacionCredencial = bodyOf('RotacionCredencial', rotateCredentialValidator)
 const webhook = (description: string, headers = {}) =>
   negotiated(description, AppWebhookSchema, AppWebhookRefSchema, headers)
 
@@ -27,12 +34,17 @@ export const openapi: OpenApiFragment = {
       name: 'Aplicación',
       description: 'Suscripciones de la aplicación a eventos (webhooks Standard Webhooks)',
     },
+    {
+      name: 'Credenciales',
+      description: 'Los tokens de la aplicación: listarlos sin secretos y rotar el que se usa',
+    },
   ],
   params: {
     topic: pathParam('topic', 'Tópico de eventos de la aplicación', {
       type: 'string',
       enum: [...APP_TOPICS],
     }),
+    id: pathParam('id', 'Id del token', { type: 'integer', minimum: 1, maximum: 2_147_483_647 }),
   },
   operations: {
     'GET /v3/appnotificaciones': {
@@ -96,6 +108,44 @@ export const openapi: OpenApiFragment = {
       }),
       responses: { '200': negotiated('Eventos', EventosSchema, EventosSchema) },
       problems: [400, 406],
+    },
+    'GET /v3/credenciales': {
+      operationId: 'listCredentials',
+      tag: 'Credenciales',
+      summary: 'Tokens vigentes de la aplicación',
+      description:
+        'Los tokens que todavía autentican (ni vencidos ni revocados), del más antiguo al más nuevo. Nunca incluye ' +
+        'un secreto. UltimoUso tiene resolución de un minuto.',
+      responses: {
+        '200': negotiated('Tokens', listOf(CredencialSchema), listOf(CredencialRefSchema)),
+      },
+      problems: [406],
+    },
+    'GET /v3/credenciales/:id': {
+      operationId: 'getCredential',
+      tag: 'Credenciales',
+      summary: 'Un token vigente de la aplicación',
+      description: 'Sin secreto. Un token de otra aplicación, vencido o revocado: 404.',
+      responses: { '200': negotiated('Token', CredencialSchema, CredencialRefSchema) },
+      problems: [404, 406],
+    },
+    'POST /v3/credenciales': {
+      operationId: 'rotateCredential',
+      tag: 'Credenciales',
+      summary: 'Emite un token nuevo y hace vencer el usado',
+      description:
+        'Un token nuevo (sin vencimiento), mostrado solo en esta respuesta; el token usado en la llamada vence ' +
+        'a los AnteriorExpiraEnSegundos (por omisión 86400; 0: ya), nunca después de lo que ya vencía. Sin ' +
+        'Idempotency-Key: un secreto no se guarda para repetirlo; un reintento emite otro token, que se ve en la ' +
+        'lista.',
+      requestBody: jsonBody(RotacionCredencial, false),
+      responses: {
+        '201': negotiated('Token emitido', CredencialNuevaSchema, CredencialNuevaSchema, {
+          Location: locationHeader,
+        }),
+      },
+      problems: [400, 406, 413, 415],
+      idempotent: false,
     },
   },
 }

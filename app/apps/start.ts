@@ -2,21 +2,24 @@
  * `npm start` on an empty database creates a demo app and prints its token
  * once (the newcomer's first request); later boots say how to get a token.
  */
+import app from '@adonisjs/core/services/app'
 import type { StartStep } from '#core/modules'
-import App from '#apps/models/app'
+import AppStore from '#apps/stores/app_store'
 import CreateApp from '#apps/services/create_app'
 
 export const steps: StartStep[] = [
   {
     async run({ logger, ui, publicUrl }) {
-      const existing = await App.query().orderBy('id').first()
+      const apps = await app.container.make(AppStore)
+      const existing = await apps.first()
       if (existing) {
         logger.info(`Apps exist already. A new token: npm run ace -- app:token ${existing.id}`)
         return
       }
-      const { app, token } = await new CreateApp().execute('Demo', ['consultas:crear'])
+      const creator = await app.container.make(CreateApp)
+      const { app: demo, token } = await creator.execute('Demo', ['consultas:crear'])
       ui.sticker()
-        .add(`Demo app ${app.id} created. Its token is shown only now:`)
+        .add(`Demo app ${demo.id} created. Its token is shown only now:`)
         .add('')
         .add(token)
         .add('')

@@ -1,6 +1,7 @@
 import { args, flags } from '@adonisjs/core/ace'
 import { ABILITIES, type Ability } from '#core/auth/abilities'
 import { AppCommand } from '#core/commands/app_command'
+import { auditToStderr } from './command_input.js'
 
 export default class AppCreate extends AppCommand {
   static commandName = 'app:create'
@@ -16,6 +17,7 @@ export default class AppCreate extends AppCommand {
   declare json: boolean
 
   async run() {
+    await auditToStderr(this.app)
     const abilities = this.ability ?? []
     const unknown = abilities.filter((ability) => !ABILITIES.includes(ability as Ability))
     if (unknown.length > 0) {
@@ -25,7 +27,8 @@ export default class AppCreate extends AppCommand {
       return this.fail('The name must have 1 to 100 characters')
     }
     const { default: CreateApp } = await import('#apps/services/create_app')
-    const { app, token } = await new CreateApp().execute(this.name.trim(), abilities as Ability[])
+    const creator = await this.app.container.make(CreateApp)
+    const { app, token } = await creator.execute(this.name.trim(), abilities as Ability[])
     if (this.json) {
       process.stdout.write(JSON.stringify({ Id: app.id, Nombre: app.name, Token: token }) + '\n')
       return

@@ -5,8 +5,19 @@
  */
 import { Problem } from '#core/http/problem'
 import type { SaveFailure } from '#apps/services/save_app_webhook'
+import type { RotateFailure } from '#apps/services/rotate_token'
 
-export type AppsFailure = SaveFailure
+export type AppsFailure = SaveFailure | RotateFailure
+
+/** A bearer token presented and refused: unknown, wrong, expired, revoked, or its app disabled (RFC 6750 §3.1). */
+export function invalidToken(
+  detail = 'El token no es válido: no existe, venció, fue revocado o la aplicación está deshabilitada.'
+) {
+  return new Problem(401, {
+    detail,
+    headers: { 'WWW-Authenticate': 'Bearer realm="v3", error="invalid_token"' },
+  })
+}
 
 export function problemFor(reason: AppsFailure): Problem {
   switch (reason) {
@@ -14,6 +25,9 @@ export function problemFor(reason: AppsFailure): Problem {
       return Problem.conflict({
         _: ['La suscripción a este tópico ya existe; use PUT para reemplazarla.'],
       })
+    case 'credential_invalid':
+      // Revoked, expired or disabled since this process last verified it (credential memory).
+      return invalidToken('El token usado ya no es válido: no puede emitir otro.')
     default:
       return unmapped(reason)
   }

@@ -1,4 +1,5 @@
-import AppWebhook from '#apps/models/app_webhook'
+import { inject } from '@adonisjs/core'
+import AppWebhookStore from '#apps/stores/app_webhook_store'
 import deliveries, { type DeliveryJob } from '#core/outbound/deliveries'
 import { postAppEvent } from '#apps/services/post_app_event'
 import type { JobContext, JobHandler } from '#core/jobs/types'
@@ -9,11 +10,14 @@ import type { JobContext, JobHandler } from '#core/jobs/types'
  * are not followed. A 410 switches the subscription off; a subscription
  * switched off meanwhile stops the delivery's retries.
  */
+@inject()
 export default class AppWebhookJob implements JobHandler<DeliveryJob> {
+  constructor(private webhooks: AppWebhookStore) {}
+
   async handle({ deliveryId }: DeliveryJob, job: JobContext) {
     const pending = await deliveries.find(deliveryId)
     if (!pending) return
-    const subscription = await AppWebhook.find(Number(pending.ownerId))
+    const subscription = await this.webhooks.byId(Number(pending.ownerId))
     // Switched off (or a 410 seen) since the event was queued: stop retrying it.
     if (!subscription?.active) return deliveries.cancel(deliveryId, 'subscription inactive')
     const result = await deliveries.attempt(
@@ -27,10 +31,6 @@ export default class AppWebhookJob implements JobHandler<DeliveryJob> {
       },
       job
     )
-    if (result === 'gone') {
-      await AppWebhook.query()
-        .where('id', subscription.id)
-        .update({ active: false, updated_at: new Date() })
-    }
+    if (result === 'gone') await this.webhooks.deactivate(subscription.id)
   }
 }

@@ -1,9 +1,11 @@
 import { DateTime } from 'luxon'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
-import { AppTokensProvider } from '#apps/services/app_credentials'
 import type { Ability } from '#core/auth/abilities'
 
-/** A calling client of the API, authenticated by opaque bearer tokens. */
+/**
+ * A calling client of the API, authenticated by opaque bearer tokens
+ * (`app_tokens`, read and written by app/apps/stores/token_store.ts).
+ */
 export default class App extends BaseModel {
   static table = 'apps'
 
@@ -19,11 +21,7 @@ export default class App extends BaseModel {
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime
 
-  static accessTokens = new AppTokensProvider({
-    tokenableModel: App,
-    table: 'app_tokens',
-    type: 'app_token',
-    prefix: 'dla_',
-    tokenSecretLength: 40,
-  })
+  /** Set while the app is disabled: none of its tokens authenticates. */
+  @column.dateTime()
+  declare disabledAt: DateTime | null
 }

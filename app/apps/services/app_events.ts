@@ -2,8 +2,10 @@
  * App-level events (docs/design.md §6, §9, §14). Another module calls, inside the
  * transaction of the write that causes the event:
  *
- *   await new AppEvents().emit(appId, 'publicaciones',
+ *   await this.appEvents.emit(appId, 'publicaciones',
  *     { Tipo: 'FotoLista', Agencia, Recurso, Datos: {…} }, trx)
+ *
+ * (AppEvents injected; `new AppEvents()` also works: its store defaults.)
  *
  * The event is ALWAYS recorded (`app_events`, in `trx`: an outbox — nothing is
  * lost, nothing of a rolled-back change survives) for GET /v3/eventos. When the
@@ -16,13 +18,12 @@
  * `invitaciones` keeps its own body (docs/spec.md §9: `{Tipo, Momento, Agencia}`).
  */
 import { randomUUID } from 'node:crypto'
+import { inject } from '@adonisjs/core'
 import { DateTime } from 'luxon'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import type AppWebhook from '#apps/models/app_webhook'
-import type { AppTopic } from '#apps/models/app_webhook'
-import type AppEvent from '#apps/models/app_event'
+import type { AppTopic } from '#apps/topics'
+import AppEventStore, { type EventRow } from '#apps/stores/app_event_store'
 import deliveries from '#core/outbound/deliveries'
-import { poolQuery } from '#core/database/pool_query'
 import { APP_WEBHOOK_QUEUE } from '#apps/jobs'
 
 export type AgencyOfEvent = { AdminMail: string; href: string }
@@ -49,7 +50,7 @@ export type EventBody = {
 }
 
 /** The full event of a stored row. */
-export function eventBody(event: Pick<AppEvent, 'id' | 'topic' | 'payload'>): EventBody {
+export function eventBody(event: Pick<EventRow, 'id' | 'topic' | 'payload'>): EventBody {
   const payload = event.payload as EventInput
   return {
     Id: event.id,
@@ -62,22 +63,17 @@ export function eventBody(event: Pick<AppEvent, 'id' | 'topic' | 'payload'>): Ev
   }
 }
 
+@inject()
 export default class AppEvents {
+  // The default keeps `new AppEvents()` of the modules that do not inject it yet working.
+  constructor(private events: AppEventStore = new AppEventStore()) {}
+
   async emit(appId: number, topic: AppTopic, input: EventInput, trx: TransactionClientContract) {
     const payload = { ...input, Momento: input.Momento ?? DateTime.now().toISO() }
     const event = { id: randomUUID(), topic, payload }
-    // One round trip: the event row is written (a data-modifying WITH always
-    // runs) and the app's active subscription to the topic, if any, read.
-    const [subscription] = await poolQuery<Pick<AppWebhook, 'id' | 'callback'>>(
-      `with event as (
-         insert into app_events (id, app_id, topic, kind, payload, created_at)
-         values ($1, $2, $3, $4, $5, $6)
-       )
-       select id, callback from app_webhooks
-       where app_id = $2 and topic = $3 and active
-       limit 1`,
-      [event.id, appId, topic, input.Tipo, JSON.stringify(payload), new Date()],
-      { prepare: true, client: trx }
+    const subscription = await this.events.record(
+      { id: event.id, appId, topic, kind: input.Tipo, payload },
+      trx
     )
     if (!subscription) return null
     return deliveries.create(

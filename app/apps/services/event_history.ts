@@ -7,18 +7,18 @@
  * out (ordering by time could skip it). The cursor is opaque to the app:
  * base64url of `<tx>.<id>` of the last event returned.
  */
-import db from '@adonisjs/lucid/services/db'
+import { inject } from '@adonisjs/core'
 import type { Caller } from '#core/auth/app_scoped'
 import { fail, ok, type Result } from '#core/result'
-import type { AppTopic } from '#apps/models/app_webhook'
-import AppEvent from '#apps/models/app_event'
+import type { AppTopic } from '#apps/topics'
+import AppEventStore, { type EventRow } from '#apps/stores/app_event_store'
 
 export const HISTORY_DAYS = 30
 export const HISTORY_PAGE = 100
 
 export type Cursor = { tx: string; id: string }
 
-export type HistoryPage = { events: AppEvent[]; next: string | null }
+export type HistoryPage = { events: EventRow[]; next: string | null }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
@@ -32,33 +32,30 @@ export function decodeCursor(value: string): Cursor | null {
   return { tx, id }
 }
 
+@inject()
 export default class EventHistory {
+  constructor(private events: AppEventStore) {}
+
   async page(
     caller: Caller,
     query: { desde?: string; topico?: AppTopic }
   ): Promise<Result<HistoryPage, 'bad_cursor'>> {
     const after = query.desde === undefined ? null : decodeCursor(query.desde)
     if (query.desde !== undefined && !after) return fail('bad_cursor')
-    const rows = await AppEvent.forApp(caller)
-      .select('*')
-      .select(db.raw('tx::text as cursor_tx'))
-      .whereRaw('tx < pg_snapshot_xmin(pg_current_snapshot())')
-      .whereRaw(`created_at > now() - make_interval(days => ?)`, [HISTORY_DAYS])
-      .if(query.topico, (q) => q.where('topic', query.topico!))
-      .if(after, (q) => q.whereRaw(`(tx, id) > (?::xid8, ?::uuid)`, [after!.tx, after!.id]))
-      .orderBy('tx', 'asc')
-      .orderBy('id', 'asc')
-      .limit(HISTORY_PAGE)
+    const rows = await this.events.page({
+      appId: caller.id,
+      days: HISTORY_DAYS,
+      limit: HISTORY_PAGE,
+      topic: query.topico,
+      after,
+    })
     const last = rows.at(-1)
-    const next = last ? encodeCursor({ tx: last.$extras.cursor_tx, id: last.id }) : null
+    const next = last ? encodeCursor({ tx: last.cursorTx, id: last.id }) : null
     return ok({ events: rows, next })
   }
 
   /** Drops events past the history window (the `apps.events-prune` cron). */
   async prune() {
-    return db
-      .from('app_events')
-      .whereRaw(`created_at < now() - make_interval(days => ?)`, [HISTORY_DAYS])
-      .delete()
+    await this.events.prune(HISTORY_DAYS)
   }
 }

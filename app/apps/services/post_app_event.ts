@@ -4,13 +4,13 @@
  * when a Secret is set), through the SSRF-safe outbound client, redirects not
  * followed. Used by the `apps.webhook` deliveries and by the test event.
  */
-import type AppWebhook from '#apps/models/app_webhook'
+import type { AppWebhookRow } from '#apps/stores/app_webhook_store'
 import outbound from '#core/outbound/http_client'
 import { openSecret, signWebhook } from '#core/outbound/signer'
 import { safeHeaders } from '#core/outbound/custom_header'
 
 export async function postAppEvent(
-  subscription: Pick<AppWebhook, 'callback' | 'secret' | 'headers'>,
+  subscription: Pick<AppWebhookRow, 'callback' | 'secret' | 'headers'>,
   message: { id: string; payload: unknown },
   timeoutMs = 15_000
 ) {

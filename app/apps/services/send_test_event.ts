@@ -6,10 +6,11 @@
  * happened to the app's data (docs/decisions.md, h-events).
  */
 import { randomUUID } from 'node:crypto'
+import { inject } from '@adonisjs/core'
 import { DateTime } from 'luxon'
 import type { Caller } from '#core/auth/app_scoped'
 import { path } from '#core/http/links'
-import type { AppTopic } from '#apps/models/app_webhook'
+import type { AppTopic } from '#apps/topics'
 import AppWebhookReader from '#apps/services/app_webhook_reader'
 import { postAppEvent } from '#apps/services/post_app_event'
 import type { EventBody } from '#apps/services/app_events'
@@ -18,10 +19,13 @@ export const TEST_TIMEOUT_MS = 10_000
 
 export type TestOutcome = { status: number | null; durationMs: number; error: string | null }
 
+@inject()
 export default class SendTestEvent {
+  constructor(private reader: AppWebhookReader) {}
+
   /** Null when the app has no subscription to the topic. */
   async execute(caller: Caller, topic: AppTopic): Promise<TestOutcome | null> {
-    const subscription = await new AppWebhookReader().find(caller, topic)
+    const subscription = await this.reader.find(caller, topic)
     if (!subscription) return null
     const event: EventBody = {
       Id: randomUUID(),

@@ -6,8 +6,8 @@ import { link, type Links } from '#core/http/links'
 import { listEnvelope } from '#core/http/envelopes'
 import { named, object, nullableObject, type Wire } from '#core/openapi/schema'
 import { LinksSchema } from '#core/openapi/wire'
-import { APP_TOPICS } from '#apps/models/app_webhook'
-import type AppEvent from '#apps/models/app_event'
+import { APP_TOPICS } from '#apps/topics'
+import type { EventRow } from '#apps/stores/app_event_store'
 import { eventBody } from '#apps/services/app_events'
 import type { HistoryPage } from '#apps/services/event_history'
 
@@ -60,7 +60,7 @@ export const PruebaResultadoSchema = named(
   })
 )
 
-export function appEventFull(event: AppEvent): Wire<typeof EventoSchema> {
+export function appEventFull(event: EventRow): Wire<typeof EventoSchema> {
   return eventBody(event) as Wire<typeof EventoSchema>
 }
 

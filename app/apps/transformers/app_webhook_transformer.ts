@@ -3,8 +3,8 @@
  */
 import { link, path, type Links } from '#core/http/links'
 import { listEnvelope } from '#core/http/envelopes'
-import { APP_TOPICS, type StoredHeader } from '#apps/models/app_webhook'
-import type AppWebhook from '#apps/models/app_webhook'
+import { APP_TOPICS, type StoredHeader } from '#apps/topics'
+import type { AppWebhookRow } from '#apps/stores/app_webhook_store'
 import { named, object, nullableObject, type Wire } from '#core/openapi/schema'
 import { LinksSchema } from '#core/openapi/wire'
 
@@ -44,7 +44,7 @@ const header = (headers: StoredHeader[], index: number) => {
 
 const self = (topic: string) => path('appnotificaciones', topic)
 
-export function appWebhookFull(webhook: AppWebhook): Wire<typeof AppWebhookSchema> {
+export function appWebhookFull(webhook: AppWebhookRow): Wire<typeof AppWebhookSchema> {
   return {
     Callback: webhook.callback,
     Secret: null,
@@ -60,7 +60,7 @@ export function appWebhookFull(webhook: AppWebhook): Wire<typeof AppWebhookSchem
   }
 }
 
-export function appWebhookRef(webhook: AppWebhook): Wire<typeof AppWebhookRefSchema> {
+export function appWebhookRef(webhook: AppWebhookRow): Wire<typeof AppWebhookRefSchema> {
   return {
     href: self(webhook.topic),
     title: `Notificaciones de ${webhook.topic}`,
@@ -69,7 +69,7 @@ export function appWebhookRef(webhook: AppWebhook): Wire<typeof AppWebhookRefSch
   }
 }
 
-export function appWebhookShapes(webhook: AppWebhook) {
+export function appWebhookShapes(webhook: AppWebhookRow) {
   return { full: () => appWebhookFull(webhook), ref: () => appWebhookRef(webhook) }
 }
 
@@ -77,7 +77,7 @@ export function appWebhookShapes(webhook: AppWebhook) {
  * The topics: a set one links for GET, an unset one for PUT (its GET would
  * be 404); entries are the subscriptions that exist.
  */
-export function appWebhookListShapes(webhooks: AppWebhook[]) {
+export function appWebhookListShapes(webhooks: AppWebhookRow[]) {
   const links: Links = { self: link('/v3/appnotificaciones') }
   for (const topic of APP_TOPICS) {
     const set = webhooks.some((webhook) => webhook.topic === topic)

@@ -4,7 +4,7 @@
  */
 import vine from '@vinejs/vine'
 import type { Infer } from '@vinejs/vine/types'
-import { APP_TOPICS } from '#apps/models/app_webhook'
+import { APP_TOPICS } from '#apps/topics'
 
 /** base64url of `<transaction id>.<event uuid>` (app/apps/services/event_history.ts). */
 export const CURSOR_PATTERN = /^[A-Za-z0-9_-]{1,120}$/

@@ -115,6 +115,7 @@ async function build() {
       problems: statuses,
       security,
       responses,
+      idempotent: keyed,
       ...rest
     } = fragment.operations[key]
     const pathParams = [...pattern.matchAll(/:(\w+)/g)].map(([, name]) => {
@@ -125,7 +126,7 @@ async function build() {
     // A path parameter checked by a validator answers 400 when malformed.
     const checked = pathParams.some((param) => param.validated) ? [400] : []
     const isOpen = security !== undefined && security.length === 0
-    const idempotent = method === 'POST' && !isOpen && pattern.startsWith('/v3')
+    const idempotent = method === 'POST' && !isOpen && pattern.startsWith('/v3') && keyed !== false
     const extraParameters = [...(parameters ?? []), ...(idempotent ? [idempotencyKey] : [])]
     const path = openApiPath(pattern)
     paths[path] ??= {}

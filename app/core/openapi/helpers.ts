@@ -37,6 +37,8 @@ export type Operation = {
   problems?: number[]
   /** `open` for routes without credentials. */
   security?: never[]
+  /** A POST registered with `apiRoutes(…, { idempotent: false })`: no Idempotency-Key. */
+  idempotent?: false
 }
 
 export type OpenApiFragment = {

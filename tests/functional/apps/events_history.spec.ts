@@ -4,6 +4,7 @@
  * (docs/design.md §14).
  */
 import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { Webhook } from 'standardwebhooks'
 import AppEvents from '#apps/services/app_events'
@@ -128,7 +129,7 @@ test.group('Event history: GET /v3/eventos', () => {
       [rows[1].id, rows[2].id]
     )
     const { default: PruneEventsJob } = await import('#apps/jobs/prune_events_job')
-    await new PruneEventsJob().handle()
+    await (await app.container.make(PruneEventsJob)).handle()
     const left = await db.from('app_events').where('app_id', caller.id).select('id')
     assert.sameMembers(
       left.map((row) => row.id),

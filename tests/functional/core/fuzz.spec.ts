@@ -15,7 +15,7 @@ import { test } from '@japa/runner'
 import fc from 'fast-check'
 import { gzipSync } from 'node:zlib'
 import { baseUrl, raw } from '#tests/helpers/http'
-import { createCaller } from '#tests/helpers/apps'
+import { createCaller, issueToken } from '#tests/helpers/apps'
 import { createAgency, uniqueEmail } from '#tests/helpers/agencies'
 import { createListing, listingBody } from '#tests/helpers/listings'
 import { inquiryBody } from '#tests/helpers/leads'
@@ -34,7 +34,17 @@ type World = {
   slug: string
   listingId: number
   collaborator: string
+  /**
+   * Another token of the world's app, sent only to POST /v3/credenciales: a rotation ends the
+   * token it is sent with (a drawn 0 s: at once), and `token` must live through the run.
+   */
+  rotationToken: string
 }
+
+const ROTATION = 'POST /v3/credenciales'
+/** The token a request of the operation sends. */
+const tokenFor = (op: Operation, world: World) =>
+  `${op.method} ${op.path}` === ROTATION ? world.rotationToken : world.token
 
 /** Placeholders replaced in the serialized JSON by what JSON.stringify cannot write. */
 const RAW: Record<string, string> = {
@@ -351,8 +361,9 @@ function build(
       if (mode === 1) query.push(`${param.name}[]=x&${param.name}[a]=y`)
     })
   const headers: Record<string, string> = {}
-  const tokens = hostileTokens(world.token)
-  const authorization = draw.auth < tokens.length ? tokens[draw.auth] : `Bearer ${world.token}`
+  const tokens = hostileTokens(tokenFor(op, world))
+  const authorization =
+    draw.auth < tokens.length ? tokens[draw.auth] : `Bearer ${tokenFor(op, world)}`
   if (authorization) headers.Authorization = authorization
   const accept = ACCEPTS[draw.accept]
   if (accept) headers.Accept = accept
@@ -465,6 +476,7 @@ async function makeWorld(withUntouched: boolean) {
     slug: listing.slug,
     listingId: listing.id,
     collaborator: fixture.collaborators[0].email,
+    rotationToken: (await issueToken(app.id, { name: 'fuzz rotation' })).token,
   }
   return { w, untouched }
 }
@@ -648,7 +660,10 @@ test.group('Fuzz over the OpenAPI document', (group) => {
         const request = {
           method: op.method,
           path,
-          headers: { 'Authorization': `Bearer ${w.token}`, 'Content-Type': 'application/json' },
+          headers: {
+            'Authorization': `Bearer ${tokenFor(op, w)}`,
+            'Content-Type': 'application/json',
+          },
           body: serialize(setAt(valid, leaf, value)),
           api: op.path.startsWith('/v3'),
         }

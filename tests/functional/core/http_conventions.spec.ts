@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
-import { createCaller } from '#tests/helpers/apps'
+import { createCaller, forgetCredentials, issueToken } from '#tests/helpers/apps'
 import { raw } from '#tests/helpers/http'
 import { settings } from '#core/settings'
 import HttpExceptionHandler from '#core/http/exception_handler'
@@ -41,9 +41,7 @@ test.group('Authentication', () => {
 
   test('a second token works and the first keeps working', async ({ client }) => {
     const { app, token } = await createCaller()
-    const { default: IssueToken } = await import('#apps/services/issue_token')
-    const second = await new IssueToken().execute(app.id)
-    if (!second.ok) throw new Error('token not issued')
+    const second = await issueToken(app.id)
     ;(await client.get('/v3').bearerToken(second.token)).assertStatus(200)
     ;(await client.get('/v3').bearerToken(token)).assertStatus(200)
   })
@@ -53,8 +51,7 @@ test.group('Authentication', () => {
     ;(await client.get('/v3').bearerToken(token)).assertStatus(200)
     const { default: db } = await import('@adonisjs/lucid/services/db')
     await db.from('app_tokens').where('tokenable_id', app.id).delete()
-    const { forgetCredentials } = await import('#apps/services/app_credentials')
-    forgetCredentials()
+    await forgetCredentials()
     ;(await client.get('/v3').bearerToken(token)).assertStatus(401)
   })
 
