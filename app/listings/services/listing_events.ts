@@ -4,10 +4,13 @@
  * for a state change the app did not make itself — PublicacionSuspendida /
  * PublicacionActivada / PublicacionArchivada with its Causa.
  */
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { inject } from '@adonisjs/core'
+import type { Tx } from '#core/database/unit_of_work'
 import { path } from '#core/http/links'
 import AppEvents from '#apps/services/app_events'
-import Listing, { type ListingData, type ListingState } from '#listings/models/listing'
+import type { ListingData, ListingState } from '#listings/models/listing'
+import ListingStore from '#listings/stores/listing_store'
+import ListingPhotoStore from '#listings/stores/listing_photo_store'
 import { listingTitle } from '#listings/transformers/listing_transformer'
 
 export type StateCause =
@@ -19,17 +22,21 @@ const STATE_KIND: Record<ListingState, string> = {
   archived: 'PublicacionArchivada',
 }
 
+@inject()
 export default class ListingEvents {
-  /** After a photo left `pending` in `trx`: FotoLista or FotoRechazada to the listing's app. */
-  async photoSettled(trx: TransactionClientContract, photoId: number) {
-    const photo = await trx
-      .from('listing_photos')
-      .where('id', photoId)
-      .select('listing_id', 'position', 'source_url', 'state', 'reason')
-      .firstOrFail()
-    const listing = await Listing.query({ client: trx }).where('id', photo.listing_id).firstOrFail()
+  constructor(
+    private appEvents: AppEvents,
+    private listings: ListingStore,
+    private photos: ListingPhotoStore
+  ) {}
+
+  /** After a photo left `pending` in `tx`: FotoLista or FotoRechazada to the listing's app. */
+  async photoSettled(photoId: number, tx: Tx) {
+    const photo = await this.photos.find(photoId, tx)
+    const listing = photo && (await this.listings.findById(photo.listing_id, tx))
+    if (!photo || !listing) throw new Error(`Photo ${photoId} settled without its row or listing`)
     const ready = photo.state === 'ready'
-    await new AppEvents().emit(
+    await this.appEvents.emit(
       listing.appId,
       'publicaciones',
       {
@@ -39,22 +46,17 @@ export default class ListingEvents {
           ? { Posicion: photo.position + 1, Url: photo.source_url }
           : { Posicion: photo.position + 1, Url: photo.source_url, Motivo: photo.reason },
       },
-      trx
+      tx
     )
   }
 
   /** A listing's state changed by the service or another actor (never the app's own request). */
-  async stateChanged(
-    trx: TransactionClientContract,
-    listing: ListingData,
-    to: ListingState,
-    cause: StateCause
-  ) {
-    await new AppEvents().emit(
+  async stateChanged(listing: ListingData, to: ListingState, cause: StateCause, tx: Tx) {
+    await this.appEvents.emit(
       listing.appId,
       'publicaciones',
       { Tipo: STATE_KIND[to], ...this.#refs(listing), Datos: { Causa: cause } },
-      trx
+      tx
     )
   }
 
