@@ -43,7 +43,7 @@ export default class ListingState extends AppCommand {
       agency,
       externalId: listing.externalId,
       change: to === 'archived' ? { kind: 'archive' } : { kind: 'state', active: to === 'active' },
-      cause: 'Administracion',
+      cause: 'administration',
     })
     if (!done.ok) return this.fail(`Refused: ${done.reason}`)
     this.logger.success(`Listing ${listing.externalId} of ${listing.adminEmail}: ${to}`)

@@ -6,21 +6,15 @@
  */
 import { inject } from '@adonisjs/core'
 import type { Tx } from '#core/database/unit_of_work'
-import { path } from '#core/http/links'
 import AppEvents from '#apps/services/app_events'
 import type { ListingData, ListingState } from '#listings/models/listing'
 import ListingStore from '#listings/stores/listing_store'
 import ListingPhotoStore from '#listings/stores/listing_photo_store'
-import { listingTitle } from '#listings/transformers/listing_transformer'
+import { photoSettledEvent, stateChangedEvent } from '#listings/transformers/listing_transformer'
 
+/** Why a listing's state changed without its app asking (its wire Causa: the transformer). */
 export type StateCause =
-  'Plan' | 'AgenciaSuspendida' | 'OperadorSuspendido' | 'OtraAplicacion' | 'Administracion'
-
-const STATE_KIND: Record<ListingState, string> = {
-  active: 'PublicacionActivada',
-  suspended: 'PublicacionSuspendida',
-  archived: 'PublicacionArchivada',
-}
+  'plan' | 'agency_suspended' | 'operator_suspended' | 'other_app' | 'administration'
 
 @inject()
 export default class ListingEvents {
@@ -35,19 +29,7 @@ export default class ListingEvents {
     const photo = await this.photos.find(photoId, tx)
     const listing = photo && (await this.listings.findById(photo.listing_id, tx))
     if (!photo || !listing) throw new Error(`Photo ${photoId} settled without its row or listing`)
-    const ready = photo.state === 'ready'
-    await this.appEvents.emit(
-      listing.appId,
-      'publicaciones',
-      {
-        Tipo: ready ? 'FotoLista' : 'FotoRechazada',
-        ...this.#refs(listing),
-        Datos: ready
-          ? { Posicion: photo.position + 1, Url: photo.source_url }
-          : { Posicion: photo.position + 1, Url: photo.source_url, Motivo: photo.reason },
-      },
-      tx
-    )
+    await this.appEvents.emit(listing.appId, 'publicaciones', photoSettledEvent(listing, photo), tx)
   }
 
   /** A listing's state changed by the service or another actor (never the app's own request). */
@@ -55,18 +37,8 @@ export default class ListingEvents {
     await this.appEvents.emit(
       listing.appId,
       'publicaciones',
-      { Tipo: STATE_KIND[to], ...this.#refs(listing), Datos: { Causa: cause } },
+      stateChangedEvent(listing, to, cause),
       tx
     )
-  }
-
-  #refs(listing: ListingData) {
-    return {
-      Agencia: { AdminMail: listing.adminEmail, href: path('agencias', listing.adminEmail) },
-      Recurso: {
-        href: path('publicaciones', listing.adminEmail, listing.externalId),
-        title: listingTitle(listing),
-      },
-    }
   }
 }

@@ -19,11 +19,11 @@ export default class SuspendListings implements SuspensionEffects {
   ) {}
 
   agencySuspended(agencyId: number, tx: Tx) {
-    return this.#suspend(tx, 'AgenciaSuspendida', { agencyId })
+    return this.#suspend(tx, 'agency_suspended', { agencyId })
   }
 
   operatorSuspended(operatorId: number, tx: Tx) {
-    return this.#suspend(tx, 'OperadorSuspendido', { operatorId })
+    return this.#suspend(tx, 'operator_suspended', { operatorId })
   }
 
   /**
@@ -35,7 +35,7 @@ export default class SuspendListings implements SuspensionEffects {
     await this.listings.holdActivations(agencyId, tx)
     const excess = (await this.listings.countActive(agencyId, tx)) - capacity
     if (excess <= 0) return 0
-    return this.#suspend(tx, 'Plan', { agencyId, newest: excess })
+    return this.#suspend(tx, 'plan', { agencyId, newest: excess })
   }
 
   async #suspend(tx: Tx, cause: StateCause, scope: ActiveScope) {

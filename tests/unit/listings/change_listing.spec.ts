@@ -352,10 +352,10 @@ test.group('ChangeListing: states', () => {
     assert,
   }) => {
     const w = withListing({ state: 'active' })
-    const result = await w.changer.execute({ ...suspend, cause: 'Administracion' })
+    const result = await w.changer.execute({ ...suspend, cause: 'administration' })
     assert.isTrue(result.ok)
     assert.deepEqual(w.events.stateChanges, [
-      { listingId: 1, to: 'suspended', cause: 'Administracion' },
+      { listingId: 1, to: 'suspended', cause: 'administration' },
     ])
     assert.equal(w.unitOfWork.committed, 1)
     // The app's own change sends nothing.
