@@ -30,6 +30,7 @@ await registerModules([
   },
   {
     name: 'agencies',
+    boot: () => import('#agencies/boot'),
     jobs: () => import('#agencies/jobs'),
     openapi: () => import('#agencies/openapi'),
   },

@@ -77,6 +77,21 @@ export function planUsageSource(): Promise<PlanUsageSource> {
   return make(usageSource)
 }
 
+/** The hooks as an injectable collaborator of the agencies actions (unit specs pass a fake). */
+export class AgencyHooks {
+  operatorHandovers(): Promise<OperatorHandover[]> {
+    return operatorHandovers()
+  }
+
+  suspensionEffects(): Promise<SuspensionEffects[]> {
+    return suspensionEffectsOf()
+  }
+
+  planUsageSource(): Promise<PlanUsageSource> {
+    return planUsageSource()
+  }
+}
+
 async function make<T>(load: LazyService<T>): Promise<T> {
   const { default: Service } = await load()
   return app.container.make(Service)

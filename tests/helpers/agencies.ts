@@ -2,7 +2,8 @@
  * Agencies for tests of other modules: created directly through the agencies
  * services (no HTTP, no invitation), with unique defaults.
  */
-import db from '@adonisjs/lucid/services/db'
+import app from '@adonisjs/core/services/app'
+import UnitOfWork from '#core/database/unit_of_work'
 import GrantAgency from '#agencies/services/grant_agency'
 import SetSuspension from '#agencies/services/set_suspension'
 import CreateAgency from '#agencies/services/create_agency'
@@ -25,6 +26,7 @@ export type AgencyOptions = {
   collaborators?: Array<
     string | { email: string; firstName?: string; lastName?: string; phones?: string[] }
   >
+  /** Named like `agency:plan`'s flags. */
   plan?: { capacity?: number; alta?: number; media?: number; baja?: number }
   receivesOtherLeads?: boolean
   adminPhones?: string[]
@@ -39,15 +41,20 @@ export function uniqueEmail(prefix = 'user') {
 }
 
 export async function createAgency(
-  app: { id: number },
+  caller: { id: number },
   options: AgencyOptions = {}
 ): Promise<AgencyFixture> {
   const adminMail = options.adminMail ?? uniqueEmail('admin')
-  const directory = new AgencyDirectory()
-  const agencyId = await db.transaction(async (trx) => {
-    const created = await new CreateAgency().execute(
+  const [directory, unitOfWork, createAgencyAction, addCollaborator] = await Promise.all([
+    app.container.make(AgencyDirectory),
+    app.container.make(UnitOfWork),
+    app.container.make(CreateAgency),
+    app.container.make(AddCollaborator),
+  ])
+  const agencyId = await unitOfWork.run(async (tx) => {
+    const created = await createAgencyAction.execute(
       {
-        appId: app.id,
+        appId: caller.id,
         adminEmail: adminMail,
         tradeName: options.tradeName ?? `Agencia ${adminMail.split('@')[0]}`,
         admin: {
@@ -58,19 +65,21 @@ export async function createAgency(
         },
         mainBranch: { address: 'Av. Siempreviva 742', phone: '011 4555-0000' },
         plan: {
-          ...(options.plan?.capacity !== undefined && { capacity: options.plan.capacity }),
-          ...(options.plan?.alta !== undefined && { quotaHigh: options.plan.alta }),
-          ...(options.plan?.media !== undefined && { quotaMedium: options.plan.media }),
-          ...(options.plan?.baja !== undefined && { quotaLow: options.plan.baja }),
+          capacity: options.plan?.capacity,
+          quotas: {
+            ...(options.plan?.alta !== undefined && { high: options.plan.alta }),
+            ...(options.plan?.media !== undefined && { medium: options.plan.media }),
+            ...(options.plan?.baja !== undefined && { low: options.plan.baja }),
+          },
         },
         receivesOtherLeads: options.receivesOtherLeads ?? false,
       },
-      trx
+      tx
     )
     if (!created.ok) throw new Error(`createAgency: ${adminMail} is already known`)
     for (const [index, entry] of (options.collaborators ?? []).entries()) {
       const input = typeof entry === 'string' ? { email: entry } : entry
-      const added = await new AddCollaborator().execute(
+      const added = await addCollaborator.within(
         created.value.agency.id,
         {
           email: input.email,
@@ -78,13 +87,13 @@ export async function createAgency(
           lastName: input.lastName ?? `Número ${index + 1}`,
           phones: input.phones ?? [`011 4555-${String(1000 + index)}`],
         },
-        trx
+        tx
       )
       if (!added.ok) throw new Error(`createAgency: collaborator ${input.email}: ${added.reason}`)
     }
     return created.value.agency.id
   })
-  const agency = (await directory.forApp(app.id, adminMail))!
+  const agency = (await directory.forApp(caller.id, adminMail))!
   const members = await directory.members(agencyId)
   return {
     agency,
@@ -95,20 +104,21 @@ export async function createAgency(
 
 /** Links an existing agency to another app (what `agency:grant` does). */
 export async function grantAgency(
-  app: { id: number },
+  caller: { id: number },
   adminMail: string,
   receivesOtherLeads = false
 ) {
-  const granted = await new GrantAgency().execute(adminMail, app.id, receivesOtherLeads)
+  const grant = await app.container.make(GrantAgency)
+  const granted = await grant.execute(adminMail, caller.id, receivesOtherLeads)
   if (!granted.ok) throw new Error(`grantAgency: ${granted.reason}`)
 }
 
 /** Suspends (or reinstates) an agency, as `agency:suspend` does. */
 export async function suspendAgency(adminMail: string, suspended = true) {
-  await new SetSuspension().agency(adminMail, suspended)
+  await (await app.container.make(SetSuspension)).agency(adminMail, suspended)
 }
 
 /** Suspends (or reinstates) one person, as `agency:suspend --operator` does. */
 export async function suspendOperator(email: string, suspended = true) {
-  await new SetSuspension().operator(email, suspended)
+  await (await app.container.make(SetSuspension)).operator(email, suspended)
 }

@@ -22,11 +22,8 @@ export default class AgencyGrant extends AppCommand {
       return this.fail('--app must be an app id')
     }
     const { default: GrantAgency } = await import('#agencies/services/grant_agency')
-    const granted = await new GrantAgency().execute(
-      this.adminmail,
-      this.appId,
-      Boolean(this.otherLeads)
-    )
+    const grant = await this.app.container.make(GrantAgency)
+    const granted = await grant.execute(this.adminmail, this.appId, Boolean(this.otherLeads))
     if (!granted.ok) {
       return this.fail(
         granted.reason === 'agency_not_found'

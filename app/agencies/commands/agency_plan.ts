@@ -22,8 +22,8 @@ export default class AgencyPlan extends AppCommand {
   declare baja: number
 
   async run() {
-    const { planValidator } = await import('#agencies/validators/agency_validators')
-    const [error, plan] = await planValidator.tryValidate({
+    const { planValidator, toPlan } = await import('#agencies/validators/agency_validators')
+    const [error, given] = await planValidator.tryValidate({
       capacity: this.capacity,
       alta: this.alta,
       media: this.media,
@@ -33,12 +33,14 @@ export default class AgencyPlan extends AppCommand {
       return this.fail('--capacity, --alta, --media and --baja must be whole numbers ≥ 0')
     }
     const { default: AgencyService } = await import('#agencies/services/agency_service')
-    const agency = await new AgencyService().setPlan(this.adminmail, plan)
+    const plan = toPlan(given)
+    const service = await this.app.container.make(AgencyService)
+    const agency = await service.setPlan(this.adminmail, plan)
     if (!agency) {
       return this.fail(`No agency administered by ${this.adminmail}`)
     }
     this.logger.success(
-      `Plan of ${agency.adminEmail}: capacity ${plan.capacity}, Alta ${plan.alta}, Media ${plan.media}, Baja ${plan.baja}`
+      `Plan of ${agency.adminEmail}: capacity ${plan.capacity}, Alta ${plan.quotas.high}, Media ${plan.quotas.medium}, Baja ${plan.quotas.low}`
     )
   }
 }

@@ -18,7 +18,7 @@ export default class AgencySuspend extends AppCommand {
 
   async run() {
     const { default: SetSuspension } = await import('#agencies/services/set_suspension')
-    const service = new SetSuspension()
+    const service = await this.app.container.make(SetSuspension)
     const suspended = !this.off
     const done = this.operator
       ? await service.operator(this.email, suspended)

@@ -6,7 +6,11 @@ import { settings } from '#core/settings'
 import AgencyService from '#agencies/services/agency_service'
 import SaveBranch from '#agencies/services/save_branch'
 import LoadPlaceNames from '#agencies/services/place_names'
-import { branchCreateValidator, branchEditValidator } from '#agencies/validators/branch_validators'
+import {
+  branchCreateValidator,
+  branchEditValidator,
+  toBranchInput,
+} from '#agencies/validators/branch_validators'
 import {
   branchHref,
   branchListShapes,
@@ -47,7 +51,7 @@ export default class BranchesController {
       data: ctx.request.body(),
     })
     const agency = await agencyOfCaller(ctx, 'write')
-    const saved = await save.execute(agency.id, null, input)
+    const saved = await save.execute(agency.id, null, toBranchInput(input))
     if (!saved.ok) throw problemFor(saved)
     return send(ctx, placeNames, agency.adminMail, saved.value, 201)
   }
@@ -58,7 +62,7 @@ export default class BranchesController {
     const { id } = await ctx.request.validateUsing(branchId, { data: ctx.params })
     const input = await ctx.request.validateUsing(branchEditValidator, { data: ctx.request.body() })
     const agency = await agencyOfCaller(ctx, 'write')
-    const saved = await save.execute(agency.id, id, input)
+    const saved = await save.execute(agency.id, id, toBranchInput(input))
     if (!saved.ok) throw problemFor(saved)
     return send(ctx, placeNames, agency.adminMail, saved.value)
   }

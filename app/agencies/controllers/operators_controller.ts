@@ -1,7 +1,5 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import db from '@adonisjs/lucid/services/db'
-import { retryOnUniqueViolation } from '#core/database/errors'
 import { Problem } from '#core/http/problem'
 import { respond } from '#core/http/respond'
 import { settings } from '#core/settings'
@@ -16,6 +14,8 @@ import {
   operatorEditValidator,
   operatorFilterValidator,
   operatorQueryValidator,
+  toNewCollaborator,
+  toOperatorEdit,
 } from '#agencies/validators/operator_validators'
 import {
   operatorHref,
@@ -59,23 +59,7 @@ export default class OperatorsController {
       data: ctx.request.body(),
     })
     const agency = await agencyOfCaller(ctx, 'write')
-    // A concurrent first POST of the same person loses on the unique e-mail: its replay answers the sequential 409.
-    const added = await retryOnUniqueViolation(
-      ['operators_email_unique', 'memberships_operator_id_unique'],
-      () =>
-        db.transaction((trx) =>
-          add.execute(
-            agency.id,
-            {
-              email: input.Email,
-              firstName: input.Nombre,
-              lastName: input.Apellido,
-              phones: input.Telefonos,
-            },
-            trx
-          )
-        )
-    )
+    const added = await add.execute(agency.id, toNewCollaborator(input))
     if (!added.ok) throw problemFor(added)
     const entry: OperatorEntry = {
       operator: added.value,
@@ -98,7 +82,7 @@ export default class OperatorsController {
       data: ctx.request.body(),
     })
     const agency = await agencyOfCaller(ctx, 'write')
-    const edited = await edit.execute(agency.id, operador, input)
+    const edited = await edit.execute(agency.id, operador, toOperatorEdit(input))
     if (!edited.ok) throw problemFor(edited)
     const entry: OperatorEntry = { ...edited.value, agencyEmail: agency.adminMail }
     return respond(ctx, operatorShapes(entry, await names(placeNames, [entry])))

@@ -9,16 +9,16 @@ import type { Fail } from '#core/result'
 import type { PlaceFailure, PlaceIssue, UnknownPlace } from '#agencies/services/resolve_place'
 import type { BranchFailure, Schedule } from '#agencies/services/save_branch'
 import type { EditFailure } from '#agencies/services/edit_operator'
-import type { DetachFailure } from '#agencies/services/detach_operator'
+import type { DetachFailure, DetachIssues } from '#agencies/services/detach_operator'
+import type { CollaboratorFailure } from '#agencies/services/add_collaborator'
 
 export type AgenciesFailure =
   | PlaceFailure
   | BranchFailure
   | EditFailure
   | Fail<'email_known'>
-  | Fail<'already_member'>
-  | Fail<'member_elsewhere'>
-  | Fail<DetachFailure>
+  | Fail<CollaboratorFailure>
+  | DetachFailure
 
 const PLACE_MESSAGES: Record<'Region' | 'Ciudad', Record<PlaceIssue, string>> = {
   Region: {
@@ -36,6 +36,30 @@ const SCHEDULE_FIELD: Record<Schedule, string> = {
   weekdays: 'Laborable',
   preHolidays: 'PreFestivo',
   holidays: 'Festivo',
+}
+
+/** desasociar's query parameters: the leaving person and the receiving one. */
+const DETACH_MESSAGES: {
+  operador: Record<NonNullable<DetachIssues['leaving']>, string>
+  operadorDestino: Record<NonNullable<DetachIssues['receiving']>, string>
+} = {
+  operador: {
+    not_member: 'El operador no es colaborador de la agencia.',
+    administrator: 'El administrador de la agencia no puede desasociarse.',
+  },
+  operadorDestino: {
+    not_member: 'El operador de destino no es colaborador de la agencia.',
+    suspended: 'El operador de destino está suspendido.',
+    same_person: 'El operador de destino debe ser otro colaborador.',
+    handover_refused: 'El operador de destino no es válido.',
+  },
+}
+
+function detachErrors(issues: DetachIssues = {}): ProblemErrors {
+  const errors: ProblemErrors = {}
+  if (issues.leaving) errors.operador = [DETACH_MESSAGES.operador[issues.leaving]]
+  if (issues.receiving) errors.operadorDestino = [DETACH_MESSAGES.operadorDestino[issues.receiving]]
+  return errors
 }
 
 function placeErrors(place: UnknownPlace = {}): ProblemErrors {
@@ -81,9 +105,8 @@ export function problemFor(failure: AgenciesFailure): Problem {
       return Problem.conflict({
         Email: ['El operador ya colabora con otra agencia; debe desasociarse de ella primero.'],
       })
-    case 'invalid':
-      // desasociar still reports wire-keyed errors (agencies/services/detach_operator.ts).
-      return Problem.badRequest(failure.errors ?? {})
+    case 'cannot_detach':
+      return Problem.badRequest(detachErrors(failure.details))
     default:
       return unmapped(failure)
   }

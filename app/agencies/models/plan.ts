@@ -5,9 +5,6 @@ import { BaseModel, column } from '@adonisjs/lucid/orm'
 export default class Plan extends BaseModel {
   static table = 'plans'
 
-  /** What a newly registered agency gets. */
-  static readonly DEFAULT = { capacity: 50, quotaHigh: 5, quotaMedium: 15, quotaLow: 50 }
-
   @column({ isPrimary: true })
   declare id: number
 

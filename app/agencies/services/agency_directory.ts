@@ -1,12 +1,19 @@
 /*
  * What other modules may know about agencies and their operators
- * (docs/module_services.md). Read-only; every lookup is index-backed.
+ * (docs/module_services.md): a read-only facade over the agencies stores,
+ * every lookup index-backed. One instance per process (app/agencies/boot.ts),
+ * which keeps the `forApp` memory.
  */
-import db from '@adonisjs/lucid/services/db'
+import { inject } from '@adonisjs/core'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
-import { poolQuery } from '#core/database/pool_query'
+import type { Tx } from '#core/database/unit_of_work'
 import { Recent } from '#core/recent'
+import AgencyStore from '#agencies/stores/agency_store'
+import OperatorStore, { type OperatorRow } from '#agencies/stores/operator_store'
+import PlanStore, { toPlanView, type PlanRow, type PlanView } from '#agencies/stores/plan_store'
 import { normalizeEmail } from './emails.js'
+
+export type { PlanView }
 
 export type AgencyView = {
   id: number
@@ -26,45 +33,6 @@ export type OperatorView = {
   isAdmin: boolean
 }
 
-/** Advisory-lock namespace of this module (its migration range): work changing hands in an agency. */
-const HANDOVER_LOCK = 200
-
-/** Active-listing capacity and the quota of each exposure level (best first: high, medium, low). */
-export type PlanView = { capacity: number; quotas: { high: number; medium: number; low: number } }
-
-type OperatorRow = {
-  id: number
-  email: string
-  first_name: string
-  last_name: string
-  work_phone: string | null
-  whatsapp: string | null
-  other_phones: string[]
-  suspended: boolean
-  is_admin: boolean | null
-}
-
-const OPERATOR_COLUMNS = [
-  'operators.id',
-  'operators.email',
-  'operators.first_name',
-  'operators.last_name',
-  'operators.work_phone',
-  'operators.whatsapp',
-  'operators.other_phones',
-  'operators.suspended',
-  'memberships.is_admin',
-]
-
-/** The member (null columns when not one) and the plan (null when none): one row, always. */
-const MEMBER_WITH_PLAN_SQL = `select ${OPERATOR_COLUMNS.join(', ')},
-    plans.capacity, plans.quota_high, plans.quota_medium, plans.quota_low
-  from (select 1) as one
-  left join plans on plans.agency_id = $1
-  left join (operators join memberships
-      on memberships.operator_id = operators.id and memberships.agency_id = $1)
-    on operators.id = $2`
-
 function toOperatorView(row: OperatorRow): OperatorView {
   const phones = [row.work_phone, row.whatsapp, ...(row.other_phones ?? [])].filter(
     (p): p is string => !!p
@@ -80,36 +48,35 @@ function toOperatorView(row: OperatorRow): OperatorView {
   }
 }
 
-type Nullable<T> = { [K in keyof T]: T[K] | null }
-type PlanRow = { capacity: number; quota_high: number; quota_medium: number; quota_low: number }
+/** Other modules pass any query client (usually their transaction); the stores take it as theirs. */
+const asTx = (client?: QueryClientContract) => client as Tx | undefined
 
-function toPlanView(row: PlanRow | null | undefined): PlanView {
-  return {
-    capacity: row?.capacity ?? 0,
-    quotas: {
-      high: row?.quota_high ?? 0,
-      medium: row?.quota_medium ?? 0,
-      low: row?.quota_low ?? 0,
-    },
-  }
-}
-
-/**
- * `forApp` answers remembered for 5 s in each process: every agency-scoped
- * request starts with this lookup, and a link is never removed, so a
- * remembered answer never grants access. What may be up to 5 s old in another
- * process is a display field or `receivesOtherLeads`; this process forgets at
- * once (`forgetAgencyViews`, called by the writes that change them). Checks
- * that must be exact (suspension on activation) read under a lock instead.
- */
-const rememberedViews = new Recent<AgencyView>(5_000)
-
-/** After an agency's name, suspension or an app link changed (and in tests). */
-export function forgetAgencyViews() {
-  rememberedViews.clear()
-}
-
+@inject()
 export default class AgencyDirectory {
+  /**
+   * `forApp` answers remembered for 5 s in this process: every agency-scoped
+   * request started with this lookup (docs/decisions.md, Performance: "Agency
+   * lookups remembered 5 s"). A link is never removed, so a remembered answer
+   * never grants access. What may be up to 5 s old in another process is a
+   * display field or `receivesOtherLeads`; this process forgets at once
+   * (`forget`, called by the writes that change them). Checks that must be
+   * exact (suspension on activation) read under a lock instead.
+   */
+  #views = new Recent<AgencyView>(5_000)
+
+  // Defaults keep `new AgencyDirectory()` of other modules working (docs/module_services.md);
+  // the container injects the stores.
+  constructor(
+    private agencies: AgencyStore = new AgencyStore(),
+    private operatorStore: OperatorStore = new OperatorStore(),
+    private plans: PlanStore = new PlanStore()
+  ) {}
+
+  /** After an agency's name, suspension or an app link changed (and in tests). */
+  forget() {
+    this.#views.clear()
+  }
+
   /**
    * The agency administered by `adminMail`, if it exists for the app;
    * remembered unless read on a given client (a transaction reads afresh).
@@ -117,16 +84,9 @@ export default class AgencyDirectory {
   async forApp(appId: number, adminMail: string, client?: QueryClientContract) {
     const email = normalizeEmail(adminMail)
     const key = `${appId} ${email}`
-    const known = client ? undefined : rememberedViews.get(key)
+    const known = client ? undefined : this.#views.get(key)
     if (known) return known
-    const row = await (client ?? db.connection())
-      .from('agencies')
-      .join('app_agencies', 'app_agencies.agency_id', 'agencies.id')
-      .where('app_agencies.app_id', appId)
-      .where('agencies.admin_email', email)
-      .select('agencies.id', 'agencies.admin_email', 'agencies.trade_name', 'agencies.suspended')
-      .select('app_agencies.receives_other_leads')
-      .first()
+    const row = await this.agencies.linkedToApp(appId, email, asTx(client))
     if (!row) return null
     const view: AgencyView = {
       id: row.id,
@@ -135,7 +95,7 @@ export default class AgencyDirectory {
       suspended: row.suspended,
       receivesOtherLeads: row.receives_other_leads,
     }
-    if (!client) rememberedViews.set(key, view)
+    if (!client) this.#views.set(key, view)
     return view
   }
 
@@ -144,7 +104,7 @@ export default class AgencyDirectory {
    * responsible for the agency's work while a colleague's work changes hands.
    */
   async lockHandover(agencyId: number, trx: QueryClientContract) {
-    await trx.rawQuery('select pg_advisory_xact_lock(?, ?)', [HANDOVER_LOCK, agencyId])
+    await this.operatorStore.lockHandover(agencyId, trx as Tx)
   }
 
   /**
@@ -154,15 +114,7 @@ export default class AgencyDirectory {
    * of waiting — for callers already holding rows a desasociar may need.
    */
   async holdMembers(agencyId: number, trx: QueryClientContract, options: { wait?: boolean } = {}) {
-    if (options.wait === false) {
-      const result = await trx.rawQuery('select pg_try_advisory_xact_lock_shared(?, ?) as held', [
-        HANDOVER_LOCK,
-        agencyId,
-      ])
-      return result.rows[0].held === true
-    }
-    await trx.rawQuery('select pg_advisory_xact_lock_shared(?, ?)', [HANDOVER_LOCK, agencyId])
-    return true
+    return this.operatorStore.holdHandover(agencyId, trx as Tx, options.wait !== false)
   }
 
   /**
@@ -175,62 +127,46 @@ export default class AgencyDirectory {
    * updates of these rows (no key changes) nor with other activations.
    */
   async holdSuspensions(agencyId: number, operatorId: number, trx: QueryClientContract) {
-    const result = await trx.rawQuery(
-      `select (select suspended from agencies where id = ? for key share) as agency,
-              (select suspended from operators where id = ? for key share) as operator`,
-      [agencyId, operatorId]
-    )
-    const row: { agency: boolean | null; operator: boolean | null } = result.rows[0]
+    const row = await this.agencies.suspensions(agencyId, operatorId, trx as Tx)
     // A row that is gone counts as suspended: nothing may be activated under it.
     return { agency: row.agency !== false, operator: row.operator !== false }
   }
 
   /** A current member of the agency by e-mail (any case). */
-  async member(agencyId: number, email: string, client: QueryClientContract = db.connection()) {
-    const row = await this.#members(client, agencyId)
-      .where('operators.email', normalizeEmail(email))
-      .first()
+  async member(agencyId: number, email: string, client?: QueryClientContract) {
+    const row = await this.operatorStore.member(agencyId, normalizeEmail(email), asTx(client))
     return row ? toOperatorView(row) : null
   }
 
-  async memberById(
-    agencyId: number,
-    operatorId: number,
-    client: QueryClientContract = db.connection()
-  ) {
-    const row = await this.#members(client, agencyId).where('operators.id', operatorId).first()
+  async memberById(agencyId: number, operatorId: number, client?: QueryClientContract) {
+    const row = await this.operatorStore.memberById(agencyId, operatorId, asTx(client))
     return row ? toOperatorView(row) : null
   }
 
-  async admin(agencyId: number, client: QueryClientContract = db.connection()) {
-    const row = await this.#members(client, agencyId).where('memberships.is_admin', true).first()
+  async admin(agencyId: number, client?: QueryClientContract) {
+    const row = await this.operatorStore.admin(agencyId, asTx(client))
     return row ? toOperatorView(row) : null
   }
 
   /** Current members of the agency, administrator first. */
-  async members(agencyId: number, client: QueryClientContract = db.connection()) {
-    const rows = await this.#members(client, agencyId)
-      .orderBy('memberships.is_admin', 'desc')
-      .orderBy('operators.id')
+  async members(agencyId: number, client?: QueryClientContract) {
+    const rows = await this.operatorStore.members(agencyId, asTx(client))
     return rows.map(toOperatorView)
   }
 
   /** Operators by id (members or not: a detached person keeps their id); one query. */
-  async operators(ids: number[], client: QueryClientContract = db.connection()) {
+  async operators(ids: number[], client?: QueryClientContract) {
     const result = new Map<number, OperatorView>()
     const unique = [...new Set(ids)]
     if (unique.length === 0) return result
-    const rows: OperatorRow[] = await client
-      .from('operators')
-      .leftJoin('memberships', 'memberships.operator_id', 'operators.id')
-      .whereIn('operators.id', unique)
-      .select(OPERATOR_COLUMNS)
-    for (const row of rows) result.set(row.id, toOperatorView(row))
+    for (const row of await this.operatorStore.byIds(unique, asTx(client))) {
+      result.set(row.id, toOperatorView(row))
+    }
     return result
   }
 
-  async plan(agencyId: number, client: QueryClientContract = db.connection()): Promise<PlanView> {
-    return toPlanView(await client.from('plans').where('agency_id', agencyId).first())
+  async plan(agencyId: number, client?: QueryClientContract): Promise<PlanView> {
+    return this.plans.forAgency(agencyId, asTx(client))
   }
 
   /**
@@ -243,25 +179,16 @@ export default class AgencyDirectory {
     client?: QueryClientContract
   ): Promise<{ member: OperatorView | null; plan: PlanView }> {
     // Outer joins: every column of the side that did not match is null.
-    const [row] = await poolQuery<OperatorRow & Nullable<PlanRow>>(
-      MEMBER_WITH_PLAN_SQL,
-      [agencyId, operatorId],
-      { prepare: true, client }
-    )
+    const row = await this.operatorStore.memberByIdWithPlan(agencyId, operatorId, asTx(client))
     return {
-      member: row.id === null ? null : toOperatorView(row),
+      member: row.id === null ? null : toOperatorView(row as OperatorRow),
       plan: toPlanView(row.capacity === null ? null : (row as PlanRow)),
     }
   }
 
   /** Apps whose link lets catalogue (and other listing-less) inquiries reach them. */
-  async appsReceivingOtherLeads(agencyId: number, client: QueryClientContract = db.connection()) {
-    const rows = await client
-      .from('app_agencies')
-      .where('agency_id', agencyId)
-      .where('receives_other_leads', true)
-      .select('app_id')
-    return rows.map((row) => row.app_id as number)
+  async appsReceivingOtherLeads(agencyId: number, client?: QueryClientContract) {
+    return this.agencies.appsReceivingOtherLeads(agencyId, asTx(client))
   }
 
   /**
@@ -269,31 +196,7 @@ export default class AgencyDirectory {
    * suspended whose main branch is there, one row per app link that receives
    * other leads, by agency then app.
    */
-  async otherLeadsRecipients(regionId: number, client: QueryClientContract = db.connection()) {
-    const rows = await client
-      .from('agencies')
-      .join('branches', (join) =>
-        join.on('branches.agency_id', 'agencies.id').andOnVal('branches.is_main', true)
-      )
-      .join('app_agencies', 'app_agencies.agency_id', 'agencies.id')
-      .where('branches.region_id', regionId)
-      .where('app_agencies.receives_other_leads', true)
-      .where('agencies.suspended', false)
-      .select('agencies.id as agency_id', 'app_agencies.app_id', 'agencies.trade_name')
-      .orderBy('agencies.id')
-      .orderBy('app_agencies.app_id')
-    return rows.map((row) => ({
-      agencyId: row.agency_id as number,
-      appId: row.app_id as number,
-      tradeName: row.trade_name as string,
-    }))
-  }
-
-  #members(client: QueryClientContract, agencyId: number) {
-    return client
-      .from('operators')
-      .join('memberships', 'memberships.operator_id', 'operators.id')
-      .where('memberships.agency_id', agencyId)
-      .select(OPERATOR_COLUMNS)
+  async otherLeadsRecipients(regionId: number, client?: QueryClientContract) {
+    return this.agencies.otherLeadsRecipients(regionId, asTx(client))
   }
 }

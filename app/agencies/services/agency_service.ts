@@ -1,64 +1,54 @@
 /*
  * Reads and edits of agencies as a calling app sees them.
  */
-import db from '@adonisjs/lucid/services/db'
-import Agency from '#agencies/models/agency'
-import Branch from '#agencies/models/branch'
-import Plan from '#agencies/models/plan'
-import { suspensionEffectsOf } from '#agencies/hooks'
-import { forgetAgencyViews } from './agency_directory.js'
+import { inject } from '@adonisjs/core'
+import UnitOfWork from '#core/database/unit_of_work'
+import AgencyStore from '#agencies/stores/agency_store'
+import BranchStore from '#agencies/stores/branch_store'
+import PlanStore, { type PlanView } from '#agencies/stores/plan_store'
+import { AgencyHooks } from '#agencies/hooks'
+import AgencyDirectory from './agency_directory.js'
 import { normalizeEmail } from './emails.js'
 
+@inject()
 export default class AgencyService {
+  constructor(
+    private agencies: AgencyStore,
+    private branchStore: BranchStore,
+    private plans: PlanStore,
+    private directory: AgencyDirectory,
+    private unitOfWork: UnitOfWork,
+    private hooks: AgencyHooks
+  ) {}
+
   /** The app's agencies, by commercial name. */
   async listForApp(appId: number) {
-    return Agency.query()
-      .join('app_agencies', 'app_agencies.agency_id', 'agencies.id')
-      .where('app_agencies.app_id', appId)
-      .select('agencies.*')
-      .orderBy('agencies.trade_name')
-      .orderBy('agencies.id')
+    return this.agencies.listForApp(appId)
   }
 
   async rename(agencyId: number, tradeName: string) {
-    const agency = await Agency.findOrFail(agencyId)
-    agency.tradeName = tradeName
-    await agency.save()
-    forgetAgencyViews()
+    const agency = await this.agencies.rename(agencyId, tradeName)
+    this.directory.forget()
     return agency
   }
 
   async branches(agencyId: number) {
-    return Branch.query().where('agency_id', agencyId).orderBy('is_main', 'desc').orderBy('id')
+    return this.branchStore.list(agencyId)
   }
 
   async branch(agencyId: number, branchId: number) {
-    return Branch.query().where('agency_id', agencyId).where('id', branchId).first()
+    return this.branchStore.find(agencyId, branchId)
   }
 
-  /** Sets the agency's plan (ace `agency:plan`). */
-  async setPlan(
-    adminMail: string,
-    plan: { capacity: number; alta: number; media: number; baja: number }
-  ) {
-    return db.transaction(async (trx) => {
-      const agency = await Agency.query({ client: trx })
-        .where('admin_email', normalizeEmail(adminMail))
-        .first()
+  /** Sets the agency's plan (ace `agency:plan`); null when no agency has that administrator. */
+  async setPlan(adminMail: string, plan: PlanView) {
+    return this.unitOfWork.run(async (tx) => {
+      const agency = await this.agencies.byAdminEmail(normalizeEmail(adminMail), tx)
       if (!agency) return null
-      await Plan.updateOrCreate(
-        { agencyId: agency.id },
-        {
-          capacity: plan.capacity,
-          quotaHigh: plan.alta,
-          quotaMedium: plan.media,
-          quotaLow: plan.baja,
-        },
-        { client: trx }
-      )
+      await this.plans.set(agency.id, plan, tx)
       // A smaller plan suspends the excess active listings (docs/design.md §14).
-      for (const effects of await suspensionEffectsOf()) {
-        await effects.capacityLowered(agency.id, plan.capacity, trx)
+      for (const effects of await this.hooks.suspensionEffects()) {
+        await effects.capacityLowered(agency.id, plan.capacity, tx)
       }
       return agency
     })

@@ -1,18 +1,18 @@
 /*
  * Creates an agency with everything it needs to operate, in the caller's
  * transaction: the administrator, the main branch, the plan and the link to
- * the app that brought it. Used by registration, `agency:grant`-less support
- * paths and the test helper alike.
+ * the app that brought it. Used by registration and the test helper alike.
  */
-import db from '@adonisjs/lucid/services/db'
-import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { inject } from '@adonisjs/core'
+import type { Tx } from '#core/database/unit_of_work'
 import { fail, ok, type Result } from '#core/result'
-import Agency from '#agencies/models/agency'
-import Operator from '#agencies/models/operator'
-import Membership from '#agencies/models/membership'
-import Branch from '#agencies/models/branch'
-import Plan from '#agencies/models/plan'
-import AppAgency from '#agencies/models/app_agency'
+import type Agency from '#agencies/models/agency'
+import type Operator from '#agencies/models/operator'
+import type Branch from '#agencies/models/branch'
+import AgencyStore from '#agencies/stores/agency_store'
+import OperatorStore from '#agencies/stores/operator_store'
+import BranchStore from '#agencies/stores/branch_store'
+import PlanStore, { DEFAULT_PLAN, type PlanView, type Quotas } from '#agencies/stores/plan_store'
 import { normalizeEmail } from './emails.js'
 import { splitPhones } from './phones.js'
 
@@ -37,47 +37,45 @@ export type NewAgency = {
     phone?: string | null
     phoneIsWhatsapp?: boolean
   }
-  plan?: Partial<typeof Plan.DEFAULT>
+  /** Overrides of the default plan. */
+  plan?: { capacity?: number; quotas?: Partial<Quotas> }
   receivesOtherLeads?: boolean
 }
 
-export type CreatedAgency = { agency: Agency; admin: Operator; branch: Branch; plan: Plan }
+export type CreatedAgency = { agency: Agency; admin: Operator; branch: Branch; plan: PlanView }
 
+@inject()
 export default class CreateAgency {
-  async execute(
-    input: NewAgency,
-    trx: TransactionClientContract
-  ): Promise<Result<CreatedAgency, 'email_known'>> {
-    const email = normalizeEmail(input.adminEmail)
-    if (await emailKnown(email, trx)) return fail('email_known')
+  constructor(
+    private agencies: AgencyStore,
+    private operators: OperatorStore,
+    private branches: BranchStore,
+    private plans: PlanStore
+  ) {}
 
-    const agency = await Agency.create(
-      { adminEmail: email, tradeName: input.tradeName, suspended: false },
-      { client: trx }
-    )
-    const phones = splitPhones(input.admin.phones ?? [])
-    const admin = await Operator.create(
+  async execute(input: NewAgency, tx: Tx): Promise<Result<CreatedAgency, 'email_known'>> {
+    const email = normalizeEmail(input.adminEmail)
+    if (await this.agencies.emailKnown(email, tx)) return fail('email_known')
+
+    const agency = await this.agencies.create({ adminEmail: email, tradeName: input.tradeName }, tx)
+    const admin = await this.operators.create(
       {
         email,
         firstName: input.admin.firstName ?? '',
         lastName: input.admin.lastName ?? '',
-        ...phones,
+        ...splitPhones(input.admin.phones ?? []),
         regionId: input.admin.regionId ?? input.mainBranch?.regionId ?? null,
         cityId: input.admin.cityId ?? input.mainBranch?.cityId ?? null,
         address: input.admin.address ?? input.mainBranch?.address ?? null,
         passwordHash: input.admin.passwordHash ?? null,
         createdViaApi: input.admin.createdViaApi ?? true,
-        suspended: false,
       },
-      { client: trx }
+      tx
     )
-    await Membership.create(
-      { agencyId: agency.id, operatorId: admin.id, isAdmin: true },
-      { client: trx }
-    )
-    const branch = await Branch.create(
+    await this.operators.addMember(agency.id, admin.id, true, tx)
+    const branch = await this.branches.create(
+      agency.id,
       {
-        agencyId: agency.id,
         isMain: true,
         description: 'Casa central',
         email,
@@ -90,30 +88,14 @@ export default class CreateAgency {
         workshop: false,
         parts: false,
       },
-      { client: trx }
+      tx
     )
-    const plan = await Plan.create(
-      { agencyId: agency.id, ...Plan.DEFAULT, ...input.plan },
-      { client: trx }
-    )
-    await AppAgency.create(
-      {
-        appId: input.appId,
-        agencyId: agency.id,
-        receivesOtherLeads: input.receivesOtherLeads ?? false,
-      },
-      { client: trx }
-    )
+    const plan: PlanView = {
+      capacity: input.plan?.capacity ?? DEFAULT_PLAN.capacity,
+      quotas: { ...DEFAULT_PLAN.quotas, ...input.plan?.quotas },
+    }
+    await this.plans.create(agency.id, plan, tx)
+    await this.agencies.addLink(input.appId, agency.id, input.receivesOtherLeads ?? false, tx)
     return ok({ agency, admin, branch, plan })
   }
-}
-
-/** Whether an e-mail already belongs to an operator or an agency of the service. */
-export async function emailKnown(email: string, client: QueryClientContract = db.connection()) {
-  const normalized = normalizeEmail(email)
-  const [operator, agency] = await Promise.all([
-    client.from('operators').where('email', normalized).select('id').first(),
-    client.from('agencies').where('admin_email', normalized).select('id').first(),
-  ])
-  return Boolean(operator || agency)
 }

@@ -5,62 +5,70 @@
  * join another agency later.
  */
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
-import { fail, ok, type Result } from '#core/result'
-import Membership from '#agencies/models/membership'
-import { operatorHandovers } from '#agencies/hooks'
-import AgencyDirectory from './agency_directory.js'
+import UnitOfWork from '#core/database/unit_of_work'
+import { fail, ok, type Fail, type Ok } from '#core/result'
+import { AgencyHooks } from '#agencies/hooks'
+import OperatorStore from '#agencies/stores/operator_store'
+import { normalizeEmail } from './emails.js'
 
-export type DetachFailure = 'invalid'
+/** Why the leaving person cannot leave, and why the receiving one cannot take their work. */
+export type DetachIssues = {
+  leaving?: 'not_member' | 'administrator'
+  receiving?: 'not_member' | 'suspended' | 'same_person' | 'handover_refused'
+}
+export type DetachFailure = Fail<'cannot_detach', DetachIssues>
+
+/** A module's handover refused the receiving member: the detach rolls back. */
+class HandoverRefused extends Error {}
 
 @inject()
 export default class DetachOperator {
-  constructor(private directory: AgencyDirectory) {}
+  constructor(
+    private operators: OperatorStore,
+    private hooks: AgencyHooks,
+    private unitOfWork: UnitOfWork
+  ) {}
 
   async execute(
     agencyId: number,
     email: string,
     destinationEmail: string
-  ): Promise<Result<void, DetachFailure>> {
-    const handovers = await operatorHandovers()
-    return db.transaction(async (trx) => {
-      // Writers naming a responsible member wait (AgencyDirectory.holdMembers), so none can hand
-      // work to the leaving person after its listings moved. Then the memberships: two detaches
-      // cannot hand work to each other.
-      await this.directory.lockHandover(agencyId, trx)
-      await Membership.query({ client: trx }).where('agency_id', agencyId).forUpdate().select('id')
-      const [leaving, receiving] = await Promise.all([
-        this.directory.member(agencyId, email, trx),
-        this.directory.member(agencyId, destinationEmail, trx),
-      ])
-      const errors: Record<string, string[]> = {}
-      if (!leaving) errors.operador = ['El operador no es colaborador de la agencia.']
-      else if (leaving.isAdmin)
-        errors.operador = ['El administrador de la agencia no puede desasociarse.']
-      if (!receiving)
-        errors.operadorDestino = ['El operador de destino no es colaborador de la agencia.']
-      else if (receiving.suspended)
-        errors.operadorDestino = ['El operador de destino está suspendido.']
-      if (leaving && receiving && leaving.id === receiving.id) {
-        errors.operadorDestino = ['El operador de destino debe ser otro colaborador.']
-      }
-      if (Object.keys(errors).length || !leaving || !receiving) return fail('invalid', { errors })
+  ): Promise<Ok<void> | DetachFailure> {
+    const handovers = await this.hooks.operatorHandovers()
+    try {
+      return await this.unitOfWork.run(async (tx) => {
+        // Writers naming a responsible member wait (AgencyDirectory.holdMembers), so none can hand
+        // work to the leaving person after its listings moved. Then the memberships: two detaches
+        // cannot hand work to each other.
+        await this.operators.lockHandover(agencyId, tx)
+        await this.operators.lockMemberships(agencyId, tx)
+        const [leaving, receiving] = await Promise.all([
+          this.operators.member(agencyId, normalizeEmail(email), tx),
+          this.operators.member(agencyId, normalizeEmail(destinationEmail), tx),
+        ])
+        const issues: DetachIssues = {}
+        if (!leaving) issues.leaving = 'not_member'
+        else if (leaving.is_admin === true) issues.leaving = 'administrator'
+        if (!receiving) issues.receiving = 'not_member'
+        else if (receiving.suspended) issues.receiving = 'suspended'
+        if (leaving && receiving && leaving.id === receiving.id) issues.receiving = 'same_person'
+        if (issues.leaving || issues.receiving || !leaving || !receiving) {
+          return fail('cannot_detach', { details: issues })
+        }
 
-      // The single place where work changes hands: the modules' handovers (listings, then
-      // leads, as start/modules.ts lists them; agencies/hooks.ts).
-      for (const handover of handovers) {
-        const moved = await handover.execute(agencyId, leaving.id, receiving.id, trx)
-        if (!moved.ok)
-          return fail('invalid', {
-            errors: { operadorDestino: ['El operador de destino no es válido.'] },
-          })
-      }
-
-      await Membership.query({ client: trx })
-        .where('agency_id', agencyId)
-        .where('operator_id', leaving.id)
-        .delete()
-      return ok(undefined)
-    })
+        // The single place where work changes hands: the modules' handovers (listings, then
+        // leads, as start/modules.ts lists them; agencies/hooks.ts).
+        for (const handover of handovers) {
+          const moved = await handover.execute(agencyId, leaving.id, receiving.id, tx)
+          // What earlier handovers moved must not stay moved.
+          if (!moved.ok) throw new HandoverRefused()
+        }
+        await this.operators.removeMember(agencyId, leaving.id, tx)
+        return ok(undefined)
+      })
+    } catch (error) {
+      if (!(error instanceof HandoverRefused)) throw error
+      return fail('cannot_detach', { details: { receiving: 'handover_refused' } })
+    }
   }
 }

@@ -4,8 +4,11 @@
  * app's agency or invitation is never visible.
  */
 import { DateTime } from 'luxon'
-import Invitation from '#agencies/models/invitation'
-import Agency from '#agencies/models/agency'
+import { inject } from '@adonisjs/core'
+import type Invitation from '#agencies/models/invitation'
+import type Agency from '#agencies/models/agency'
+import AgencyStore from '#agencies/stores/agency_store'
+import InvitationStore from '#agencies/stores/invitation_store'
 import { normalizeEmail } from './emails.js'
 
 export type InvitationStatusView =
@@ -14,23 +17,18 @@ export type InvitationStatusView =
   | { state: 'expired' }
   | { state: 'unknown' }
 
+@inject()
 export default class InvitationStatus {
+  constructor(
+    private agencies: AgencyStore,
+    private invitations: InvitationStore
+  ) {}
+
   async execute(appId: number, adminMail: string): Promise<InvitationStatusView> {
     const email = normalizeEmail(adminMail)
-    const agency = await Agency.query()
-      .where('admin_email', email)
-      .whereExists((query) =>
-        query
-          .from('app_agencies')
-          .whereColumn('app_agencies.agency_id', 'agencies.id')
-          .where('app_agencies.app_id', appId)
-      )
-      .first()
+    const agency = await this.agencies.registeredForApp(appId, email)
     if (agency) return { state: 'registered', agency }
-    const latest = await Invitation.forApp({ id: appId })
-      .where('admin_email', email)
-      .orderBy('id', 'desc')
-      .first()
+    const latest = await this.invitations.latestForApp(appId, email)
     if (!latest) return { state: 'unknown' }
     if (latest.state === 'pending' && latest.expiresAt > DateTime.now())
       return { state: 'pending', invitation: latest }

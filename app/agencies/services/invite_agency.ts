@@ -9,13 +9,15 @@
  * `invitations_one_pending`), so concurrent POSTs queue exactly one mail.
  */
 import { DateTime } from 'luxon'
-import db from '@adonisjs/lucid/services/db'
-import runner from '#core/jobs/main'
+import { inject } from '@adonisjs/core'
+import JobRunner from '#core/jobs/runner'
 import { settings } from '#core/settings'
 import { fail, ok, type Result } from '#core/result'
 import { retryOnUniqueViolation } from '#core/database/errors'
-import Invitation from '#agencies/models/invitation'
-import { emailKnown } from './create_agency.js'
+import UnitOfWork from '#core/database/unit_of_work'
+import type Invitation from '#agencies/models/invitation'
+import AgencyStore from '#agencies/stores/agency_store'
+import InvitationStore from '#agencies/stores/invitation_store'
 import { normalizeEmail } from './emails.js'
 import { hashToken, newNonce, tokenFor } from './invitation_tokens.js'
 
@@ -40,7 +42,15 @@ export type InvitationMailJob = {
   kind: 'invitation' | 'reminder'
 }
 
+@inject()
 export default class InviteAgency {
+  constructor(
+    private agencies: AgencyStore,
+    private invitations: InvitationStore,
+    private unitOfWork: UnitOfWork,
+    private jobs: JobRunner
+  ) {}
+
   async execute(appId: number, input: InvitationInput): Promise<Result<Invitation, 'email_known'>> {
     // Two first POSTs at once: the loser finds the winner's pending invitation and re-sends it.
     return retryOnUniqueViolation(['invitations_one_pending'], () => this.#invite(appId, input))
@@ -48,54 +58,54 @@ export default class InviteAgency {
 
   async #invite(appId: number, input: InvitationInput): Promise<Result<Invitation, 'email_known'>> {
     const adminEmail = normalizeEmail(input.adminEmail)
-    return db.transaction(async (trx) => {
-      if (await emailKnown(adminEmail, trx)) return fail('email_known')
+    return this.unitOfWork.run(async (tx) => {
+      if (await this.agencies.emailKnown(adminEmail, tx)) return fail('email_known')
       const now = DateTime.now()
-      let invitation = await Invitation.query({ client: trx })
-        .where('app_id', appId)
-        .where('admin_email', adminEmail)
-        .where('state', 'pending')
-        .forUpdate()
-        .first()
-      if (invitation && invitation.expiresAt <= now) {
-        invitation.state = 'expired'
-        await invitation.save()
-        invitation = null
-      }
-      if (!invitation) {
-        const nonce = newNonce()
-        invitation = new Invitation().merge({
-          appId,
-          tokenNonce: nonce,
-          tokenHash: hashToken(tokenFor(nonce)),
-          state: 'pending',
-          mailSequence: 0,
-          mailedSequence: 0,
-        })
+      let pending = await this.invitations.pendingForUpdate(appId, adminEmail, tx)
+      if (pending && pending.expiresAt <= now) {
+        await this.invitations.update(pending, { state: 'expired' }, tx)
+        pending = null
       }
       // A repeated POST while pending takes the data just sent and a fresh validity, and
       // re-sends the same link unless a mail went out within the window.
       const mail =
-        !invitation.lastMailedAt ||
-        invitation.lastMailedAt <= now.minus({ minutes: MAIL_WINDOW_MINUTES })
-      invitation.useTransaction(trx).merge({
+        !pending?.lastMailedAt ||
+        pending.lastMailedAt <= now.minus({ minutes: MAIL_WINDOW_MINUTES })
+      const mailSequence = pending?.mailSequence ?? 0
+      const changes = {
         ...input,
         adminEmail,
         sentAt: now,
         expiresAt: now.plus({ days: settings.invitationTtlDays }),
         remindedAt: null,
-        ...(mail ? { mailSequence: invitation.mailSequence + 1, lastMailedAt: now } : {}),
-      })
-      await invitation.save()
+        ...(mail ? { mailSequence: mailSequence + 1, lastMailedAt: now } : {}),
+      }
+      let invitation: Invitation
+      if (pending) invitation = await this.invitations.update(pending, changes, tx)
+      else {
+        const nonce = newNonce()
+        invitation = await this.invitations.create(
+          {
+            appId,
+            tokenNonce: nonce,
+            tokenHash: hashToken(tokenFor(nonce)),
+            state: 'pending',
+            mailSequence: 0,
+            mailedSequence: 0,
+            ...changes,
+          },
+          tx
+        )
+      }
       if (mail) {
-        await runner.send(
+        await this.jobs.send(
           'agencies.mail',
           {
             invitationId: invitation.id,
             sequence: invitation.mailSequence,
             kind: 'invitation',
           } satisfies InvitationMailJob,
-          { trx }
+          { trx: tx }
         )
       }
       return ok(invitation)

@@ -5,83 +5,67 @@
  */
 import { DateTime } from 'luxon'
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
-import runner from '#core/jobs/main'
-import Invitation from '#agencies/models/invitation'
-import Agency from '#agencies/models/agency'
+import JobRunner from '#core/jobs/runner'
+import UnitOfWork from '#core/database/unit_of_work'
+import AgencyStore from '#agencies/stores/agency_store'
+import InvitationStore from '#agencies/stores/invitation_store'
 import InvitationEvents from './invitation_events.js'
-import { affected } from './affected.js'
 import type { InvitationMailJob } from './invite_agency.js'
 
 export type PollReport = { expired: number; reminded: number; events: number }
 
 @inject()
 export default class PollInvitations {
-  constructor(private events: InvitationEvents) {}
+  constructor(
+    private invitations: InvitationStore,
+    private agencies: AgencyStore,
+    private events: InvitationEvents,
+    private unitOfWork: UnitOfWork,
+    private jobs: JobRunner
+  ) {}
 
   async execute(): Promise<PollReport> {
     const now = DateTime.now()
-    const expired = await Invitation.query()
-      .where('state', 'pending')
-      .where('expires_at', '<=', now.toSQL())
-      .update({ state: 'expired', updatedAt: now.toSQL() })
+    const expired = await this.invitations.expireOverdue(now)
 
     let reminded = 0
-    const due = await Invitation.query()
-      .where('state', 'pending')
-      .whereNull('reminded_at')
-      .where('expires_at', '>', now.toSQL())
-      .whereRaw('sent_at + (expires_at - sent_at) / 2 <= ?', [now.toSQL()])
-      .select('id')
-    for (const { id } of due) {
-      await db.transaction(async (trx) => {
-        const invitation = await Invitation.query({ client: trx })
-          .where('id', id)
-          .where('state', 'pending')
-          .whereNull('reminded_at')
-          .forUpdate()
-          .first()
+    for (const id of await this.invitations.dueForReminder(now)) {
+      await this.unitOfWork.run(async (tx) => {
+        const invitation = await this.invitations.lock(id, tx, {
+          state: 'pending',
+          notReminded: true,
+        })
         if (!invitation) return
         // The reminder is never throttled (it comes at half-life), but it starts a mail window.
-        invitation.merge({
-          remindedAt: now,
-          lastMailedAt: now,
-          mailSequence: invitation.mailSequence + 1,
-        })
-        await invitation.save()
-        await runner.send(
+        await this.invitations.update(
+          invitation,
+          { remindedAt: now, lastMailedAt: now, mailSequence: invitation.mailSequence + 1 },
+          tx
+        )
+        await this.jobs.send(
           'agencies.mail',
           {
             invitationId: invitation.id,
             sequence: invitation.mailSequence,
             kind: 'reminder',
           } satisfies InvitationMailJob,
-          { trx }
+          { trx: tx }
         )
         reminded += 1
       })
     }
 
     let events = 0
-    const owed = await Invitation.query()
-      .where('state', 'accepted')
-      .whereNull('event_queued_at')
-      .select('id')
-    for (const { id } of owed) {
-      await db.transaction(async (trx) => {
-        const invitation = await Invitation.query({ client: trx })
-          .where('id', id)
-          .whereNull('event_queued_at')
-          .forUpdate()
-          .first()
+    for (const id of await this.invitations.eventsOwed()) {
+      await this.unitOfWork.run(async (tx) => {
+        const invitation = await this.invitations.lock(id, tx, { eventOwed: true })
         if (!invitation?.agencyId) return
-        const agency = await Agency.find(invitation.agencyId, { client: trx })
-        if (!agency || !(await this.events.accepted(invitation, agency, trx))) return
-        invitation.eventQueuedAt = DateTime.now()
-        await invitation.save()
+        const agency = await this.agencies.find(invitation.agencyId, tx)
+        if (!agency || !(await this.events.accepted(invitation, agency, tx))) return
+        await this.invitations.update(invitation, { eventQueuedAt: DateTime.now() }, tx)
         events += 1
       })
     }
-    return { expired: affected(expired), reminded, events }
+    return { expired, reminded, events }
   }
 }

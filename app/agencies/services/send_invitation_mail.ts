@@ -3,16 +3,20 @@
  * the `agencies.mail` job: skips invitations no longer pending and mails
  * already sent, so a redelivered job does not mail twice.
  */
+import { inject } from '@adonisjs/core'
 import mail from '@adonisjs/mail/services/main'
-import Invitation from '#agencies/models/invitation'
+import InvitationStore from '#agencies/stores/invitation_store'
 import { settings } from '#core/settings'
 import { renderView } from '#agencies/views'
 import { registrationUrl } from './invitation_tokens.js'
 import type { InvitationMailJob } from './invite_agency.js'
 
+@inject()
 export default class SendInvitationMail {
+  constructor(private invitations: InvitationStore) {}
+
   async execute({ invitationId, sequence, kind }: InvitationMailJob) {
-    const invitation = await Invitation.find(invitationId)
+    const invitation = await this.invitations.find(invitationId)
     if (!invitation || invitation.state !== 'pending' || invitation.mailedSequence >= sequence)
       return
     const reminder = kind === 'reminder'
@@ -37,9 +41,6 @@ export default class SendInvitationMail {
     await mail.send((message) => {
       message.to(invitation.adminEmail).subject(subject).html(html).text(text)
     })
-    await Invitation.query()
-      .where('id', invitation.id)
-      .where('mailed_sequence', '<', sequence)
-      .update({ mailedSequence: sequence })
+    await this.invitations.markMailed(invitation.id, sequence)
   }
 }

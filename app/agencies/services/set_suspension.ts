@@ -5,44 +5,50 @@
  * (the modules' share, app/agencies/hooks.ts; docs/design.md §14); reinstating
  * reactivates nothing — each app got the event and decides.
  */
-import db from '@adonisjs/lucid/services/db'
-import Agency from '#agencies/models/agency'
-import Operator from '#agencies/models/operator'
-import { suspensionEffectsOf } from '#agencies/hooks'
-import { forgetAgencyViews } from './agency_directory.js'
+import { inject } from '@adonisjs/core'
+import UnitOfWork from '#core/database/unit_of_work'
+import AgencyStore from '#agencies/stores/agency_store'
+import OperatorStore from '#agencies/stores/operator_store'
+import { AgencyHooks } from '#agencies/hooks'
+import AgencyDirectory from './agency_directory.js'
 import { normalizeEmail } from './emails.js'
 
+@inject()
 export default class SetSuspension {
+  constructor(
+    private agencies: AgencyStore,
+    private operators: OperatorStore,
+    private directory: AgencyDirectory,
+    private unitOfWork: UnitOfWork,
+    private hooks: AgencyHooks
+  ) {}
+
   async agency(adminMail: string, suspended: boolean) {
-    const done = await db.transaction(async (trx) => {
-      const agency = await Agency.query({ client: trx })
-        .where('admin_email', normalizeEmail(adminMail))
-        .forUpdate()
-        .first()
+    const done = await this.unitOfWork.run(async (tx) => {
+      const agency = await this.agencies.byAdminEmail(normalizeEmail(adminMail), tx, {
+        forUpdate: true,
+      })
       if (!agency) return false
-      await agency.merge({ suspended }).save()
+      await this.agencies.setSuspended(agency, suspended, tx)
       if (suspended) {
-        for (const effects of await suspensionEffectsOf()) {
-          await effects.agencySuspended(agency.id, trx)
+        for (const effects of await this.hooks.suspensionEffects()) {
+          await effects.agencySuspended(agency.id, tx)
         }
       }
       return true
     })
-    forgetAgencyViews()
+    this.directory.forget()
     return done
   }
 
   async operator(email: string, suspended: boolean) {
-    return db.transaction(async (trx) => {
-      const operator = await Operator.query({ client: trx })
-        .where('email', normalizeEmail(email))
-        .forUpdate()
-        .first()
+    return this.unitOfWork.run(async (tx) => {
+      const operator = await this.operators.byEmail(normalizeEmail(email), tx, { forUpdate: true })
       if (!operator) return false
-      await operator.merge({ suspended }).save()
+      await this.operators.setSuspended(operator, suspended, tx)
       if (suspended) {
-        for (const effects of await suspensionEffectsOf()) {
-          await effects.operatorSuspended(operator.id, trx)
+        for (const effects of await this.hooks.suspensionEffects()) {
+          await effects.operatorSuspended(operator.id, tx)
         }
       }
       return true

@@ -7,6 +7,7 @@ import vine, { SimpleMessagesProvider } from '@vinejs/vine'
 import { messages } from '#core/http/validation_messages'
 import type { Infer } from '@vinejs/vine/types'
 import { isWhatsapp } from '#agencies/services/phones'
+import type { PlanView } from '#agencies/stores/plan_store'
 
 export const PHONE_FORMAT = /^\+?[0-9][0-9 ().-]*$/
 
@@ -62,6 +63,14 @@ export const registrationMessages = new SimpleMessagesProvider(messages, {
   AdminApellido: 'Apellido',
   Password: 'Contraseña',
 })
+
+/** `agency:plan`'s flags (named after the wire's exposure levels) → the plan. */
+export function toPlan(flags: Infer<typeof planValidator>): PlanView {
+  return {
+    capacity: flags.capacity,
+    quotas: { high: flags.alta, medium: flags.media, low: flags.baja },
+  }
+}
 
 export const planValidator = vine.create({
   capacity: vine.number().withoutDecimals().min(0).max(1_000_000),

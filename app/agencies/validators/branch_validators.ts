@@ -5,6 +5,7 @@
 import { emailAddress } from '#core/http/rules'
 import vine from '@vinejs/vine'
 import type { Infer } from '@vinejs/vine/types'
+import type { BranchInput, Hours } from '#agencies/services/save_branch'
 import { optionalText, phone } from './agency_validators.js'
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/
@@ -45,4 +46,28 @@ export const branchEditValidator = vine.create({
   Descripcion: vine.string().trim().minLength(1).maxLength(100).optional(),
   ...fields,
 })
-export type BranchInput = Infer<typeof branchEditValidator>
+export type BranchBody = Infer<typeof branchEditValidator>
+
+type HoursBody = { Desde: string; Hasta: string } | null | undefined
+const toHours = (body: HoursBody): Hours | undefined => body && { from: body.Desde, to: body.Hasta }
+
+/** SucursalEdit (or create) → what SaveBranch sets (absent stays absent, null clears). */
+export function toBranchInput(body: BranchBody): BranchInput {
+  return {
+    description: body.Descripcion,
+    email: body.Email,
+    phone: body.Telefono,
+    region: body.Region,
+    city: body.Ciudad,
+    address: body.Direccion,
+    sales: body.Comercial,
+    workshop: body.TallerMecanico,
+    parts: body.Autopartes,
+    hours: {
+      weekdays: toHours(body.Laborable),
+      preHolidays: toHours(body.PreFestivo),
+      holidays: toHours(body.Festivo),
+    },
+    afterSalesLeadOwner: body.ResponsableLeadsPostVenta,
+  }
+}

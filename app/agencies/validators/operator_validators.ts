@@ -5,6 +5,8 @@ import { emailAddress } from '#core/http/rules'
 import vine from '@vinejs/vine'
 import type { Infer } from '@vinejs/vine/types'
 import { WHATSAPP_FORMAT } from '#agencies/services/phones'
+import type { OperatorEdit } from '#agencies/services/edit_operator'
+import type { NewCollaborator } from '#agencies/services/add_collaborator'
 import { email, optionalText, phone } from './agency_validators.js'
 
 export const operatorEditValidator = vine.create({
@@ -24,7 +26,20 @@ export const operatorEditValidator = vine.create({
   Ciudad: optionalText(200),
   Direccion: optionalText(200),
 })
-export type OperatorEdit = Infer<typeof operatorEditValidator>
+export type OperatorEditBody = Infer<typeof operatorEditValidator>
+
+/** OperadorEdit → what EditOperator changes (absent stays absent). */
+export function toOperatorEdit(body: OperatorEditBody): OperatorEdit {
+  return {
+    firstName: body.Nombre,
+    lastName: body.Apellido,
+    workPhone: body.TelefonoLaboral,
+    whatsapp: body.WhatsApp,
+    address: body.Direccion,
+    region: body.Region,
+    city: body.Ciudad,
+  }
+}
 
 export const collaboratorCreateValidator = vine.create({
   Email: email(6, 50),
@@ -33,6 +48,16 @@ export const collaboratorCreateValidator = vine.create({
   Telefonos: vine.array(phone()).maxLength(5).optional(),
 })
 export type CollaboratorCreate = Infer<typeof collaboratorCreateValidator>
+
+/** OperadorCreate → AddCollaborator's input. */
+export function toNewCollaborator(body: CollaboratorCreate): NewCollaborator {
+  return {
+    email: body.Email,
+    firstName: body.Nombre,
+    lastName: body.Apellido,
+    phones: body.Telefonos,
+  }
+}
 
 /** `?operador=` where it filters (optional) and where it selects (required). */
 export const operatorFilterValidator = vine.create({

@@ -33,35 +33,47 @@
  *    not-yet-due delivery is skipped, so duplicate jobs are harmless. Mails set
  *    `Message-ID: mailMessageId(delivery)`, the same on every try.
  *
- * 4. `resend(idOrOwner, trx, { payload?, target? })` queues it again with the same
- *    message id (`webhook-id`); `list(ownerType, ownerId)` returns deliveries with
- *    their attempts for logs such as `/v3/consultas/{adminmail}/{sid}/entregas`.
+ * 4. `resend(idOrOwner, trx?, { payload?, target? })` queues it again with the same
+ *    message id (`webhook-id`), in the caller's transaction or (without one) its
+ *    own; `list(ownerType, ownerId, { appId? })` returns deliveries with their
+ *    attempts for logs such as `/v3/consultas/{adminmail}/{sid}/entregas`.
  *
  * Crash recovery: delivery queues heartbeat (a killed worker's job is failed
  * and run again within about 20 s, same job id, which may take over its own
  * claim), and the `deliveries.sweep` cron re-queues any open delivery that has
  * no live job (retries spent, job lost). An interrupted try is recorded as such
  * when the delivery is claimed again.
+ *
+ * The SQL lives in `#core/stores/delivery_store`; this service decides (the
+ * schedule, the outcome of a try, what a resend resets) and sends the jobs.
+ * Get it injected (`@inject()`); `deliveries` is the process's instance for
+ * code the container does not build.
  */
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { DateTime } from 'luxon'
-import db from '@adonisjs/lucid/services/db'
+import { inject } from '@adonisjs/core'
+import app from '@adonisjs/core/services/app'
 import logger from '@adonisjs/core/services/logger'
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import runner from '#core/jobs/main'
-import { settings } from '#core/settings'
-import { poolQuery } from '#core/database/pool_query'
-import { contributions } from '#core/modules'
+import JobRunner from '#core/jobs/runner'
 import type { JobDefinition } from '#core/jobs/types'
-import Delivery from './models/delivery.js'
-import DeliveryAttempt from './models/delivery_attempt.js'
+import { settings } from '#core/settings'
+import { UnitOfWork, type Tx } from '#core/database/unit_of_work'
+import DeliveryStore, {
+  OPEN_STATUSES,
+  type DeliverySelector,
+  type Settlement,
+} from '#core/stores/delivery_store'
+import type Delivery from './models/delivery.js'
+import type { DeliveryStatus } from './models/delivery.js'
+import DeadDeliveryHooks from './dead_hooks.js'
 import { newMessageId } from './signer.js'
 import { OutboundError } from './http_client.js'
 
 export { default as Delivery } from './models/delivery.js'
 export { default as DeliveryAttempt } from './models/delivery_attempt.js'
 export type { DeliveryStatus } from './models/delivery.js'
+export type { DeadDeliveryHook } from './dead_hooks.js'
 
 /** Job data of every delivery queue. */
 export type DeliveryJob = { deliveryId: string }
@@ -91,27 +103,20 @@ export type AttemptResult = 'delivered' | 'retry' | 'dead' | 'gone' | 'skipped'
 export type ResendOptions = { payload?: unknown; target?: string }
 
 /**
- * A module's reaction to a delivery that just went dead, run in the
- * transaction that records it (an outbox write commits with it). Modules
- * register it in start/modules.ts (`deliveryDead`); core imports no module.
- */
-export type DeadDeliveryHook = (delivery: Delivery, trx: TransactionClientContract) => Promise<void>
-
-/**
  * Queue options for delivery queues: pg-boss does not retry a try itself (the
  * service schedules retries), except when a handler throws before recording or
  * its worker dies — a missed heartbeat (10 s, the pg-boss minimum) fails the
  * job, and it runs again 2–4 s later (backing off through a long outage), under
  * the same job id, which takes over its own claim.
  */
-export const deliveryQueue: NonNullable<JobDefinition['queue']> = {
+export const deliveryQueue: Readonly<NonNullable<JobDefinition['queue']>> = Object.freeze({
   retryLimit: 6,
   retryDelay: 2,
   retryBackoff: true,
   retryDelayMax: 120,
   heartbeatSeconds: 10,
   expireInSeconds: 120,
-}
+})
 
 /**
  * Work options for delivery queues. NOTIFY wakes a worker when a job is sent,
@@ -119,11 +124,11 @@ export const deliveryQueue: NonNullable<JobDefinition['queue']> = {
  * (`notifyPollingIntervalSeconds`, pg-boss default 30 s) is what picks it up
  * when due, so it is kept at a second here.
  */
-export const deliveryWork = {
+export const deliveryWork = Object.freeze({
   pollingIntervalSeconds: 1,
   notifyPollingIntervalSeconds: 1,
   localConcurrency: 2,
-} satisfies NonNullable<JobDefinition['work']>
+}) satisfies NonNullable<JobDefinition['work']>
 
 /** How long a claimed try keeps other jobs off (longer than any outbound timeout). */
 const CLAIM_SECONDS = 120
@@ -134,14 +139,15 @@ const RECORD_PATIENCE_MS = 60_000
 /** Errors that no retry can fix: the delivery is dead at once. */
 const PERMANENT: ReadonlySet<string> = new Set(['private_address', 'bad_url', 'bad_scheme'])
 
-const OPEN = ['pending', 'failed']
+/** How many stuck deliveries `overview` looks at. */
+const STUCK_LIMIT = 10_000
 
-/** SQL: no job of the delivery's queue waits for or runs this delivery (`d`: the deliveries table's alias). */
-const noLiveJob = (d: string) => `not exists (
-  select 1 from pgboss.job j
-   where j.name = ${d}.queue
-     and j.data ->> 'deliveryId' = ${d}.id::text
-     and j.state in ('created', 'retry', 'active'))`
+/** What `deliveries:list --failed` shows besides the stuck ones. */
+const RETRYING_OR_DEAD: readonly DeliveryStatus[] = Object.freeze(['failed', 'dead'])
+
+const INTERRUPTED = 'interrupted: the worker stopped before the outcome was recorded'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** The job a try runs in (the runner's JobContext fits). */
 export type AttemptJob = { id: string }
@@ -159,40 +165,26 @@ export function mailMessageId(delivery: Pick<Delivery, 'id'>): string {
   return `<delivery-${delivery.id}@${host}>`
 }
 
-/** A new delivery: pending, due now, no attempt yet. */
-const INSERT_DELIVERY = `insert into deliveries (id, channel, owner_type, owner_id, app_id, target, payload,
-    queue, message_id, status, attempt_count, round_attempts, next_attempt_at, created_at)
-  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', 0, 0, now(), now())`
-
+@inject()
 export class DeliveryService {
-  /**
-   * Inserts the delivery and sends its first job, both in `trx`. A plain
-   * prepared INSERT: an inquiry writes one per channel, and saving a model
-   * cost more than the statement.
-   */
+  constructor(
+    private store: DeliveryStore,
+    private unitOfWork: UnitOfWork,
+    private runner: JobRunner,
+    private deadHooks: DeadDeliveryHooks
+  ) {}
+
+  /** Inserts the delivery and sends its first job, both in `trx`. */
   async create(
     input: NewDelivery,
-    trx: TransactionClientContract
+    trx: Tx
   ): Promise<NewDelivery & { id: string; ownerId: string; messageId: string }> {
     const id = randomUUID()
     const messageId = input.messageId ?? newMessageId()
-    await poolQuery(
-      INSERT_DELIVERY,
-      [
-        id,
-        input.channel,
-        input.ownerType,
-        String(input.ownerId),
-        input.appId,
-        input.target,
-        JSON.stringify(input.payload),
-        input.queue,
-        messageId,
-      ],
-      { prepare: true, client: trx }
-    )
-    await runner.send(input.queue, { deliveryId: id } satisfies DeliveryJob, { trx })
-    return { ...input, ownerId: String(input.ownerId), id, messageId }
+    const ownerId = String(input.ownerId)
+    await this.store.insert({ ...input, id, ownerId, messageId }, trx)
+    await this.runner.send(input.queue, { deliveryId: id } satisfies DeliveryJob, { trx })
+    return { ...input, ownerId, id, messageId }
   }
 
   /** One try of a delivery; what a delivery queue's handler calls. */
@@ -217,67 +209,64 @@ export class DeliveryService {
     if (status !== null && (status < 200 || status > 299)) error ??= `HTTP ${status}`
 
     // Decided once, outside the retried transaction: the recorded outcome must not change between retries.
-    let settled: { status: Delivery['status']; result: AttemptResult; next: Date | null }
-    if (status !== null && status >= 200 && status <= 299)
-      settled = { status: 'delivered', result: 'delivered', next: null }
-    else if (status === 410) settled = { status: 'disabled', result: 'gone', next: null }
-    else {
-      const delay = permanent
-        ? null
-        : this.nextDelay(delivery.roundAttempts, outcome?.headers?.['retry-after'])
-      settled =
-        delay === null
-          ? { status: 'dead', result: 'dead', next: null }
-          : { status: 'failed', result: 'retry', next: new Date(Date.now() + delay) }
-    }
+    const { settlement, result } = this.#settle(
+      delivery,
+      status,
+      error,
+      permanent,
+      outcome?.headers?.['retry-after']
+    )
 
-    return this.#record(deliveryId, async (trx) => {
-      await DeliveryAttempt.create(
+    return this.#record(deliveryId, async (tx) => {
+      await this.store.insertAttempt(
         { deliveryId, number, attemptedAt, statusCode: status, durationMs, error },
-        { client: trx }
+        tx
       )
       // Only while nobody has claimed it since (a take-over after a long outage records its own outcome).
-      const updated = await trx.rawQuery(
-        `update deliveries
-            set status = ?, last_error = ?, next_attempt_at = ?, claim_job_id = null,
-                delivered_at = case when ? then now() else delivered_at end
-          where id = ? and attempt_count = ?
-          returning id`,
-        [
-          settled.status,
-          error as any,
-          settled.next as any,
-          settled.status === 'delivered',
-          deliveryId,
-          number,
-        ]
-      )
-      if (updated.rows.length === 0) return 'skipped'
-      if (settled.status === 'dead')
-        await this.#deadHooks(delivery.merge({ lastError: error }), trx)
-      if (settled.next) {
-        await runner.send(delivery.queue, { deliveryId } satisfies DeliveryJob, {
-          trx,
-          startAfter: settled.next,
+      if (!(await this.store.settle(deliveryId, number, settlement, tx))) return 'skipped'
+      if (settlement.status === 'dead') await this.#runDeadHooks(delivery, error, tx)
+      if (settlement.nextAttemptAt) {
+        await this.runner.send(delivery.queue, { deliveryId } satisfies DeliveryJob, {
+          trx: tx,
+          startAfter: settlement.nextAttemptAt,
         })
       }
-      return settled.result
+      return result
     })
   }
 
+  /** Where a try leaves its delivery: 2xx delivered, 410 gone, else the next try or dead. */
+  #settle(
+    delivery: Delivery,
+    status: number | null,
+    lastError: string | null,
+    permanent: boolean,
+    retryAfter: string | string[] | undefined
+  ): { settlement: Settlement; result: AttemptResult } {
+    const ends = (state: 'delivered' | 'disabled' | 'dead', result: AttemptResult) => ({
+      settlement: { status: state, lastError, nextAttemptAt: null },
+      result,
+    })
+    if (status !== null && status >= 200 && status <= 299) return ends('delivered', 'delivered')
+    if (status === 410) return ends('disabled', 'gone')
+    const delay = permanent ? null : this.nextDelay(delivery.roundAttempts, retryAfter)
+    if (delay === null) return ends('dead', 'dead')
+    return {
+      settlement: { status: 'failed', lastError, nextAttemptAt: new Date(Date.now() + delay) },
+      result: 'retry',
+    }
+  }
+
   /**
-   * Runs the recording transaction, retrying it for up to a minute: a try
+   * Runs the recording unit of work, retrying it for up to a minute: a try
    * whose message went out while the database was unreachable is recorded
    * once it is back, not lost (and sent again) with the job.
    */
-  async #record<T>(
-    deliveryId: string,
-    work: (trx: TransactionClientContract) => Promise<T>
-  ): Promise<T> {
+  async #record<T>(deliveryId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
     const deadline = Date.now() + RECORD_PATIENCE_MS
     for (let wait = 250; ; wait = Math.min(wait * 2, 2000)) {
       try {
-        return await db.transaction(work)
+        return await this.unitOfWork.run(work)
       } catch (error) {
         if (Date.now() + wait > deadline) throw error
         logger.warn({ deliveryId, err: error }, 'recording a delivery attempt failed; retrying')
@@ -292,11 +281,11 @@ export class DeliveryService {
    * that fails is logged without keeping the outcome from being recorded
    * (which would send the message again).
    */
-  async #deadHooks(delivery: Delivery, trx: TransactionClientContract) {
-    delivery.status = 'dead'
-    for (const hook of await contributions('deliveryDead')) {
+  async #runDeadHooks(delivery: Delivery, lastError: string | null, tx: Tx) {
+    delivery.merge({ status: 'dead', lastError })
+    for (const hook of await this.deadHooks.all()) {
       try {
-        await trx.transaction((savepoint) => hook.onDeliveryDead(delivery, savepoint))
+        await this.store.savepoint(tx, (savepoint) => hook(delivery, savepoint))
       } catch (error) {
         logger.error({ deliveryId: delivery.id, err: error }, 'a deliveryDead hook failed')
       }
@@ -320,63 +309,69 @@ export class DeliveryService {
 
   /**
    * Queues a delivery (by id), or every delivery of an owner (optionally one
-   * channel), again: a fresh round of the schedule, the same message id.
+   * channel), again: a fresh round of the schedule, the same message id. In
+   * `trx` when given, else in a unit of work of its own (`deliveries:retry`).
    */
   async resend(
     which: string | { ownerType: string; ownerId: string | number; channel?: string },
-    trx: TransactionClientContract,
+    trx?: Tx,
     options: ResendOptions = {}
   ): Promise<Delivery[]> {
-    const query = Delivery.query({ client: trx }).forUpdate()
-    if (typeof which === 'string') query.where('id', which)
-    else {
-      query.where('owner_type', which.ownerType).where('owner_id', String(which.ownerId))
-      if (which.channel) query.where('channel', which.channel)
-    }
-    const found = await query
+    if (!trx) return this.unitOfWork.run((tx) => this.resend(which, tx, options))
+    const found = await this.store.lock(which, trx)
     for (const delivery of found) {
-      delivery.merge({
-        status: 'pending',
-        roundAttempts: 0,
-        nextAttemptAt: DateTime.now(),
-        lastError: null,
-        claimJobId: null,
+      // A fresh round, due now; the message id stays.
+      await this.store.update(
+        delivery,
+        {
+          status: 'pending',
+          roundAttempts: 0,
+          nextAttemptAt: DateTime.now(),
+          lastError: null,
+          claimJobId: null,
+          ...(options.payload !== undefined ? { payload: options.payload } : {}),
+          ...(options.target !== undefined ? { target: options.target } : {}),
+        },
+        trx
+      )
+      await this.runner.send(delivery.queue, { deliveryId: delivery.id } satisfies DeliveryJob, {
+        trx,
       })
-      if (options.payload !== undefined) delivery.payload = options.payload
-      if (options.target !== undefined) delivery.target = options.target
-      await delivery.save()
-      await runner.send(delivery.queue, { deliveryId: delivery.id } satisfies DeliveryJob, { trx })
     }
     return found
   }
 
-  /** An owner's deliveries, oldest first, each with its attempts in order. */
-  list(ownerType: string, ownerId: string | number) {
-    return Delivery.query()
-      .where('owner_type', ownerType)
-      .where('owner_id', String(ownerId))
-      .preload('attempts', (attempts) => attempts.orderBy('number', 'asc'))
-      .orderBy('created_at', 'asc')
+  /**
+   * The newest delivery of an owner's channel for one app, or null (what a
+   * resend of that channel requeues).
+   */
+  latest(
+    owner: { ownerType: string; ownerId: string | number; channel: string; appId: number },
+    trx?: Tx
+  ): Promise<Delivery | null> {
+    return this.store.latest(owner satisfies DeliverySelector, trx)
+  }
+
+  /** An owner's deliveries (optionally one app's), oldest first, each with its attempts in order. */
+  list(ownerType: string, ownerId: string | number, filter: { appId?: number } = {}) {
+    return this.store.ofOwner(ownerType, ownerId, filter)
   }
 
   /**
    * Stops an open delivery without trying it (e.g. its channel was switched
    * off meanwhile): it becomes `disabled`; settled deliveries are untouched.
    */
-  async cancel(deliveryId: string, reason: string) {
-    await Delivery.query()
-      .where('id', deliveryId)
-      .whereIn('status', ['pending', 'failed'])
-      .update({ status: 'disabled', next_attempt_at: null, last_error: reason })
+  async cancel(deliveryId: string, reason: string): Promise<void> {
+    await this.store.disable(deliveryId, reason, OPEN_STATUSES)
   }
 
   find(deliveryId: string) {
-    return Delivery.find(deliveryId)
+    return this.store.find(deliveryId)
   }
 
   /** Every delivery (operators' listings). */
   all() {
-    return Delivery.query()
+    return this.store.all()
   }
 
   /**
@@ -389,36 +384,12 @@ export class DeliveryService {
    */
   async #claim(deliveryId: string, jobId: string): Promise<Delivery | null> {
     if (!UUID.test(deliveryId)) return null
-    const result = await db.rawQuery(
-      `with previous as (
-         select id, claim_job_id from deliveries where id = ? for update
-       )
-       update deliveries
-          set attempt_count = attempt_count + 1,
-              round_attempts = round_attempts + 1,
-              next_attempt_at = now() + make_interval(secs => ?),
-              claim_job_id = ?
-         from previous
-        where deliveries.id = previous.id
-          and status in ('pending', 'failed')
-          and (next_attempt_at is null
-               or next_attempt_at <= now() + interval '1 second'
-               or previous.claim_job_id = ?)
-        returning deliveries.*, previous.claim_job_id as previous_claim`,
-      [deliveryId, CLAIM_SECONDS, jobId, jobId]
-    )
-    const row = result.rows[0]
-    if (!row) return null
-    if (row.previous_claim !== null) {
-      await db.rawQuery(
-        `insert into delivery_attempts (delivery_id, number, attempted_at, status_code, duration_ms, error)
-         select ?, ?, now(), null, 0, ?
-          where not exists (select 1 from delivery_attempts where delivery_id = ? and number = ?)`,
-        [deliveryId, row.attempt_count - 1, INTERRUPTED, deliveryId, row.attempt_count - 1]
-      )
+    const claimed = await this.store.claim(deliveryId, jobId, CLAIM_SECONDS)
+    if (!claimed) return null
+    if (claimed.previousClaim !== null) {
+      await this.store.recordInterrupted(deliveryId, claimed.delivery.attemptCount - 1, INTERRUPTED)
     }
-    delete row.previous_claim
-    return Delivery.$createFromAdapterResult(row)!
+    return claimed.delivery
   }
 
   /**
@@ -428,25 +399,11 @@ export class DeliveryService {
    * Returns how many were queued.
    */
   async sweep(limit = 500): Promise<number> {
-    return db.transaction(async (trx) => {
-      const { rows } = await trx.rawQuery(
-        `select d.id, d.queue, d.next_attempt_at, d.claim_job_id
-           from deliveries d
-          where d.status in ('pending', 'failed')
-            and ${noLiveJob('d')}
-          order by d.next_attempt_at nulls first
-          limit ?
-            for update of d skip locked`,
-        [limit]
-      )
-      const known = new Set(runner.definitions().map((definition) => definition.name))
+    return this.unitOfWork.run(async (tx) => {
+      const rows = await this.store.orphans(limit, tx)
+      const known = new Set(this.runner.definitions().map((definition) => definition.name))
       let queued = 0
-      for (const row of rows as Array<{
-        id: string
-        queue: string
-        next_attempt_at: Date | null
-        claim_job_id: string | null
-      }>) {
+      for (const row of rows) {
         // A queue this process does not know (renamed, or a module removed) must not stop the sweep of the others.
         if (!known.has(row.queue)) {
           logger.error(
@@ -457,12 +414,11 @@ export class DeliveryService {
         }
         queued++
         const future =
-          row.next_attempt_at && row.next_attempt_at.getTime() > Date.now() && !row.claim_job_id
-        if (!future)
-          await trx.from('deliveries').where('id', row.id).update({ next_attempt_at: new Date() })
-        await runner.send(row.queue, { deliveryId: row.id } satisfies DeliveryJob, {
-          trx,
-          ...(future ? { startAfter: row.next_attempt_at! } : {}),
+          row.nextAttemptAt && row.nextAttemptAt.getTime() > Date.now() && !row.claimJobId
+        if (!future) await this.store.makeDue(row.id, tx)
+        await this.runner.send(row.queue, { deliveryId: row.id } satisfies DeliveryJob, {
+          trx: tx,
+          ...(future ? { startAfter: row.nextAttemptAt! } : {}),
         })
         logger.warn(
           { deliveryId: row.id, queue: row.queue },
@@ -474,23 +430,32 @@ export class DeliveryService {
   }
 
   /**
+   * Operators' view (`deliveries:list`): the newest deliveries, at most
+   * `limit`; `only: 'failed'` keeps those retrying, dead or stuck, `'stuck'`
+   * the stuck ones. `stuck` holds the ids of the stuck ones among them.
+   */
+  async overview(
+    options: { only?: 'failed' | 'stuck'; limit?: number } = {}
+  ): Promise<{ deliveries: Delivery[]; stuck: Set<string> }> {
+    const stuck = await this.store.stuckIds(STUCK_LIMIT)
+    const anyOf =
+      options.only === 'stuck'
+        ? { ids: stuck }
+        : options.only === 'failed'
+          ? { statuses: RETRYING_OR_DEAD, ids: stuck }
+          : undefined
+    const found = await this.store.newest(options.limit ?? 50, anyOf)
+    return { deliveries: found, stuck: new Set(stuck) }
+  }
+
+  /**
    * Open deliveries that are stuck: no live job, or overdue by more than a
    * minute (no worker is taking them). For `deliveries:list --stuck`.
    */
   stuck() {
-    return Delivery.query()
-      .whereIn('status', OPEN)
-      .where((query) =>
-        query
-          .whereRaw(noLiveJob('deliveries'))
-          .orWhereRaw("next_attempt_at < now() - interval '1 minute'")
-      )
+    return this.store.stuck()
   }
 }
-
-const INTERRUPTED = 'interrupted: the worker stopped before the outcome was recorded'
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** `Retry-After` in milliseconds: delta seconds or an HTTP-date; null when absent or unreadable. */
 export function parseRetryAfter(value: string | undefined): number | null {
@@ -510,6 +475,14 @@ function describe(error: unknown): string {
   return String(error).slice(0, 500)
 }
 
-/** The process's delivery service. */
-export const deliveries = new DeliveryService()
-export default deliveries
+/**
+ * The process's delivery service, built by the container once the app has
+ * booted: for code the container does not build. Prefer injecting it.
+ */
+let deliveries: DeliveryService
+
+await app.booted(async () => {
+  deliveries = await app.container.make(DeliveryService)
+})
+
+export { deliveries, deliveries as default }

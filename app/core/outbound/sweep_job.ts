@@ -1,9 +1,13 @@
-import deliveries from './deliveries.js'
+import { inject } from '@adonisjs/core'
+import { DeliveryService } from './deliveries.js'
 import type { JobHandler } from '#core/jobs/types'
 
 /** Each minute: queue again every open delivery that has no live job. */
+@inject()
 export default class SweepDeliveriesJob implements JobHandler {
+  constructor(private deliveries: DeliveryService) {}
+
   async handle() {
-    await deliveries.sweep()
+    await this.deliveries.sweep()
   }
 }

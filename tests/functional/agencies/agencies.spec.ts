@@ -305,7 +305,7 @@ test.group('Agencies / products (plan) and support commands', (group) => {
     const colab = uniqueEmail('colab')
     const fixture = await createAgency(caller, { collaborators: [colab] })
     const m = fixture.agency.adminMail
-    const directory = new AgencyDirectory()
+    const directory = await app.container.make(AgencyDirectory)
 
     assert.equal((await ace('agency:suspend', [m.toUpperCase()])).exitCode, 0)
     assert.isTrue((await directory.forApp(caller.id, m))?.suspended)

@@ -8,6 +8,7 @@ import { test } from '@japa/runner'
 import { createCaller } from '#tests/helpers/apps'
 import { createAgency, uniqueEmail } from '#tests/helpers/agencies'
 import GrantAgency from '#agencies/services/grant_agency'
+import application from '@adonisjs/core/services/app'
 import RecordVisit, { type VisitedListing } from '#buyers/services/record_visit'
 import { shiftDay, today } from '#buyers/services/visit_clock'
 import PruneVisitors from '#buyers/services/prune_visitors'
@@ -232,7 +233,8 @@ test.group('Visits report', () => {
     unknown.assertStatus(404)
 
     // Linked to both apps: B sees its own listings only.
-    const granted = await new GrantAgency().execute(adminMail, other.app.id, false)
+    const grant = await application.container.make(GrantAgency)
+    const granted = await grant.execute(adminMail, other.app.id, false)
     assert.isTrue(granted.ok)
     await visits(listing(other.app.id, fixture.agency.id, 'SOLO-B'), 1, today())
     const forB = await client.get(`/v3/visitas/${adminMail}`).bearerToken(other.token)

@@ -81,11 +81,13 @@ test.group('Unique-constraint races: registration', () => {
     const { default: InviteAgency } = await import('#agencies/services/invite_agency')
     const { tokenFor } = await import('#agencies/services/invitation_tokens')
     const { uniqueEmail } = await import('#tests/helpers/agencies')
+    const { default: application } = await import('@adonisjs/core/services/app')
+    const invite = await application.container.make(InviteAgency)
     const email = uniqueEmail('register')
     const tokens: string[] = []
     for (const name of ['App uno', 'App dos', 'App tres', 'App cuatro']) {
       const { app } = await createCaller(name)
-      const invited = await new InviteAgency().execute(app.id, {
+      const invited = await invite.execute(app.id, {
         adminEmail: email,
         tradeName: 'Autos Carrera',
         regionId: null,

@@ -4,7 +4,7 @@ import { settings } from '#core/settings'
 import db from '@adonisjs/lucid/services/db'
 import { openSecret } from '#core/outbound/signer'
 import { createCaller } from '#tests/helpers/apps'
-import { createAgency, uniqueEmail } from '#tests/helpers/agencies'
+import { createAgency, grantAgency, uniqueEmail } from '#tests/helpers/agencies'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import { startSmtpSink, type SmtpSink } from '#tests/helpers/smtp_sink'
 import { assertValidAdf } from '#tests/helpers/adf'
@@ -174,8 +174,7 @@ test.group('Lead notifications: configuration', () => {
 
     // Another app linked to the same agency has its own (empty) configuration.
     const { app: other, token: otherToken } = await createCaller('Other app')
-    const GrantAgency = (await import('#agencies/services/grant_agency')).default
-    await new GrantAgency().execute(world.adminMail, other.id, false)
+    await grantAgency(other, world.adminMail, false)
     const theirs = await client.get(`/v3/notificaciones/${world.adminMail}`).bearerToken(otherToken)
     theirs.assertStatus(200)
     assert.isNull(theirs.body().PublicacionConsultadaWebHook)

@@ -3,7 +3,7 @@ import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import { settings } from '#core/settings'
 import { createCaller } from '#tests/helpers/apps'
-import { createAgency } from '#tests/helpers/agencies'
+import { createAgency, grantAgency } from '#tests/helpers/agencies'
 import { dealerWorld, inquiryBody, insertInquiries, sidOf } from '#tests/helpers/leads'
 
 const zone = settings.timezone
@@ -255,11 +255,10 @@ test.group('Inquiries: visibility between apps', () => {
     assert,
   }) => {
     const world = await dealerWorld()
-    const GrantAgency = (await import('#agencies/services/grant_agency')).default
     const { app: partner, token: partnerToken } = await createCaller('Partner (other leads)')
     const { app: plain, token: plainToken } = await createCaller('Plain partner')
-    await new GrantAgency().execute(world.adminMail, partner.id, true)
-    await new GrantAgency().execute(world.adminMail, plain.id, false)
+    await grantAgency(partner, world.adminMail, true)
+    await grantAgency(plain, world.adminMail, false)
 
     const listingInquiry = await client
       .post(`/v3/consultas/${world.adminMail}`)
@@ -302,9 +301,8 @@ test.group('Inquiries: visibility between apps', () => {
     assert,
   }) => {
     const world = await dealerWorld()
-    const GrantAgency = (await import('#agencies/services/grant_agency')).default
     const { app: partner, token } = await createCaller('Partner sender', ['consultas:crear'])
-    await new GrantAgency().execute(world.adminMail, partner.id, false)
+    await grantAgency(partner, world.adminMail, false)
     const created = await client
       .post(`/v3/consultas/${world.adminMail}`)
       .bearerToken(token)

@@ -13,6 +13,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { suspensionEffectsOf } from '#agencies/hooks'
 import SetSuspension from '#agencies/services/set_suspension'
+import app from '@adonisjs/core/services/app'
 import AgencyService from '#agencies/services/agency_service'
 import { createListing, listingBody } from '#tests/helpers/listings'
 import { uniqueEmail } from '#tests/helpers/agencies'
@@ -196,7 +197,7 @@ test.group('Listings: activation vs a suspension being committed', () => {
       )
       assert.equal(await advisoryWaits(), 1)
 
-      suspension = tracked(new SetSuspension().agency(ctx.adminMail, true))
+      suspension = tracked((await app.container.make(SetSuspension)).agency(ctx.adminMail, true))
       assert.isAtLeast(
         await until(lockWaits, (total) => total >= 2, 5_000),
         2,
@@ -224,8 +225,8 @@ test.group('Listings: activation vs a suspension being committed', () => {
     assert,
   }) => {
     const ctx = await setup()
-    const plan = { capacity: 3, alta: 3, media: 3, baja: 3 }
-    await new AgencyService().setPlan(ctx.adminMail, plan)
+    const plan = { capacity: 3, quotas: { high: 3, medium: 3, low: 3 } }
+    await (await app.container.make(AgencyService)).setPlan(ctx.adminMail, plan)
     const first = await createListing(ctx.app, ctx.fixture)
     const second = await createListing(ctx.app, ctx.fixture)
     const third = await createListing(ctx.app, ctx.fixture, { Activa: false })
@@ -238,7 +239,9 @@ test.group('Listings: activation vs a suspension being committed', () => {
       await activation.rawQuery('select pg_advisory_xact_lock(300, ?)', [ctx.fixture.agency.id])
       await activation.from('listings').where('id', third.id).update({ state: 'active' })
 
-      lowering = tracked(new AgencyService().setPlan(ctx.adminMail, { ...plan, capacity: 2 }))
+      lowering = tracked(
+        (await app.container.make(AgencyService)).setPlan(ctx.adminMail, { ...plan, capacity: 2 })
+      )
       assert.equal(await advisoryWaits(), 1, 'the plan change must count after the activation')
       assert.isFalse(lowering.settled)
       await activation.commit()

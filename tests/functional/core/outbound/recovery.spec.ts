@@ -26,6 +26,7 @@ import { createCaller } from '#tests/helpers/apps'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import { startSmtpSink } from '#tests/helpers/smtp_sink'
 import { until } from '#tests/helpers/until'
+import { liveDeliveryJobs, settledDelivery, shortRetries } from '#tests/helpers/deliveries'
 
 const WORKED = 'test.recovery'
 /** Nobody works this queue: tests drive `attempt` by hand. */
@@ -59,26 +60,6 @@ function create(appId: number, target: string, queue: string, ownerId = `o-${Mat
   )
 }
 
-function settled(id: string, timeoutMs = 15_000) {
-  return until(
-    () =>
-      Delivery.query()
-        .where('id', id)
-        .preload('attempts', (q) => q.orderBy('number'))
-        .firstOrFail(),
-    (delivery) => ['delivered', 'dead', 'disabled'].includes(delivery.status),
-    timeoutMs
-  )
-}
-
-async function liveJobs(id: string) {
-  const { rows } = await db.rawQuery(
-    `select count(*)::int as n from pgboss.job where data->>'deliveryId' = ? and state in ('created', 'retry', 'active')`,
-    [id]
-  )
-  return rows[0].n as number
-}
-
 /** What a worker killed mid-try leaves: the try claimed by `jobId`, no outcome, and (optionally) no job. */
 async function leaveInterruptedClaim(id: string, jobId: string, dropJob: boolean) {
   await db.rawQuery(
@@ -105,8 +86,6 @@ async function listed(args: string[]) {
 test.group('Deliveries: recovery', (group) => {
   let receiver: Receiver
   let appId: number
-  const initial = { allow: settings.outboundAllowPrivate, schedule: settings.deliveryRetrySchedule }
-
   group.setup(async () => {
     const runner = await app.container.make(JobRunner)
     runner.register(
@@ -125,11 +104,7 @@ test.group('Deliveries: recovery', (group) => {
   })
   group.each.setup(() => {
     receiver.reset()
-    settings.deliveryRetrySchedule = [0.1, 0.1, 0.1]
-    return () => {
-      settings.outboundAllowPrivate = initial.allow
-      settings.deliveryRetrySchedule = initial.schedule
-    }
+    return shortRetries()
   })
 
   test('a target that resolves to a private address is dead after one attempt, with the reason', async ({
@@ -137,14 +112,14 @@ test.group('Deliveries: recovery', (group) => {
   }) => {
     settings.outboundAllowPrivate = false
     const created = await create(appId, `http://localhost:${receiver.port}/hook`, WORKED)
-    const delivery = await settled(created.id)
+    const delivery = await settledDelivery(created.id)
     assert.equal(delivery.status, 'dead')
     assert.equal(delivery.attemptCount, 1)
     assert.lengthOf(delivery.attempts, 1)
     assert.match(delivery.attempts[0].error!, /^private_address: /)
     assert.match(delivery.lastError!, /^private_address: /)
     assert.isNull(delivery.nextAttemptAt)
-    assert.equal(await liveJobs(created.id), 0)
+    assert.equal(await liveDeliveryJobs(created.id), 0)
     assert.lengthOf(receiver.requests, 0)
   })
 
@@ -155,7 +130,7 @@ test.group('Deliveries: recovery', (group) => {
     const port = closed.port
     await closed.close()
     const created = await create(appId, `http://127.0.0.1:${port}/hook`, WORKED)
-    const delivery = await settled(created.id)
+    const delivery = await settledDelivery(created.id)
     assert.equal(delivery.status, 'dead')
     assert.equal(delivery.attemptCount, settings.deliveryRetrySchedule.length + 1)
   })
@@ -170,7 +145,7 @@ test.group('Deliveries: recovery', (group) => {
     assert.equal(await deliveries.attempt(created.id, send, job('job-b')), 'skipped')
     assert.equal(await deliveries.attempt(created.id, send, job('job-a')), 'delivered')
     assert.equal(sends, 1)
-    const delivery = await settled(created.id)
+    const delivery = await settledDelivery(created.id)
     assert.isNull(delivery.claimJobId)
     assert.deepEqual(
       delivery.attempts.map((attempt) => [attempt.number, attempt.statusCode, attempt.error]),
@@ -216,7 +191,7 @@ test.group('Deliveries: recovery', (group) => {
       await db.rawQuery('drop function test_outage_fail')
       await db.rawQuery('drop sequence test_outage_writes')
     }
-    const delivery = await settled(created.id)
+    const delivery = await settledDelivery(created.id)
     assert.equal(delivery.status, 'delivered')
     assert.deepEqual(
       delivery.attempts.map((attempt) => attempt.statusCode),
@@ -257,13 +232,20 @@ test.group('Deliveries: recovery', (group) => {
       (await listed(['--failed'])).find((row) => row.id === created.id),
       { stuck: true }
     )
+    const overview = await deliveries.overview({ only: 'stuck', limit: 1000 })
+    assert.include(
+      overview.deliveries.map((delivery) => delivery.id),
+      created.id
+    )
+    assert.isTrue(overview.stuck.has(created.id))
+    assert.isFalse(overview.stuck.has(withJob.id))
 
     await deliveries.sweep()
-    const delivery = await settled(created.id)
+    const delivery = await settledDelivery(created.id)
     assert.equal(delivery.status, 'delivered')
     assert.lengthOf(receiver.requests, 1)
     // A delivery whose job is alive is left alone.
-    assert.equal(await liveJobs(withJob.id), 1)
+    assert.equal(await liveDeliveryJobs(withJob.id), 1)
     assert.isUndefined((await listed(['--stuck'])).find((row) => row.id === created.id))
   })
 
@@ -271,7 +253,7 @@ test.group('Deliveries: recovery', (group) => {
     assert,
   }) => {
     const created = await create(appId, receiver.url('/claimed'), WORKED)
-    await settled(created.id)
+    await settledDelivery(created.id)
     // Again, as if a worker had died mid-try and the job had spent its retries.
     await db.rawQuery(
       `update deliveries set status = 'pending', attempt_count = 0, delivered_at = null where id = ?`,
@@ -282,7 +264,7 @@ test.group('Deliveries: recovery', (group) => {
     receiver.reset()
 
     await deliveries.sweep()
-    const delivery = await settled(created.id)
+    const delivery = await settledDelivery(created.id)
     assert.equal(delivery.status, 'delivered')
     assert.deepEqual(
       delivery.attempts.map((attempt) => [attempt.number, attempt.statusCode]),

@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import JobRunner from '#core/jobs/runner'
 import { settings } from '#core/settings'
 import { outbound } from '#core/outbound/http_client'
@@ -10,11 +11,13 @@ import {
   deliveryWork,
   parseRetryAfter,
   type DeliveryJob,
+  type NewDelivery,
 } from '#core/outbound/deliveries'
 import Delivery from '#core/outbound/models/delivery'
 import { createCaller } from '#tests/helpers/apps'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import { until } from '#tests/helpers/until'
+import { liveDeliveryJobs, settledDelivery, shortRetries } from '#tests/helpers/deliveries'
 
 const QUEUE = 'test.deliveries'
 /** A queue nobody works: the rules group drives `attempt` by hand, without a worker racing it. */
@@ -37,52 +40,38 @@ class TestDeliveryHandler {
   }
 }
 
-async function settled(id: string) {
-  return until(
-    async () => (await Delivery.findOrFail(id)).refresh(),
-    (delivery) => ['delivered', 'dead', 'disabled'].includes(delivery.status)
-  )
-}
-
 /** Jobs of a delivery not yet settled; the worker completes a job just after its handler returns. */
 async function openJobs(id: string, queue = QUEUE) {
   return until(
-    () => countOpenJobs(id, queue),
+    () => liveDeliveryJobs(id, queue),
     (n) => n === 0,
     3000
   )
 }
 
-async function countOpenJobs(id: string, queue = QUEUE) {
-  const result = await db.rawQuery(
-    `select count(*)::int as n from pgboss.job where name = ? and data->>'deliveryId' = ? and state in ('created', 'retry', 'active')`,
-    [queue, id]
-  )
-  return result.rows[0].n as number
+async function create(appId: number, target: string, payload: object = { hello: 'world' }) {
+  return idle({ appId, ownerId: `o-${Math.random()}`, target, payload, queue: QUEUE })
 }
 
-async function create(appId: number, target: string, payload: object = { hello: 'world' }) {
-  return db.transaction((trx) =>
-    deliveries.create(
-      {
-        channel: 'test',
-        ownerType: 'test',
-        ownerId: `o-${Math.random()}`,
-        appId,
-        target,
-        payload,
-        queue: QUEUE,
-      },
-      trx
-    )
-  )
+/** A test owner's delivery (by default on the idle queue, to a closed port), in `trx` or a transaction of its own. */
+function idle(
+  fields: Pick<NewDelivery, 'appId' | 'ownerId'> & Partial<NewDelivery>,
+  trx?: TransactionClientContract
+) {
+  const input = {
+    channel: 'test',
+    ownerType: 'test',
+    target: 'http://127.0.0.1:9/',
+    payload: {},
+    queue: IDLE,
+    ...fields,
+  }
+  return trx ? deliveries.create(input, trx) : db.transaction((t) => deliveries.create(input, t))
 }
 
 test.group('Deliveries: retries through a real worker', (group) => {
   let receiver: Receiver
   let appId: number
-  const initial = { allow: settings.outboundAllowPrivate, schedule: settings.deliveryRetrySchedule }
-
   group.setup(async () => {
     const runner = await app.container.make(JobRunner)
     runner.register({
@@ -98,12 +87,9 @@ test.group('Deliveries: retries through a real worker', (group) => {
   })
   group.each.setup(() => {
     receiver.reset()
+    const restore = shortRetries()
     settings.outboundAllowPrivate = true
-    settings.deliveryRetrySchedule = [0.1, 0.1, 0.1]
-    return () => {
-      settings.outboundAllowPrivate = initial.allow
-      settings.deliveryRetrySchedule = initial.schedule
-    }
+    return restore
   })
 
   test('500 twice then 200: delivered on the third attempt, three attempts logged', async ({
@@ -111,7 +97,7 @@ test.group('Deliveries: retries through a real worker', (group) => {
   }) => {
     receiver.script({ status: 500 }, { status: 500 }, { status: 200 })
     const created = await create(appId, receiver.url('/hook'), { n: 1 })
-    const delivery = await settled(created.id)
+    const delivery = await settledDelivery(created.id)
     assert.equal(delivery.status, 'delivered')
     assert.isNotNull(delivery.deliveredAt)
     assert.equal(delivery.attemptCount, 3)
@@ -151,7 +137,7 @@ test.group('Deliveries: retries through a real worker', (group) => {
     assert.match(failedOnce.lastError!, /^network: /)
     const up = await startReceiver({ port })
     try {
-      const delivery = await settled(created.id)
+      const delivery = await settledDelivery(created.id)
       assert.equal(delivery.status, 'delivered')
       assert.lengthOf(up.requests, 1)
       const [logged] = await deliveries.list(created.ownerType, created.ownerId)
@@ -165,7 +151,7 @@ test.group('Deliveries: retries through a real worker', (group) => {
   test('410: disabled at once, reported as gone, no further attempt queued', async ({ assert }) => {
     receiver.setDefault({ status: 410 })
     const created = await create(appId, receiver.url('/gone'))
-    const delivery = await settled(created.id)
+    const delivery = await settledDelivery(created.id)
     assert.equal(delivery.status, 'disabled')
     assert.equal(delivery.attemptCount, 1)
     assert.isNull(delivery.nextAttemptAt)
@@ -189,7 +175,7 @@ test.group('Deliveries: retries through a real worker', (group) => {
       [QUEUE, created.id]
     )
     assert.equal(new Date(job.rows[0].start_after).getTime(), waiting.nextAttemptAt!.toMillis())
-    const delivery = await settled(created.id)
+    const delivery = await settledDelivery(created.id)
     assert.equal(delivery.status, 'delivered')
     assert.isAtLeast(
       receiver.requests[1].receivedAt.getTime() - receiver.requests[0].receivedAt.getTime(),
@@ -202,7 +188,7 @@ test.group('Deliveries: retries through a real worker', (group) => {
   }) => {
     receiver.setDefault({ status: 500 })
     const created = await create(appId, receiver.url('/down'))
-    const dead = await settled(created.id)
+    const dead = await settledDelivery(created.id)
     assert.equal(
       dead.status,
       'dead',
@@ -213,9 +199,10 @@ test.group('Deliveries: retries through a real worker', (group) => {
     assert.equal(await openJobs(created.id), 0)
 
     receiver.setDefault({ status: 204 })
-    const [again] = await db.transaction((trx) => deliveries.resend(created.id, trx))
+    // Without a transaction: resend opens its own (what deliveries:retry calls).
+    const [again] = await deliveries.resend(created.id)
     assert.equal(again.status, 'pending')
-    const delivered = await settled(created.id)
+    const delivered = await settledDelivery(created.id)
     assert.equal(
       delivered.status,
       'delivered',
@@ -227,14 +214,14 @@ test.group('Deliveries: retries through a real worker', (group) => {
 
   test('resend by owner can replace the payload and keeps the message id', async ({ assert }) => {
     const created = await create(appId, receiver.url('/ok'), { first: true })
-    await settled(created.id)
+    await settledDelivery(created.id)
     await db.transaction((trx) =>
       deliveries.resend({ ownerType: created.ownerType, ownerId: created.ownerId }, trx, {
         payload: { again: true },
       })
     )
     await receiver.waitFor(2)
-    const delivered = await settled(created.id)
+    const delivered = await settledDelivery(created.id)
     assert.equal(delivered.status, 'delivered')
     assert.deepEqual(receiver.requests[1].json(), { again: true })
     assert.equal(receiver.requests[1].headers['webhook-id'], created.messageId)
@@ -261,38 +248,14 @@ test.group('Deliveries: service rules', (group) => {
     assert,
   }) => {
     const trx = await db.transaction()
-    const created = await deliveries.create(
-      {
-        channel: 'test',
-        ownerType: 'test',
-        ownerId: 'rollback',
-        appId,
-        target: 'http://127.0.0.1:9/',
-        payload: {},
-        queue: IDLE,
-      },
-      trx
-    )
+    const created = await idle({ appId, ownerId: 'rollback' }, trx)
     await trx.rollback()
     assert.isNull(await Delivery.find(created.id))
     assert.equal(await openJobs(created.id, IDLE), 0)
   })
 
   test('a delivered delivery is skipped: duplicate jobs send nothing', async ({ assert }) => {
-    const created = await db.transaction((trx) =>
-      deliveries.create(
-        {
-          channel: 'test',
-          ownerType: 'test',
-          ownerId: 'dup',
-          appId,
-          target: 'http://127.0.0.1:9/',
-          payload: {},
-          queue: IDLE,
-        },
-        trx
-      )
-    )
+    const created = await idle({ appId, ownerId: 'dup' })
     let sends = 0
     const first = await deliveries.attempt(created.id, async () => (sends++, { status: 200 }))
     const second = await deliveries.attempt(created.id, async () => (sends++, { status: 200 }))
@@ -304,20 +267,7 @@ test.group('Deliveries: service rules', (group) => {
 
   test('a failed try is not repeated before it is due', async ({ assert }) => {
     settings.deliveryRetrySchedule = [60]
-    const created = await db.transaction((trx) =>
-      deliveries.create(
-        {
-          channel: 'test',
-          ownerType: 'test',
-          ownerId: 'due',
-          appId,
-          target: 'http://127.0.0.1:9/',
-          payload: {},
-          queue: IDLE,
-        },
-        trx
-      )
-    )
+    const created = await idle({ appId, ownerId: 'due' })
     assert.equal(await deliveries.attempt(created.id, async () => ({ status: 502 })), 'retry')
     assert.equal(await deliveries.attempt(created.id, async () => ({ status: 200 })), 'skipped')
     const thrown = await deliveries.attempt(created.id, async () => {
@@ -327,21 +277,7 @@ test.group('Deliveries: service rules', (group) => {
   })
 
   test('cancel disables an open delivery and leaves a settled one alone', async ({ assert }) => {
-    const make = (ownerId: string) =>
-      db.transaction((trx) =>
-        deliveries.create(
-          {
-            channel: 'test',
-            ownerType: 'test',
-            ownerId,
-            appId,
-            target: 'http://127.0.0.1:9/',
-            payload: {},
-            queue: IDLE,
-          },
-          trx
-        )
-      )
+    const make = (ownerId: string) => idle({ appId, ownerId })
     const open = await make('cancel-open')
     const done = await make('cancel-done')
     await deliveries.attempt(done.id, async () => ({ status: 200 }))
@@ -352,6 +288,29 @@ test.group('Deliveries: service rules', (group) => {
     assert.equal(openNow.lastError, 'channel off')
     assert.equal(await deliveries.attempt(open.id, async () => ({ status: 200 })), 'skipped')
     assert.equal((await Delivery.findOrFail(done.id)).status, 'delivered')
+  })
+
+  test("an owner's deliveries: listed for one app, the newest of a channel", async ({ assert }) => {
+    const other = (await createCaller('Deliveries rules, other app')).app.id
+    const make = (forApp: number, channel: string) =>
+      idle({ appId: forApp, ownerId: 'owner-of-many', channel })
+    const first = await make(appId, 'test')
+    const second = await make(appId, 'test')
+    const mine = await make(appId, 'other')
+    const theirs = await make(other, 'test')
+    const ids = (list: Array<{ id: string }>) => list.map((delivery) => delivery.id).sort()
+    assert.deepEqual(
+      ids(await deliveries.list('test', 'owner-of-many', { appId })),
+      ids([first, second, mine])
+    )
+    assert.deepEqual(
+      ids(await deliveries.list('test', 'owner-of-many')),
+      ids([first, second, mine, theirs])
+    )
+    const owner = { ownerType: 'test', ownerId: 'owner-of-many', appId }
+    assert.equal((await deliveries.latest({ ...owner, channel: 'test' }))?.id, second.id)
+    assert.equal((await deliveries.latest({ ...owner, channel: 'other' }))?.id, mine.id)
+    assert.isNull(await deliveries.latest({ ...owner, channel: 'none' }))
   })
 
   test('the schedule: jitter stays within ±20 %, and it ends after its last entry', ({
