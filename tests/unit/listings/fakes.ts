@@ -56,7 +56,16 @@ export const plan = (capacity: number, high = 10, medium = 10, low = 10): PlanVi
 })
 
 /** The agency directory (agencies module): members, plan and suspension flags in memory. */
-export class FakeAgencyDirectory {
+export class FakeAgencyDirectory implements Pick<
+  AgencyDirectory,
+  | 'holdMembers'
+  | 'holdSuspensions'
+  | 'member'
+  | 'memberById'
+  | 'admin'
+  | 'plan'
+  | 'memberByIdWithPlan'
+> {
   members = [ADMIN, COLLAB, OTHER_COLLAB]
   planView = plan(10)
   suspended = { agency: false, operator: false }
@@ -99,7 +108,7 @@ export class FakeAgencyDirectory {
 }
 
 /** The catalogue's places: Buenos Aires with the city La Plata; anything else is unknown. */
-export class FakePlaceResolver {
+export class FakePlaceResolver implements Pick<PlaceResolver, 'region' | 'city'> {
   calls: string[] = []
 
   async region(input: string) {
@@ -136,7 +145,7 @@ export const COROLLA: VersionRef = {
 }
 
 /** The catalogue's vehicles: Toyota Corolla with one version; "Ambigua" matches two versions. */
-export class FakeVehicleResolver {
+export class FakeVehicleResolver implements Pick<VehicleResolver, 'brand' | 'model' | 'version'> {
   async brand(input: string) {
     return input === 'Toyota'
       ? ok({ id: 100, name: 'Toyota', codename: 'toyota', codenames: [], newMarket: true })
@@ -222,7 +231,16 @@ function applyValues(row: Record<string, unknown>, values: ListingValues) {
 }
 
 /** The listing store over `rows`; `calls` names each method asked, with " (tx)" inside a transaction. */
-export class FakeListingStore {
+export class FakeListingStore implements Pick<
+  ListingStore,
+  | 'find'
+  | 'findByAdminMail'
+  | 'externalIdTaken'
+  | 'insert'
+  | 'update'
+  | 'holdActivations'
+  | 'activeByExposure'
+> {
   rows: ListingData[] = []
   calls: string[] = []
   /** Runs once before the next UPDATE: a writer of another process getting there first. */
@@ -326,7 +344,7 @@ export class FakeListingStore {
 }
 
 /** Photo installs (listing id and URLs), and whether each ran in a transaction. */
-export class FakePhotoSet {
+export class FakePhotoSet implements Pick<PhotoSet, 'install'> {
   installs: { listingId: number; urls: string[] }[] = []
 
   constructor(private store: FakeListingStore) {}
@@ -339,7 +357,7 @@ export class FakePhotoSet {
   }
 }
 
-export class FakeListingEvents {
+export class FakeListingEvents implements Pick<ListingEvents, 'stateChanged'> {
   stateChanges: { listingId: number; to: ListingState; cause: StateCause }[] = []
 
   async stateChanged(listing: ListingData, to: ListingState, cause: StateCause, tx: Tx) {
