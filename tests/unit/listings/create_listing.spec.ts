@@ -21,6 +21,10 @@ const input = (overrides: Partial<ListingCreateInput> = {}): ListingCreateInput 
   ...overrides,
 })
 
+/** Creates `input(overrides)` for the app in `w`. */
+const create = (w: ReturnType<typeof world>, overrides: Partial<ListingCreateInput> = {}) =>
+  w.creator.execute(caller, AGENCY, input(overrides))
+
 const reasonOf = (result: { ok: boolean; reason?: string }) => (result.ok ? 'ok' : result.reason)
 const detailsOf = (result: { ok: boolean; details?: unknown }) => (result.ok ? [] : result.details)
 
@@ -29,7 +33,7 @@ test.group('CreateListing: the vehicle', () => {
     assert,
   }) => {
     const w = world()
-    const result = await w.creator.execute(caller, AGENCY, input())
+    const result = await create(w)
     assert.isTrue(result.ok)
     const listing = result.ok ? result.value.record.listing : null
     assert.include(listing, {
@@ -60,11 +64,11 @@ test.group('CreateListing: the vehicle', () => {
     assert,
   }) => {
     const w = world()
-    const brand = await w.creator.execute(caller, AGENCY, input({ brand: 'Tesla' }))
+    const brand = await create(w, { brand: 'Tesla' })
     assert.deepEqual(detailsOf(brand), [{ field: 'brand', issue: 'not_found', value: 'Tesla' }])
-    const model = await w.creator.execute(caller, AGENCY, input({ model: 'Hilux' }))
+    const model = await create(w, { model: 'Hilux' })
     assert.deepEqual(detailsOf(model), [{ field: 'model', issue: 'not_found', value: 'Hilux' }])
-    const version = await w.creator.execute(caller, AGENCY, input({ version: 'Ambigua' }))
+    const version = await create(w, { version: 'Ambigua' })
     assert.deepEqual(detailsOf(version), [
       { field: 'version', issue: 'ambiguous', value: 'Ambigua' },
     ])
@@ -76,21 +80,17 @@ test.group('CreateListing: the vehicle', () => {
     assert,
   }) => {
     const w = world()
-    const missing = await w.creator.execute(
-      caller,
-      AGENCY,
-      input({ version: '1.6 Especial', year: undefined })
-    )
+    const missing = await create(w, { version: '1.6 Especial', year: undefined })
     assert.deepEqual(detailsOf(missing), [
       { field: 'year', issue: 'required' },
       { field: 'transmission', issue: 'required' },
       { field: 'propulsion', issue: 'required' },
     ])
-    const given = await w.creator.execute(
-      caller,
-      AGENCY,
-      input({ version: '1.6 Especial', transmission: 'Manual', propulsion: 'Nafta' })
-    )
+    const given = await create(w, {
+      version: '1.6 Especial',
+      transmission: 'Manual',
+      propulsion: 'Nafta',
+    })
     assert.isTrue(given.ok)
     const listing = given.ok ? given.value.record.listing : null
     assert.include(listing, {
@@ -107,7 +107,7 @@ test.group('CreateListing: rules shared with every change', () => {
   }) => {
     const w = world()
     w.store.rows.push(listingRow({ appId: 99, externalId: 'new-1' }))
-    const result = await w.creator.execute(caller, AGENCY, input())
+    const result = await create(w)
     assert.equal(reasonOf(result), 'duplicate_external_id')
     assert.notInclude(w.store.calls, 'insert (tx)')
   })
@@ -118,7 +118,7 @@ test.group('CreateListing: rules shared with every change', () => {
       code: '23505',
       constraint: 'listings_agency_external',
     })
-    const result = await w.creator.execute(caller, AGENCY, input())
+    const result = await create(w)
     assert.equal(reasonOf(result), 'duplicate_external_id')
     assert.equal(w.unitOfWork.rolledBack, 1)
   })
@@ -129,19 +129,19 @@ test.group('CreateListing: rules shared with every change', () => {
     const w = world()
     w.directory.planView = plan(1)
     w.store.addActive(1)
-    const refused = await w.creator.execute(caller, AGENCY, input())
+    const refused = await create(w)
     assert.equal(reasonOf(refused), 'plan_full')
     assert.notInclude(w.store.calls, 'insert (tx)')
 
     w.store.calls = []
-    const suspended = await w.creator.execute(caller, AGENCY, input({ active: false }))
+    const suspended = await create(w, { active: false })
     assert.equal(suspended.ok && suspended.value.record.listing.state, 'suspended')
     assert.notInclude(w.store.calls, 'holdActivations (tx)')
 
     const room = world()
     room.directory.planView = plan(2)
     room.store.addActive(1)
-    assert.isTrue((await room.creator.execute(caller, AGENCY, input())).ok)
+    assert.isTrue((await create(room)).ok)
   })
 
   test('exposure: the level asked for with room, else the best left, none left → no_quota', async ({
@@ -150,13 +150,9 @@ test.group('CreateListing: rules shared with every change', () => {
     const w = world()
     w.directory.planView = plan(10, 1, 1, 0)
     w.store.addActive(1, 'high')
-    const medium = await w.creator.execute(caller, AGENCY, input({ exposure: 'high' }))
+    const medium = await create(w, { exposure: 'high' })
     assert.equal(medium.ok && medium.value.record.listing.exposure, 'medium')
-    const none = await w.creator.execute(
-      caller,
-      AGENCY,
-      input({ externalId: 'NEW-2', exposure: 'low' })
-    )
+    const none = await create(w, { externalId: 'NEW-2', exposure: 'low' })
     assert.equal(reasonOf(none), 'no_quota')
   })
 
@@ -165,19 +161,12 @@ test.group('CreateListing: rules shared with every change', () => {
   }) => {
     const agency = world()
     agency.directory.suspended.agency = true
-    assert.equal(
-      reasonOf(await agency.creator.execute(caller, AGENCY, input())),
-      'agency_suspended'
-    )
-    assert.isTrue((await agency.creator.execute(caller, AGENCY, input({ active: false }))).ok)
+    assert.equal(reasonOf(await create(agency)), 'agency_suspended')
+    assert.isTrue((await create(agency, { active: false })).ok)
 
     const person = world()
     person.directory.suspended.operator = true
-    const refused = await person.creator.execute(
-      caller,
-      AGENCY,
-      input({ operatorEmail: COLLAB.email })
-    )
+    const refused = await create(person, { operatorEmail: COLLAB.email })
     assert.equal(reasonOf(refused), 'operator_suspended')
   })
 
@@ -186,7 +175,7 @@ test.group('CreateListing: rules shared with every change', () => {
   }) => {
     const w = world()
     w.directory.detaching = true
-    const result = await w.creator.execute(caller, AGENCY, input({ operatorEmail: COLLAB.email }))
+    const result = await create(w, { operatorEmail: COLLAB.email })
     assert.equal(result.ok && result.value.record.listing.operatorId, COLLAB.id)
     assert.deepEqual(
       w.directory.calls.filter((call) => call.startsWith('holdMembers')),
@@ -199,12 +188,12 @@ test.group('CreateListing: rules shared with every change', () => {
   }) => {
     const w = world()
     const used = { year: 2022, mileage: 40_000 }
-    const refused = await w.creator.execute(caller, AGENCY, input(used))
+    const refused = await create(w, used)
     assert.deepEqual(detailsOf(refused), [{ field: 'photos', issue: 'required' }])
     assert.lengthOf(w.photoSet.installs, 0)
 
     const urls = ['https://fotos.example/1.jpg', 'https://fotos.example/2.jpg']
-    const created = await w.creator.execute(caller, AGENCY, input({ ...used, photos: urls }))
+    const created = await create(w, { ...used, photos: urls })
     assert.isTrue(created.ok)
     assert.deepEqual(w.photoSet.installs, [
       { listingId: created.ok ? created.value.record.listing.id : -1, urls },
@@ -216,17 +205,14 @@ test.group('CreateListing: rules shared with every change', () => {
     assert,
   }) => {
     const w = world()
-    const old = await w.creator.execute(
-      caller,
-      AGENCY,
-      input({ version: 'Vieja', year: 2010, transmission: 'Manual', propulsion: 'Nafta' })
-    )
+    const old = await create(w, {
+      version: 'Vieja',
+      year: 2010,
+      transmission: 'Manual',
+      propulsion: 'Nafta',
+    })
     assert.deepEqual(detailsOf(old), [{ field: 'mileage', issue: 'zero_when_used', year: 2010 }])
-    const certificate = await w.creator.execute(
-      caller,
-      AGENCY,
-      input({ warrantyCertificate: true })
-    )
+    const certificate = await create(w, { warrantyCertificate: true })
     assert.deepEqual(detailsOf(certificate), [
       { field: 'warrantyCertificate', issue: 'new_vehicle' },
     ])
@@ -237,17 +223,13 @@ test.group('CreateListing: rules shared with every change', () => {
     assert,
   }) => {
     const w = world()
-    const unknown = await w.creator.execute(
-      caller,
-      AGENCY,
-      input({ location: { region: 'Buenos Aires', city: 'Gotham', address: null } })
-    )
+    const unknown = await create(w, {
+      location: { region: 'Buenos Aires', city: 'Gotham', address: null },
+    })
     assert.deepEqual(detailsOf(unknown), [{ field: 'city', issue: 'not_found', value: 'Gotham' }])
-    const known = await w.creator.execute(
-      caller,
-      AGENCY,
-      input({ location: { region: null, city: 'La Plata', address: 'Calle 7' } })
-    )
+    const known = await create(w, {
+      location: { region: null, city: 'La Plata', address: 'Calle 7' },
+    })
     assert.include(known.ok ? known.value.record.listing : {}, {
       regionId: 2,
       cityId: 20,
