@@ -79,8 +79,7 @@ function snapshot(listing: ListingData): ListingSnapshot {
 
 @inject()
 export default class ListingDirectory {
-  // The default serves callers outside the container (tests build it with `new`).
-  constructor(private listings: ListingStore = new ListingStore()) {}
+  constructor(private listings: ListingStore) {}
 
   /**
    * The agency's listing with this ExternalId (any case, any state, any app:
