@@ -80,13 +80,14 @@ export default class ListingPhotoStore {
 
   /** Photos pending, and settled in the last 24 hours, by state (metrics). */
   async recentStates(): Promise<{ state: PhotoState; n: number }[]> {
-    const result = await db.rawQuery(`
-        select state, count(*) as n from listing_photos
-         where state = 'pending' or updated_at > now() - interval '24 hours'
-         group by state`)
-    return result.rows.map((row: { state: PhotoState; n: string }) => ({
-      state: row.state,
-      n: Number(row.n),
-    }))
+    const rows = await db
+      .from('listing_photos')
+      .where((query) =>
+        query.where('state', 'pending').orWhereRaw(`updated_at > now() - interval '24 hours'`)
+      )
+      .groupBy('state')
+      .select('state')
+      .count('* as n')
+    return rows.map((row) => ({ state: row.state as PhotoState, n: Number(row.n) }))
   }
 }

@@ -199,6 +199,7 @@ export default class ListingStore {
    * its active listings: whoever counts next sees this transaction's result.
    */
   async holdActivations(agencyId: number, tx: Tx) {
+    // A function call, not a query: nothing for the query builder to build.
     await tx.rawQuery('select pg_advisory_xact_lock(?, ?)', [LOCK_NAMESPACE, agencyId])
   }
 
