@@ -67,6 +67,7 @@ export default class ApplyEdit {
    * (which that desasociar may need): roll back and retry with `membersHeld`.
    */
   execute(tx: Tx, context: EditContext): Promise<Edited> {
+    // With a transaction nothing needs one: `needs_lock` cannot come back.
     return this.#apply(tx, context) as Promise<Edited>
   }
 

@@ -96,7 +96,10 @@ export default class ChangeListing {
     let membersHeld = false
     // A change that writes an event commits it with the row: no optimistic attempt.
     let locking = request.cause !== undefined
-    for (let attempt = 1; ; attempt++) {
+    // Only tries that lost while holding the row (or met a desasociar) count: every other
+    // signal moves the change on one step (fresh read, resolved place, lock), once each.
+    let counted = 0
+    for (;;) {
       const guess = locking ? undefined : handed
       handed = undefined
       const result: Attempt = locking
@@ -104,28 +107,22 @@ export default class ChangeListing {
         : await this.#attempt(undefined, request, location, membersHeld, guess)
       if (!isSignal(result)) {
         // An answer drawn from a stale handed row would be wrong: try again on a fresh read.
-        if (guess && !result.ok) {
-          attempt--
-          continue
-        }
+        if (guess && !result.ok) continue
         return result
       }
       switch (result.signal) {
         case 'resolve_location':
           if (request.change.kind !== 'edit') throw new Error('Only an edit names a place')
           location = await this.applyEdit.resolveLocation(request.change.input)
-          attempt--
           continue
         case 'needs_lock':
           locking = true
-          attempt--
           continue
         case 'lost_race':
-          // A stale guess reads afresh; a lost optimistic write retries holding the row;
-          // neither counts. Only a loss while holding the row does.
-          if (guess || !locking) {
-            if (!guess) locking = true
-            attempt--
+          // A stale guess reads afresh; a lost write without a lock retries holding the row.
+          if (guess) continue
+          if (!locking) {
+            locking = true
             continue
           }
           break
@@ -133,7 +130,7 @@ export default class ChangeListing {
           membersHeld = true
           break
       }
-      if (attempt === ATTEMPTS) return fail('changed_concurrently')
+      if (++counted === ATTEMPTS) return fail('changed_concurrently')
     }
   }
 
