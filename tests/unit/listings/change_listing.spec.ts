@@ -457,6 +457,18 @@ test.group('ChangeListing: If-Match and the revision guard', () => {
     assert.deepEqual(w.store.calls, ['update'], 'no read')
   })
 
+  test('a stale handed row without If-Match loses its UPDATE; the edit applies once on a fresh read, without a lock', async ({
+    assert,
+  }) => {
+    const w = withListing({ revision: 5 })
+    const key = w.writers.key(APP_ID, AGENCY.id, 'ext-1')
+    w.writers.hand(key, toRecord(listingRow({ revision: 4 })))
+    const result = await w.changer.execute(edit({ colour: 'Rojo' }))
+    assert.equal(result.ok && result.value.record.listing.revision, 6)
+    assert.deepEqual(w.store.calls, ['update', 'findByAdminMail', 'update'])
+    assert.equal(w.unitOfWork.committed, 0)
+  })
+
   test('a state change ignores a handed row', async ({ assert }) => {
     const w = withListing({ state: 'active' })
     const key = w.writers.key(APP_ID, AGENCY.id, 'ext-1')
