@@ -15,7 +15,9 @@ import type VehicleResolver from '#catalog/services/vehicle_resolver'
 import type { VersionRef } from '#catalog/services/vehicle_resolver'
 import type { Exposure, ListingData, ListingState } from '#listings/models/listing'
 import type ListingStore from '#listings/stores/listing_store'
-import type { ListingValues } from '#listings/stores/listing_store'
+import type { ActiveScope, ListingValues } from '#listings/stores/listing_store'
+import type ListingPhotoStore from '#listings/stores/listing_photo_store'
+import type { PhotoOutcome } from '#listings/stores/listing_photo_store'
 import type PhotoSet from '#listings/services/photo_set'
 import type ListingEvents from '#listings/services/listing_events'
 import type { StateCause } from '#listings/services/listing_events'
@@ -23,6 +25,8 @@ import ApplyEdit from '#listings/services/apply_edit'
 import ChangeListing from '#listings/services/change_listing'
 import CreateListing from '#listings/services/create_listing'
 import ListingWriters from '#listings/services/listing_writers'
+import SettlePhoto from '#listings/services/settle_photo'
+import SuspendListings from '#listings/services/suspend_listings'
 import { currentYear } from '#listings/services/listing_rules'
 
 export const APP_ID = 7
@@ -240,6 +244,11 @@ export class FakeListingStore implements Pick<
   | 'update'
   | 'holdActivations'
   | 'activeByExposure'
+  | 'countActive'
+  | 'lockActive'
+  | 'suspend'
+  | 'lock'
+  | 'refreshPhotoCache'
 > {
   rows: ListingData[] = []
   calls: string[] = []
@@ -328,6 +337,40 @@ export class FakeListingStore implements Pick<
     return used
   }
 
+  async countActive(agencyId: number, tx?: Tx) {
+    this.#log('countActive', tx)
+    return this.rows.filter((row) => row.agencyId === agencyId && row.state === 'active').length
+  }
+
+  /** Newest first: rows added later count as more recently updated. */
+  async lockActive(scope: ActiveScope, tx: Tx) {
+    this.#log('lockActive', tx)
+    const active = this.rows.filter(
+      (row) =>
+        row.state === 'active' &&
+        ('operatorId' in scope
+          ? row.operatorId === scope.operatorId
+          : row.agencyId === scope.agencyId)
+    )
+    return 'newest' in scope ? active.reverse().slice(0, scope.newest) : active
+  }
+
+  async suspend(ids: number[], tx: Tx) {
+    this.#log(`suspend ${ids.join(',')}`, tx)
+    for (const row of this.rows) {
+      if (ids.includes(row.id))
+        Object.assign(row, { state: 'suspended', revision: row.revision + 1 })
+    }
+  }
+
+  async lock(listingId: number, tx: Tx) {
+    this.#log(`lock ${listingId}`, tx)
+  }
+
+  async refreshPhotoCache(listingId: number, options: { bumpRevision?: boolean }, tx: Tx) {
+    this.#log(`refreshPhotoCache ${listingId}${options.bumpRevision ? ' bumping' : ''}`, tx)
+  }
+
   /** Active listings of the agency (`count` of them, any app) at `exposure`, besides the rest. */
   addActive(count: number, exposure: Exposure = 'low') {
     for (let index = 0; index < count; index++) {
@@ -340,6 +383,18 @@ export class FakeListingStore implements Pick<
         })
       )
     }
+  }
+}
+
+/** The photo store: photos still pending, by id; `calls` as the listing store's. */
+export class FakeListingPhotoStore implements Pick<ListingPhotoStore, 'settle'> {
+  pending = new Set<number>()
+  calls: string[] = []
+
+  async settle(photoId: number, _outcome: PhotoOutcome, tx: Tx) {
+    assertTx(tx)
+    this.calls.push(`settle ${photoId}`)
+    return this.pending.delete(photoId)
   }
 }
 
@@ -357,8 +412,14 @@ export class FakePhotoSet implements Pick<PhotoSet, 'install'> {
   }
 }
 
-export class FakeListingEvents implements Pick<ListingEvents, 'stateChanged'> {
+export class FakeListingEvents implements Pick<ListingEvents, 'stateChanged' | 'photoSettled'> {
   stateChanges: { listingId: number; to: ListingState; cause: StateCause }[] = []
+  photosSettled: number[] = []
+
+  async photoSettled(photoId: number, tx: Tx) {
+    assertTx(tx)
+    this.photosSettled.push(photoId)
+  }
 
   async stateChanged(listing: ListingData, to: ListingState, cause: StateCause, tx: Tx) {
     assertTx(tx)
@@ -384,13 +445,14 @@ export function world() {
   // The fakes cover the methods the actions call; the classes they stand for have more.
   const asDirectory = directory as unknown as AgencyDirectory
   const asStore = store as unknown as ListingStore
+  const asEvents = events as unknown as ListingEvents
   const applyEdit = new ApplyEdit(asDirectory, places as unknown as PlaceResolver, asStore)
   const changer = new ChangeListing(
     asDirectory,
     applyEdit,
     asStore,
     photoSet as unknown as PhotoSet,
-    events as unknown as ListingEvents,
+    asEvents,
     writers,
     unitOfWork
   )
@@ -401,5 +463,26 @@ export function world() {
     photoSet as unknown as PhotoSet,
     unitOfWork
   )
-  return { directory, store, places, photoSet, events, unitOfWork, writers, changer, creator }
+  const photos = new FakeListingPhotoStore()
+  const settler = new SettlePhoto(
+    unitOfWork,
+    asStore,
+    photos as unknown as ListingPhotoStore,
+    asEvents
+  )
+  const suspender = new SuspendListings(asStore, asEvents)
+  return {
+    directory,
+    store,
+    places,
+    photos,
+    photoSet,
+    events,
+    unitOfWork,
+    writers,
+    changer,
+    creator,
+    settler,
+    suspender,
+  }
 }
