@@ -1,6 +1,7 @@
 /*
  * Shared Ignitor setup of every entry point (web, ace, tests): loads the env
- * and, when no DATABASE_URL is configured, attaches the embedded PostgreSQL.
+ * and, when no DATABASE_URL is configured, attaches the embedded PostgreSQL
+ * (not for a test run of unit specs only: bin/test_selection.ts).
  */
 import 'reflect-metadata'
 import { Ignitor, prettyPrintError } from '@adonisjs/core'
@@ -14,9 +15,11 @@ const IMPORTER = (filePath: string) => {
   return import(filePath)
 }
 
-export function createIgnitor() {
+/** `database: false` (a unit-only test run, bin/test.ts) boots without attaching PostgreSQL. */
+export function createIgnitor({ database = true }: { database?: boolean } = {}) {
   return new Ignitor(APP_ROOT, { importer: IMPORTER }).tap((app) => {
     app.booting(async () => {
+      if (!database) return
       const { default: env } = await import('#start/env')
       const { attachDatabase } = await import('#core/database/embedded')
       await attachDatabase(env, app.makePath())

@@ -19,6 +19,7 @@ await registerModules([
   },
   {
     name: 'catalog',
+    boot: () => import('#catalog/boot'),
     openapi: () => import('#catalog/openapi'),
     referenceData: () => import('#catalog/reference_data'),
   },

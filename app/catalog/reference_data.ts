@@ -10,7 +10,9 @@ export const loaders: ReferenceDataLoader[] = [
     async load() {
       const { default: LoadBundledCatalog } = await import('#catalog/services/load_bundled_catalog')
       const { progressBar } = await import('#catalog/services/progress_bar')
-      const report = await new LoadBundledCatalog().execute({ progress: progressBar })
+      const { default: app } = await import('@adonisjs/core/services/app')
+      const loader = await app.container.make(LoadBundledCatalog)
+      const report = await loader.execute({ progress: progressBar })
       if (report.loaded.length === 0) return 'already loaded'
       const { summary } = report
       return `loaded ${report.loaded.join(', ')}: ${summary.regions} regions, ${summary.cities} cities, ${summary.currencies} currencies, ${summary.brands} brands, ${summary.models} models, ${summary.versions} versions`

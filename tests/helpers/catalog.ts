@@ -3,6 +3,7 @@
  * few cities, ARS and USD, five brands with models and versions over several
  * model years. Idempotent (upserts by natural key); returns the ids.
  */
+import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import ImportCatalog, { type CatalogData } from '#catalog/services/import_catalog'
 
@@ -287,7 +288,7 @@ export function seedCatalog(): Promise<CatalogSeed> {
 }
 
 async function load(): Promise<CatalogSeed> {
-  await new ImportCatalog().execute(catalogFixture)
+  await (await app.container.make(ImportCatalog)).execute(catalogFixture)
   const codes = catalogFixture.regions!.map((region) => region.code)
   const regions = await db.from('regions').whereIn('code', codes).select('id', 'code')
   const cities = await db

@@ -55,14 +55,20 @@ export function crossImports(files: SourceFile[]): ModuleImport[] {
   return found
 }
 
+/** The path (from the root, without `.js`) a `#…` or relative specifier names, else null (a package). */
+function resolved(importer: string, specifier: string) {
+  if (specifier.startsWith('#')) return `app/${specifier.slice(1)}`.replace(/\.js$/, '')
+  if (specifier.startsWith('.'))
+    return posix.join(posix.dirname(importer), specifier).replace(/\.js$/, '')
+  return null
+}
+
 function landing(importer: string, specifier: string, modules: Set<string>) {
-  let path: string
-  if (specifier.startsWith('#')) path = `app/${specifier.slice(1)}`
-  else if (specifier.startsWith('.')) path = posix.join(posix.dirname(importer), specifier)
-  else return null
+  const path = resolved(importer, specifier)
+  if (!path) return null
   const module = moduleOf(path)
   if (!module || !modules.has(module)) return null
-  return { module, target: path.slice(`app/${module}/`.length).replace(/\.js$/, '') }
+  return { module, target: path.slice(`app/${module}/`.length) }
 }
 
 /** Module → the modules it imports, each with the imports that make the edge. */
@@ -121,4 +127,74 @@ export function boundaryViolations(imports: ModuleImport[]) {
     cycle: cycle ? describeCycle(graph, cycle) : null,
     internals: imports.filter((edge) => /^(controllers|models)\//.test(edge.target)).map(line),
   }
+}
+
+/*
+ * "No SQL outside stores" (docs/architecture.md, Stores). SQL lives in
+ * `app/<module>/stores/` (core's own in `app/core/stores/`); `app/<module>/models/`
+ * holds model definitions (a model may name another in a relation); and
+ * `app/core/database/` is the infrastructure under the stores: the pool query,
+ * the unit of work, migrations at boot, the embedded database, health's
+ * `select 1` and pg-boss's statements on a caller's transaction. `database/`
+ * (migrations, seeders) is outside `app/` and not read. Anywhere else a file
+ * may not import Lucid's `db` service or `#core/database/pool_query`, import a
+ * model as a value (`import type` is fine), nor call `.rawQuery(`,
+ * `.knexRawQuery(` or `.knexQuery(`.
+ */
+const SQL_HOMES = [/^app\/[^/]+\/stores\//, /^app\/[^/]+\/models\//, /^app\/core\/database\//]
+const SQL_MODULES = new Set(['@adonisjs/lucid/services/db', '#core/database/pool_query'])
+const SQL_CALLS = new Set(['rawQuery', 'knexRawQuery', 'knexQuery'])
+/** Files without any of these words cannot break the rule: they are not parsed. */
+const MAYBE_SQL = /models\/|services\/db|pool_query|rawQuery|knexQuery/i
+
+/** The SQL of `files` outside the stores, one line each: `<file> imports <specifier>` / `<file> calls .<name>(`. */
+export function sqlOutsideStores(files: SourceFile[]): string[] {
+  const found: string[] = []
+  for (const file of files) {
+    if (SQL_HOMES.some((home) => home.test(file.path)) || !MAYBE_SQL.test(file.source)) continue
+    const source = ts.createSourceFile(file.path, file.source, ts.ScriptTarget.Latest)
+    const visit = (node: ts.Node) => {
+      const imported = valueImport(node)
+      if (imported !== null && isSqlModule(file.path, imported))
+        found.push(`${file.path} imports ${imported}`)
+      if (
+        ts.isCallExpression(node) &&
+        ts.isPropertyAccessExpression(node.expression) &&
+        SQL_CALLS.has(node.expression.name.text)
+      )
+        found.push(`${file.path} calls .${node.expression.name.text}(`)
+      ts.forEachChild(node, visit)
+    }
+    visit(source)
+  }
+  return found
+}
+
+/** The specifier of an import, re-export or `import()` that loads the module (not `import type`), or null. */
+function valueImport(node: ts.Node): string | null {
+  if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+    return node.importClause?.isTypeOnly ? null : node.moduleSpecifier.text
+  }
+  if (
+    ts.isExportDeclaration(node) &&
+    node.moduleSpecifier &&
+    ts.isStringLiteral(node.moduleSpecifier)
+  )
+    return node.isTypeOnly ? null : node.moduleSpecifier.text
+  if (
+    ts.isCallExpression(node) &&
+    node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+    node.arguments[0] &&
+    ts.isStringLiteral(node.arguments[0])
+  )
+    return node.arguments[0].text
+  return null
+}
+
+function isSqlModule(importer: string, specifier: string) {
+  if (SQL_MODULES.has(specifier)) return true
+  const path = resolved(importer, specifier)
+  return (
+    path !== null && (/^app\/[^/]+\/models\//.test(path) || SQL_MODULES.has(`#${path.slice(4)}`))
+  )
 }

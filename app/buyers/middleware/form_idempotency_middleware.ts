@@ -11,7 +11,13 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { claim, fingerprint, IN_FLIGHT_SECONDS, validKey, type Scope } from '#core/http/idempotency'
+import { inject } from '@adonisjs/core'
+import Idempotency, {
+  fingerprint,
+  IN_FLIGHT_SECONDS,
+  validKey,
+  type Scope,
+} from '#core/http/idempotency'
 import { keepOnEnd, replay } from '#core/http/middleware/idempotency_middleware'
 import { Problem } from '#core/http/problem'
 
@@ -20,7 +26,10 @@ export const FORM_KEY_FIELD = 'ClaveEnvio'
 const SITE = 0
 const POLL_MS = 200
 
+@inject()
 export default class FormIdempotencyMiddleware {
+  constructor(private idempotency: Idempotency) {}
+
   async handle(ctx: HttpContext, next: NextFn) {
     const key = ctx.request.body()[FORM_KEY_FIELD]
     if (typeof key !== 'string' || !validKey(key) || ctx.request.url().length > 2048) return next()
@@ -28,9 +37,11 @@ export default class FormIdempotencyMiddleware {
     const hash = fingerprint(ctx.request.raw())
     const deadline = Date.now() + IN_FLIGHT_SECONDS * 1000
     for (;;) {
-      const claimed = await claim(scope, hash)
+      const claimed = await this.idempotency.claim(scope, hash)
       if (claimed.kind === 'owner') {
-        keepOnEnd(ctx, scope, claimed.token, () => ctx.session.responseFlashMessages.all())
+        keepOnEnd(ctx, this.idempotency, scope, claimed.token, () =>
+          ctx.session.responseFlashMessages.all()
+        )
         return next()
       }
       if (claimed.kind === 'mismatch') return next()

@@ -6,27 +6,24 @@
  * rotation that needs no state outside this module's own table.
  */
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
 import AgencyDirectory from '#agencies/services/agency_directory'
 import { fail, ok, type Result } from '#core/result'
+import CatalogAssignmentStore from '#buyers/stores/catalog_assignment_store'
 
 export type CatalogRecipient = { agencyId: number; appId: number; tradeName: string }
 
 @inject()
 export default class PickCatalogAgency {
-  constructor(private agencies: AgencyDirectory) {}
+  constructor(
+    private agencies: AgencyDirectory,
+    private assignments: CatalogAssignmentStore
+  ) {}
 
   async execute(regionId: number): Promise<Result<CatalogRecipient, 'none_in_region'>> {
     const candidates: CatalogRecipient[] = await this.agencies.otherLeadsRecipients(regionId)
     if (candidates.length === 0) return fail('none_in_region')
     const ids = [...new Set(candidates.map((candidate) => candidate.agencyId))]
-    const rows: { agency_id: number; last_assigned_at: Date }[] = await db
-      .from('catalog_lead_assignments')
-      .whereIn('agency_id', ids)
-      .select('agency_id', 'last_assigned_at')
-    const last = new Map(
-      rows.map((row) => [row.agency_id, new Date(row.last_assigned_at).getTime()])
-    )
+    const last = await this.assignments.lastAssigned(ids)
     const [chosen] = [...candidates].sort(
       (a, b) =>
         (last.get(a.agencyId) ?? 0) - (last.get(b.agencyId) ?? 0) ||
@@ -38,11 +35,6 @@ export default class PickCatalogAgency {
 
   /** Records that `agencyId` got one (after the intake committed it). */
   async assigned(agencyId: number) {
-    await db.rawQuery(
-      `insert into catalog_lead_assignments (agency_id, assigned, last_assigned_at) values (?, 1, now())
-       on conflict (agency_id) do update
-         set assigned = catalog_lead_assignments.assigned + 1, last_assigned_at = now()`,
-      [agencyId]
-    )
+    await this.assignments.recordAssigned(agencyId)
   }
 }

@@ -6,17 +6,12 @@
  */
 import { createHash, createHmac } from 'node:crypto'
 import { isbot } from 'isbot'
-import db from '@adonisjs/lucid/services/db'
+import { inject } from '@adonisjs/core'
 import { appKey } from '#config/app'
+import VisitStore, { type VisitedListing } from '#buyers/stores/visit_store'
 import { today } from './visit_clock.js'
 
-export type VisitedListing = {
-  listingId: number
-  appId: number
-  agencyId: number
-  externalId: string
-  operatorId: number | null
-}
+export type { VisitedListing }
 
 export type Visitor = { ip: string; userAgent: string | undefined }
 
@@ -40,37 +35,16 @@ export function visitorHash(day: string, visitor: Visitor): Buffer {
     .digest()
 }
 
+@inject()
 export default class RecordVisit {
+  constructor(private store: VisitStore) {}
+
   async execute(
     listing: VisitedListing,
     visitor: Visitor,
     day: string = today()
   ): Promise<VisitOutcome> {
     if (isBot(visitor.userAgent)) return 'bot'
-    // One statement: the daily count grows only when the visitor row is new.
-    const result = await db.rawQuery(
-      `with fresh as (
-         insert into listing_visitors (listing_id, day, visitor_hash) values (?, ?, ?)
-         on conflict do nothing
-         returning 1
-       )
-       insert into listing_visits (listing_id, day, app_id, agency_id, external_id, operator_id, visits)
-       select ?, ?, ?, ?, ?, ?, 1 from fresh
-       on conflict (listing_id, day) do update
-         set visits = listing_visits.visits + 1, operator_id = excluded.operator_id
-       returning visits`,
-      [
-        listing.listingId,
-        day,
-        visitorHash(day, visitor),
-        listing.listingId,
-        day,
-        listing.appId,
-        listing.agencyId,
-        listing.externalId,
-        listing.operatorId,
-      ]
-    )
-    return result.rowCount > 0 ? 'counted' : 'repeat'
+    return (await this.store.count(listing, day, visitorHash(day, visitor))) ? 'counted' : 'repeat'
   }
 }

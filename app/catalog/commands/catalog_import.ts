@@ -18,7 +18,7 @@ export default class CatalogImport extends AppCommand {
   declare file?: string
 
   async run() {
-    const { migrate } = await import('#core/bootstrap/migrate')
+    const { migrate } = await import('#core/database/migrate')
     const { default: ImportCatalog } = await import('#catalog/services/import_catalog')
     const { default: LoadBundledCatalog } = await import('#catalog/services/load_bundled_catalog')
     const { default: ReadCatalogFile } = await import('#catalog/services/read_catalog_file')
@@ -33,9 +33,11 @@ export default class CatalogImport extends AppCommand {
       if (!read.ok) {
         return this.fail(`Cannot import ${this.file}: ${read.message}`)
       }
-      summary = await new ImportCatalog().execute(read.value, progressBar('file'))
+      const importer = await this.app.container.make(ImportCatalog)
+      summary = await importer.execute(read.value, progressBar('file'))
     } else {
-      const loaded = await new LoadBundledCatalog().execute({ force: true, progress: progressBar })
+      const loader = await this.app.container.make(LoadBundledCatalog)
+      const loaded = await loader.execute({ force: true, progress: progressBar })
       summary = loaded.summary
     }
     const line = Object.entries(summary)

@@ -8,14 +8,12 @@ import VehicleResolver from '#catalog/services/vehicle_resolver'
 import { slug } from '#catalog/services/normalize'
 import { currencyCodeValidator } from '#catalog/validators/catalog_validators'
 import {
-  currencyFull,
-  currencyRef,
-  namedFull,
-  namedRef,
+  BODY_TYPE,
+  CURRENCY,
+  NAMED_VALUE,
   type NamedValue,
 } from '#catalog/transformers/reference_transformer'
-import { listShapes, shapes } from '#catalog/transformers/vehicle_transformer'
-import { notFound, respondCatalog } from './catalog_response.js'
+import { respondFound, respondList } from './catalog_response.js'
 
 const named = (collection: string, values: readonly string[]): NamedValue[] =>
   values.map((name) => ({ collection, key: slug(name), name, codename: slug(name) }))
@@ -24,6 +22,11 @@ const SETS = {
   propulsiones: named('propulsiones', PROPULSIONS),
   transmisiones: named('transmisiones', TRANSMISSIONS),
 }
+const bodyType = (value: (typeof BODY_TYPES)[number]): NamedValue => ({
+  collection: 'carrocerias',
+  key: value.id,
+  ...value,
+})
 
 /** Currencies, body types and the closed value sets of docs/design.md §5. */
 export default class ValueSetsController {
@@ -31,10 +34,7 @@ export default class ValueSetsController {
   @inject()
   async currencies(ctx: HttpContext, places: PlaceDirectory) {
     const currencies = await places.acceptedCurrencies()
-    return respondCatalog(
-      ctx,
-      listShapes({ self: link('/v3/monedas') }, currencies, currencyFull, currencyRef)
-    )
+    return respondList(ctx, CURRENCY, { self: link('/v3/monedas') }, currencies)
   }
 
   /** GET /v3/monedas/{codigo}: any ISO 4217 currency. */
@@ -43,37 +43,19 @@ export default class ValueSetsController {
     const { codigo } = await ctx.request.validateUsing(currencyCodeValidator, {
       data: { codigo: ctx.params.codigo },
     })
-    const currency = await places.currency(codigo)
-    if (!currency) throw notFound('La moneda')
-    return respondCatalog(ctx, shapes(currency, currencyFull, currencyRef))
+    return respondFound(ctx, CURRENCY, await places.currency(codigo))
   }
 
   /** GET /v3/carrocerias */
-  async bodyTypes(ctx: HttpContext) {
-    const values = BODY_TYPES.map((bodyType) => ({
-      collection: 'carrocerias',
-      key: bodyType.id,
-      ...bodyType,
-    }))
-    return respondCatalog(
-      ctx,
-      listShapes({ self: link('/v3/carrocerias') }, values, namedFull, namedRef)
-    )
+  bodyTypes(ctx: HttpContext) {
+    return respondList(ctx, BODY_TYPE, { self: link('/v3/carrocerias') }, BODY_TYPES.map(bodyType))
   }
 
   /** GET /v3/carrocerias/{id}: also by codename or name. */
   @inject()
-  async bodyType(ctx: HttpContext, resolver: VehicleResolver) {
+  bodyType(ctx: HttpContext, resolver: VehicleResolver) {
     const found = resolver.bodyType(String(ctx.params.id))
-    if (!found.ok) throw notFound('La carrocería')
-    return respondCatalog(
-      ctx,
-      shapes(
-        { collection: 'carrocerias', key: found.value.id, ...found.value },
-        namedFull,
-        namedRef
-      )
-    )
+    return respondFound(ctx, BODY_TYPE, found.ok ? bodyType(found.value) : null)
   }
 
   /** GET /v3/propulsiones */
@@ -100,15 +82,14 @@ export default class ValueSetsController {
 type SetName = keyof typeof SETS
 
 function listSet(ctx: HttpContext, set: SetName) {
-  return respondCatalog(
-    ctx,
-    listShapes({ self: link(`/v3/${set}`) }, SETS[set], namedFull, namedRef)
-  )
+  return respondList(ctx, NAMED_VALUE, { self: link(`/v3/${set}`) }, SETS[set])
 }
 
 function showValue(ctx: HttpContext, set: SetName) {
   const key = slug(String(ctx.params.codename))
-  const value = SETS[set].find((entry) => entry.codename === key)
-  if (!value) throw notFound('El valor')
-  return respondCatalog(ctx, shapes(value, namedFull, namedRef))
+  return respondFound(
+    ctx,
+    NAMED_VALUE,
+    SETS[set].find((entry) => entry.codename === key)
+  )
 }

@@ -1,4 +1,5 @@
-import { poolQuery } from '#core/database/pool_query'
+import { inject } from '@adonisjs/core'
+import CatalogStateStore from '#catalog/stores/catalog_state_store'
 
 /**
  * The catalogue's revision, bumped by every import; catalogue ETags derive from it.
@@ -7,8 +8,11 @@ import { poolQuery } from '#core/database/pool_query'
  * still read before any data they read next — an ETag never claims data newer
  * than the body (docs/decisions.md, Catalog ETags).
  */
+@inject()
 export default class CatalogRevision {
   #reading: Promise<string> | null = null
+
+  constructor(private store: CatalogStateStore) {}
 
   current(): Promise<string> {
     this.#reading ??= this.#read().finally(() => {
@@ -17,10 +21,7 @@ export default class CatalogRevision {
     return this.#reading
   }
 
-  async #read(): Promise<string> {
-    const [row] = await poolQuery<{ revision: unknown }>(
-      'select revision from catalog_state where id = 1'
-    )
-    return String(row?.revision ?? 0)
+  #read(): Promise<string> {
+    return this.store.revision()
   }
 }

@@ -14,8 +14,10 @@
  * and every proposed row takes the next id of its table's sequence, so ids
  * are the same too.
  */
-import db from '@adonisjs/lucid/services/db'
-import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { inject } from '@adonisjs/core'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import UnitOfWork, { type Tx } from '#core/database/unit_of_work'
+import CatalogImportStore, { type VersionRunRow } from '#catalog/stores/catalog_import_store'
 import { bodyTypeOf, propulsionOf, slug, transmissionOf } from './normalize.js'
 import { segmentsOf } from './segment.js'
 
@@ -76,19 +78,8 @@ type ModelRow = {
   body_types: string[]
   new_market: boolean
 }
-type VersionRow = {
-  model: string
-  codename: string
-  name: string
-  year: number | null
-  propulsion: string | null
-  transmission: string | null
-  power: number | null
-  displacement: number | null
-  body_type: string | null
-  segment: string | null
-  new_market: boolean
-}
+/** A version as planned: its model by codename (the store's rows name it by id, as runs of years). */
+type VersionRow = Omit<VersionRunRow, 'years' | 'model_id'> & { model: string }
 
 /**
  * The rows of one table by natural key, in first-occurrence order. Like a
@@ -128,11 +119,23 @@ type Normalisers = {
   [K in 'slug' | 'propulsion' | 'transmission' | 'bodyType']: (input: any) => any
 }
 
-export default class ImportCatalog {
-  /** `client`: another connection than the default one (a test's fresh database). */
-  constructor(private client: QueryClientContract = db.connection()) {}
+export type ImportOptions = {
+  /** Another connection than the default one (a test's fresh database). */
+  client?: QueryClientContract
+}
 
-  async execute(data: CatalogData, progress: Progress = () => {}): Promise<ImportSummary> {
+@inject()
+export default class ImportCatalog {
+  constructor(
+    private store: CatalogImportStore,
+    private unitOfWork: UnitOfWork
+  ) {}
+
+  async execute(
+    data: CatalogData,
+    progress: Progress = () => {},
+    options: ImportOptions = {}
+  ): Promise<ImportSummary> {
     const summary: ImportSummary = {
       regions: 0,
       cities: 0,
@@ -152,7 +155,7 @@ export default class ImportCatalog {
     let done = 0
     const step = (units = 1) => progress((done += units), total)
 
-    await this.client.transaction(async (trx) => {
+    await this.unitOfWork.run(async (trx) => {
       if (data.regions?.length) {
         await this.places(trx, data.regions, summary)
         step(data.regions.length)
@@ -169,11 +172,8 @@ export default class ImportCatalog {
           summary
         )
         // Into an empty table with no brand given twice no version can conflict: plain inserts
-        // (a third faster than upserts). The lock keeps another import from writing meanwhile;
-        // readers and the listings' foreign-key checks are not blocked.
-        await trx.rawQuery('lock table versions in share row exclusive mode')
-        const sample = repeated ? null : await trx.rawQuery('select 1 from versions limit 1')
-        const plain = sample !== null && sample.rows.length === 0
+        // (a third faster than upserts). The lock keeps another import from writing meanwhile.
+        const { empty: plain } = await this.store.lockVersions(trx, { askEmpty: !repeated })
         // Brand by brand: the next brand's versions are planned while the database writes these.
         let writing: Promise<unknown> = Promise.resolve()
         for (const [index, brand] of brands.entries()) {
@@ -183,11 +183,8 @@ export default class ImportCatalog {
         }
         await writing
       }
-      // Catalogue ETags derive from this revision: any import invalidates them.
-      await trx.rawQuery(
-        'update catalog_state set revision = revision + 1, changed_at = now() where id = 1'
-      )
-    })
+      await this.store.bumpRevision(trx)
+    }, options)
     // Fresh statistics so the planner sees the real table sizes right after a bulk load
     // (only of the tables written: analysing the 225,000 versions takes a second).
     const written = [
@@ -195,15 +192,11 @@ export default class ImportCatalog {
       ...(data.currencies?.length ? ['currencies'] : []),
       ...(brands.length ? ['brands', 'vehicle_models', 'versions'] : []),
     ]
-    if (written.length > 0) await this.client.rawQuery(`analyze ${written.join(', ')}`)
+    if (written.length > 0) await this.store.analyze(written, options.client)
     return summary
   }
 
-  private async places(
-    trx: TransactionClientContract,
-    regions: RegionInput[],
-    summary: ImportSummary
-  ) {
+  private async places(trx: Tx, regions: RegionInput[], summary: ImportSummary) {
     const planned = { regions: new Planned<RegionRow>(), cities: new Planned<CityRow>() }
     for (const region of regions) {
       const code = text(region.code).trim().toUpperCase()
@@ -225,61 +218,39 @@ export default class ImportCatalog {
       }
     }
 
-    const { rows } = await trx.rawQuery(
-      `with reserved as materialized (${RESERVE('regions')})
-       insert into regions (id, country_code, code, name, search)
-       select reserved.first + t.at, t.country_code, t.code, t.name, catalog_fold(t.name || ' ' || t.code)
-       from reserved, json_to_recordset(?::json) as t(at int, country_code text, code text, name text)
-       on conflict (code) do update set country_code = excluded.country_code, name = excluded.name, search = excluded.search
-       returning id, code`,
-      [
-        planned.regions.proposals,
-        json(planned.regions.entries.map(({ at, row }) => ({ at, ...row }))),
-      ]
+    const regionIds = await this.store.upsertRegions(
+      planned.regions.proposals,
+      planned.regions.entries.map(({ at, row }) => ({ at, ...row })),
+      trx
     )
-    const regionIds = new Map(rows.map((row: { id: number; code: string }) => [row.code, row.id]))
     if (planned.cities.entries.length === 0) return
-    await trx.rawQuery(
-      `with reserved as materialized (${RESERVE('cities')})
-       insert into cities (id, region_id, name, search)
-       select reserved.first + t.at, t.region_id, t.name, catalog_fold(t.name)
-       from reserved, json_to_recordset(?::json) as t(at int, region_id int, name text)
-       on conflict (region_id, name) do update set search = excluded.search`,
-      [
-        planned.cities.proposals,
-        json(
-          planned.cities.entries.map(({ at, row }) => ({
-            at,
-            region_id: regionIds.get(row.region),
-            name: row.name,
-          }))
-        ),
-      ]
+    await this.store.upsertCities(
+      planned.cities.proposals,
+      planned.cities.entries.map(({ at, row }) => ({
+        at,
+        region_id: regionIds.get(row.region),
+        name: row.name,
+      })),
+      trx
     )
   }
 
-  private async currencies(
-    trx: TransactionClientContract,
-    currencies: CurrencyInput[],
-    summary: ImportSummary
-  ) {
+  private async currencies(trx: Tx, currencies: CurrencyInput[], summary: ImportSummary) {
     const planned = new Planned<CurrencyRow>()
     for (const currency of currencies) {
       const code = text(currency.code).trim().toUpperCase()
       planned.add([code], { code, name: text(currency.name).trim() })
       summary.currencies++
     }
-    await trx.rawQuery(
-      `insert into currencies (code, name)
-       select code, name from json_to_recordset(?::json) as t(code text, name text)
-       on conflict (code) do update set name = excluded.name`,
-      [json(planned.entries.map(({ row }) => row))]
+    await this.store.upsertCurrencies(
+      planned.entries.map(({ row }) => row),
+      trx
     )
   }
 
   /** All brands, then all models (one statement each); the ids of the models by brand and model codename. */
   private async brandsAndModels(
-    trx: TransactionClientContract,
+    trx: Tx,
     brands: BrandInput[],
     normalise: Normalisers,
     summary: ImportSummary
@@ -327,45 +298,21 @@ export default class ImportCatalog {
       }
     }
 
-    const { rows: brandRows } = await trx.rawQuery(
-      `with reserved as materialized (${RESERVE('brands')})
-       insert into brands (id, codename, name, codenames, new_market, search)
-       select reserved.first + t.at, t.codename, t.name, t.codenames, t.new_market,
-         catalog_fold(t.name || ' ' || array_to_string(t.codenames, ' '))
-       from reserved, json_to_recordset(?::json) as t(at int, codename text, name text, codenames text[], new_market boolean)
-       on conflict (codename) do update
-         set name = excluded.name, codenames = excluded.codenames, new_market = excluded.new_market, search = excluded.search
-       returning id, codename`,
-      [
-        planned.brands.proposals,
-        json(planned.brands.entries.map(({ at, row }) => ({ at, ...row }))),
-      ]
-    )
-    const brandIds = new Map<string, number>(
-      brandRows.map((row: { id: number; codename: string }) => [row.codename, row.id])
+    const brandIds = await this.store.upsertBrands(
+      planned.brands.proposals,
+      planned.brands.entries.map(({ at, row }) => ({ at, ...row })),
+      trx
     )
     const modelIds = new Map<number, Map<string, number>>()
     if (planned.models.entries.length > 0) {
-      const { rows } = await trx.rawQuery(
-        `with reserved as materialized (${RESERVE('vehicle_models')})
-         insert into vehicle_models (id, brand_id, codename, name, body_types, new_market, search)
-         select reserved.first + t.at, t.brand_id, t.codename, t.name, t.body_types, t.new_market,
-           catalog_fold(t.name || ' ' || t.codename)
-         from reserved, json_to_recordset(?::json) as t(at int, brand_id int, codename text, name text, body_types text[], new_market boolean)
-         on conflict (brand_id, codename) do update
-           set name = excluded.name, body_types = excluded.body_types, new_market = excluded.new_market, search = excluded.search
-         returning id, brand_id, codename`,
-        [
-          planned.models.proposals,
-          json(
-            planned.models.entries.map(({ at, row }) => ({
-              at,
-              ...row,
-              brand_id: brandIds.get(row.brand),
-              brand: undefined,
-            }))
-          ),
-        ]
+      const rows = await this.store.upsertModels(
+        planned.models.proposals,
+        planned.models.entries.map(({ at, row: { brand, ...row } }) => ({
+          at,
+          ...row,
+          brand_id: brandIds.get(brand),
+        })),
+        trx
       )
       for (const row of rows) {
         if (!modelIds.has(row.brand_id)) modelIds.set(row.brand_id, new Map())
@@ -444,43 +391,25 @@ export default class ImportCatalog {
    * eight model years per engine on average), folding its text once.
    */
   private async versions(
-    trx: TransactionClientContract,
+    trx: Tx,
     { brand, planned }: { brand: string; planned: Planned<VersionRow> },
     modelIds: (brand: string, model: string) => number,
     plain: boolean
   ) {
     if (planned.entries.length === 0) return
-    const runs = versionRuns(planned).map(({ at, years, row }) => ({
+    const runs = versionRuns(planned).map(({ at, years, row: { model, ...row } }) => ({
       at,
       years,
       ...row,
-      model: undefined,
-      model_id: modelIds(brand, row.model),
+      model_id: modelIds(brand, model),
     }))
     // Big brands in several statements: the first reserves the ids of all, the others find them again.
     for (let start = 0; start < runs.length; start += CHUNK) {
-      await trx.rawQuery(
-        `with reserved as materialized (${start === 0 ? RESERVE('versions') : RESERVED('versions')}),
-         runs as materialized (
-           select reserved.first + t.at as id, t.*, catalog_fold(t.name || ' ' || t.codename) as search
-           from reserved, json_to_recordset(?::json) as t(
-             at int, years int, model_id int, codename text, name text, year int, propulsion text, transmission text,
-             power int, displacement int, body_type text, segment text, new_market boolean)
-         )
-         insert into versions
-           (id, model_id, codename, name, year, propulsion, transmission, power, displacement, body_type, segment, new_market, search)
-         select r.id + g.i, r.model_id, r.codename, r.name, r.year + g.i, r.propulsion, r.transmission,
-           r.power, r.displacement, r.body_type, r.segment, r.new_market, r.search
-         from runs r cross join lateral generate_series(0, r.years - 1) as g(i)
-         ${
-           plain
-             ? ''
-             : `on conflict (model_id, codename, year) do update
-           set name = excluded.name, propulsion = excluded.propulsion, transmission = excluded.transmission,
-             power = excluded.power, displacement = excluded.displacement, body_type = excluded.body_type,
-             segment = excluded.segment, new_market = excluded.new_market, search = excluded.search`
-         }`,
-        [planned.proposals, json(runs.slice(start, start + CHUNK))]
+      await this.store.insertVersionRuns(
+        planned.proposals,
+        runs.slice(start, start + CHUNK),
+        { first: start === 0, plain },
+        trx
       )
     }
   }
@@ -519,24 +448,6 @@ function versionRuns(planned: Planned<VersionRow>): VersionRun[] {
     runs.push(last)
   }
   return runs
-}
-
-/**
- * A CTE taking `?` consecutive ids from the table's sequence, as that many
- * row-by-row inserts would (a proposal that turns into an update uses one up
- * too): `first` is the first of them.
- */
-const RESERVE = (table: string) =>
-  `select setval(s.seq, nextval(s.seq) + n.count - 1) - n.count + 1 as first
-   from (select pg_get_serial_sequence('${table}', 'id') as seq) s, (select ?::int as count) n`
-
-/** The same `first` in a later statement of the session, before anything else takes an id of the table. */
-const RESERVED = (table: string) =>
-  `select currval(pg_get_serial_sequence('${table}', 'id')) - ?::int + 1 as first`
-
-/** The rows as one JSON parameter (json_to_recordset): one round trip per table. */
-function json(rows: object[]) {
-  return JSON.stringify(rows)
 }
 
 /**

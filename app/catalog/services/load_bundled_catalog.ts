@@ -3,8 +3,9 @@
  * is recorded in `catalog_sources` with its package version, so a boot with
  * the data already there costs one query; `force` re-runs the upserts.
  */
-import db from '@adonisjs/lucid/services/db'
+import { inject } from '@adonisjs/core'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import CatalogImportStore from '#catalog/stores/catalog_import_store'
 import { SOURCES, argentinaPlaces, carJsonBrands, iso4217Currencies } from '#catalog/data/sources'
 import ImportCatalog, {
   type CatalogData,
@@ -22,15 +23,22 @@ const LOADERS: Record<Part, () => Promise<CatalogData>> = {
 
 export type LoadReport = { loaded: Part[]; skipped: Part[]; summary: ImportSummary }
 
+@inject()
 export default class LoadBundledCatalog {
-  /** `client`: another connection than the default one (a test's fresh database). */
-  constructor(private client: QueryClientContract = db.connection()) {}
+  constructor(
+    private importer: ImportCatalog,
+    private store: CatalogImportStore
+  ) {}
 
+  /** `client`: another connection than the default one (a test's fresh database). */
   async execute(
-    options: { force?: boolean; progress?: (part: Part) => Progress } = {}
+    options: {
+      force?: boolean
+      progress?: (part: Part) => Progress
+      client?: QueryClientContract
+    } = {}
   ): Promise<LoadReport> {
-    const recorded = await this.client.from('catalog_sources').select('name', 'version')
-    const current = new Map(recorded.map((row) => [row.name, row.version]))
+    const current = await this.store.loadedSources(options.client)
     const report: LoadReport = {
       loaded: [],
       skipped: [],
@@ -42,21 +50,13 @@ export default class LoadBundledCatalog {
         report.skipped.push(part)
         continue
       }
-      const summary = await new ImportCatalog(this.client).execute(
-        await LOADERS[part](),
-        options.progress?.(part)
+      const summary = await this.importer.execute(await LOADERS[part](), options.progress?.(part), {
+        client: options.client,
+      })
+      await this.store.recordSource(
+        { name: source.name, version: source.version, summary },
+        options.client
       )
-      await this.client
-        .knexQuery()
-        .table('catalog_sources')
-        .insert({
-          name: source.name,
-          version: source.version,
-          summary: JSON.stringify(summary),
-          loaded_at: new Date(),
-        })
-        .onConflict('name')
-        .merge()
       for (const key of Object.keys(summary) as (keyof ImportSummary)[])
         report.summary[key] += summary[key]
       report.loaded.push(part)

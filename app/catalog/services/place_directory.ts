@@ -1,40 +1,40 @@
 /*
- * Reads of regions, cities and currencies for the reference endpoints.
+ * Reads of regions, cities and currencies for the reference endpoints and the
+ * buyers' pages (SQL in PlaceStore).
  */
-import db from '@adonisjs/lucid/services/db'
+import { inject } from '@adonisjs/core'
 import { settings } from '#core/settings'
-import { likeLiteral } from './matcher.js'
-import { cityRows, type CityRef, type RegionRef } from './place_resolver.js'
+import PlaceStore, {
+  type CityFilter,
+  type CityRef,
+  type RegionRef,
+} from '#catalog/stores/place_store'
 
 export type CurrencyView = { code: string; name: string; accepted: boolean }
 
+@inject()
 export default class PlaceDirectory {
-  async regions(): Promise<RegionRef[]> {
-    return db.from('regions').select('id', 'code', 'name').orderBy('name')
+  constructor(private store: PlaceStore) {}
+
+  regions(): Promise<RegionRef[]> {
+    return this.store.regions()
   }
 
-  async region(id: number): Promise<RegionRef | null> {
-    return db.from('regions').select('id', 'code', 'name').where('id', id).first()
+  region(id: number): Promise<RegionRef | null> {
+    return this.store.region(id)
   }
 
-  async cities(filter: { regionId?: number; q?: string }): Promise<CityRef[]> {
-    const query = cityRows().orderBy('cities.name').orderBy('regions.name').orderBy('cities.id')
-    if (filter.regionId) query.where('cities.region_id', filter.regionId)
-    if (filter.q)
-      query.whereRaw(`cities.search like '%' || catalog_fold(?) || '%'`, [likeLiteral(filter.q)])
-    return query
+  cities(filter: CityFilter): Promise<CityRef[]> {
+    return this.store.cities(filter)
   }
 
-  async city(id: number): Promise<CityRef | null> {
-    return cityRows().where('cities.id', id).first()
+  city(id: number): Promise<CityRef | null> {
+    return this.store.city(id)
   }
 
   /** The currencies accepted in Valor (settings), in their configured order. */
   async acceptedCurrencies(): Promise<CurrencyView[]> {
-    const rows = await db
-      .from('currencies')
-      .whereIn('code', settings.acceptedCurrencies)
-      .select('code', 'name')
+    const rows = await this.store.currencies(settings.acceptedCurrencies)
     return settings.acceptedCurrencies
       .map((code) => rows.find((row) => row.code === code))
       .filter((row): row is { code: string; name: string } => !!row)
@@ -42,11 +42,7 @@ export default class PlaceDirectory {
   }
 
   async currency(code: string): Promise<CurrencyView | null> {
-    const row = await db
-      .from('currencies')
-      .where('code', code.toUpperCase())
-      .select('code', 'name')
-      .first()
+    const row = await this.store.currency(code.toUpperCase())
     return row ? { ...row, accepted: settings.acceptedCurrencies.includes(row.code) } : null
   }
 }

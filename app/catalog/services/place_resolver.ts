@@ -2,47 +2,42 @@
  * Resolves what callers send as Region / Ciudad (docs/spec.md §2.6: id, API URL or
  * path, name or part of it, ISO 3166-2 code) to catalogue rows.
  */
-import db from '@adonisjs/lucid/services/db'
+import { inject } from '@adonisjs/core'
+import { errors } from '@adonisjs/lucid'
 import { fail, ok, type Result } from '#core/result'
-import { bestMatchId, type MatchFailure } from './matcher.js'
+import PlaceStore, { type CityRef, type RegionRef } from '#catalog/stores/place_store'
+import Matcher, { type MatchFailure } from './matcher.js'
 
-export type RegionRef = { id: number; code: string; name: string }
-export type CityRef = { id: number; regionId: number; name: string; regionName: string }
+export type { CityRef, RegionRef }
 
 const ISO_3166_2 = /^[a-z]{2}-[a-z0-9]{1,3}$/i
 
+@inject()
 export default class PlaceResolver {
+  constructor(
+    private store: PlaceStore,
+    private matcher: Matcher
+  ) {}
+
   async region(input: string): Promise<Result<RegionRef, MatchFailure>> {
     const text = input.trim()
     if (ISO_3166_2.test(text)) {
-      const byCode = await this.regionRow().where('code', text.toUpperCase()).first()
+      const byCode = await this.store.regionByCode(text)
       if (byCode) return ok(byCode)
     }
-    const found = await bestMatchId(
-      {
-        table: 'regions',
-        collection: '/v3/regiones',
-        exactSql: 'catalog_fold(regions.name) = catalog_fold(?) or lower(regions.code) = lower(?)',
-      },
-      text
-    )
+    const found = await this.matcher.bestMatchId({ table: 'regions' }, text)
     if (!found.ok) return found
-    return ok(await this.regionRow().where('id', found.value).firstOrFail())
+    const region = await this.store.region(found.value)
+    // Gone only if an import deleted it meanwhile: 404, as Lucid's `firstOrFail`.
+    if (!region) throw new errors.E_ROW_NOT_FOUND()
+    return ok(region)
   }
 
   /** A city, within `regionId` when given (a city of another region is not found). */
   async city(input: string, regionId?: number | null): Promise<Result<CityRef, MatchFailure>> {
-    const found = await bestMatchId(
-      {
-        table: 'cities',
-        collection: '/v3/ciudades',
-        exactSql: 'catalog_fold(cities.name) = catalog_fold(?)',
-        scope: regionId ? (params) => [`cities.region_id = ${params.add(regionId)}`] : undefined,
-      },
-      input
-    )
+    const found = await this.matcher.bestMatchId({ table: 'cities', regionId }, input)
     if (!found.ok) return found
-    const city = await cityRows().where('cities.id', found.value).first()
+    const city = await this.store.city(found.value)
     return city ? ok(city) : fail('not_found')
   }
 
@@ -55,29 +50,12 @@ export default class PlaceResolver {
       ...new Set(ids.map((entry) => entry.cityId).filter((id): id is number => !!id)),
     ]
     const [regions, cities] = await Promise.all([
-      regionIds.length ? this.regionRow().whereIn('id', regionIds) : [],
-      cityIds.length ? cityRows().whereIn('cities.id', cityIds) : [],
+      regionIds.length ? this.store.regionsByIds(regionIds) : [],
+      cityIds.length ? this.store.citiesByIds(cityIds) : [],
     ])
     return {
-      regions: new Map<number, RegionRef>(regions.map((region: RegionRef) => [region.id, region])),
-      cities: new Map<number, CityRef>(cities.map((city: CityRef) => [city.id, city])),
+      regions: new Map<number, RegionRef>(regions.map((region) => [region.id, region])),
+      cities: new Map<number, CityRef>(cities.map((city) => [city.id, city])),
     }
   }
-
-  private regionRow() {
-    return db.from('regions').select('id', 'code', 'name')
-  }
-}
-
-/** Cities with their region's name: the rows behind CityRef. */
-export function cityRows() {
-  return db
-    .from('cities')
-    .join('regions', 'regions.id', 'cities.region_id')
-    .select(
-      'cities.id',
-      'cities.region_id as regionId',
-      'cities.name',
-      'regions.name as regionName'
-    )
 }

@@ -7,6 +7,7 @@ import type { CityRef, RegionRef } from '#catalog/services/place_resolver'
 import type { CurrencyView } from '#catalog/services/place_directory'
 import { named, object, type Wire } from '#core/openapi/schema'
 import { LinkGroupSchema, LinksSchema, type ReferenceSchema } from '#core/openapi/wire'
+import type { CatalogKind } from './vehicle_transformer.js'
 
 export const RegionSchema = named(
   'Region',
@@ -104,3 +105,26 @@ export const namedRef = (value: NamedValue): Reference => ({
   href: path(value.collection, value.key),
   title: value.name,
 })
+
+export const REGION: CatalogKind<RegionRef> = {
+  full: regionFull,
+  ref: regionRef,
+  missing: 'La región',
+}
+export const CITY: CatalogKind<CityRef> = { full: cityFull, ref: cityRef, missing: 'La ciudad' }
+export const CURRENCY: CatalogKind<CurrencyView> = {
+  full: currencyFull,
+  ref: currencyRef,
+  missing: 'La moneda',
+}
+/** Body types (`missing`: La carrocería); value sets use NAMED_VALUE. */
+export const BODY_TYPE: CatalogKind<NamedValue> = {
+  full: namedFull,
+  ref: namedRef,
+  missing: 'La carrocería',
+}
+export const NAMED_VALUE: CatalogKind<NamedValue> = {
+  full: namedFull,
+  ref: namedRef,
+  missing: 'El valor',
+}

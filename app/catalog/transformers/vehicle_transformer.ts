@@ -136,6 +136,22 @@ export function versionRef(version: VersionRef): Wire<typeof VersionRefSchema> {
 }
 
 /** Full and reference shapes of one entry. */
+/** A catalogue resource: its two representations and what a 404 calls a missing entry. */
+export type CatalogKind<T> = {
+  full: (entry: T) => unknown
+  ref: (entry: T) => unknown
+  /** "La marca", "El modelo"… */
+  missing: string
+}
+
+export const BRAND: CatalogKind<BrandRef> = { full: brandFull, ref: brandRef, missing: 'La marca' }
+export const MODEL: CatalogKind<ModelRef> = { full: modelFull, ref: modelRef, missing: 'El modelo' }
+export const VERSION: CatalogKind<VersionRef> = {
+  full: versionFull,
+  ref: versionRef,
+  missing: 'La versión',
+}
+
 export function shapes<T>(entry: T, full: (entry: T) => unknown, ref: (entry: T) => unknown) {
   return { full: () => full(entry), ref: () => ref(entry) }
 }

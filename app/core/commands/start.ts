@@ -15,7 +15,7 @@ export default class Start extends BaseCommand {
   static options: CommandOptions = { startApp: true, staysAlive: true }
 
   async run() {
-    const { migrate } = await import('#core/bootstrap/migrate')
+    const { migrate } = await import('#core/database/migrate')
     const { referenceDataLoaders } = await import('#core/bootstrap/reference_data')
     const { contributions } = await import('#core/modules')
     const { settings } = await import('#core/settings')

@@ -5,18 +5,25 @@
  * (`tests/helpers/fakes.ts`) whose `run` calls the work with a stand-in.
  */
 import db from '@adonisjs/lucid/services/db'
-import type { IsolationLevels, TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type {
+  IsolationLevels,
+  QueryClientContract,
+  TransactionClientContract,
+} from '@adonisjs/lucid/types/database'
 
 /** The transaction an action opened, handed to the stores it calls. */
 export type Tx = TransactionClientContract
 
 export type UnitOfWorkOptions = {
   isolationLevel?: IsolationLevels
+  /** Another connection than the default one (a test's fresh database, the catalogue import). */
+  client?: QueryClientContract
 }
 
 export class UnitOfWork {
   run<T>(work: (tx: Tx) => Promise<T>, options: UnitOfWorkOptions = {}): Promise<T> {
-    return db.transaction(work, options)
+    const { client, ...transaction } = options
+    return (client ?? db).transaction(work, transaction)
   }
 }
 

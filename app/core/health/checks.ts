@@ -4,9 +4,9 @@
  * makes the service not ready (503) rather than the probe hang.
  */
 import app from '@adonisjs/core/services/app'
-import db from '@adonisjs/lucid/services/db'
 import { BaseCheck, HealthChecks, Result } from '@adonisjs/core/health'
 import JobRunner from '#core/jobs/runner'
+import { ping } from '#core/database/ping'
 
 const CHECK_TIMEOUT_MS = 2_000
 
@@ -25,7 +25,7 @@ class DatabaseCheck extends BaseCheck {
   name = 'database'
   async run() {
     try {
-      await withinTimeout(db.rawQuery('select 1'))
+      await withinTimeout(ping())
       return Result.ok('La base de datos responde.')
     } catch (error) {
       return Result.failed('La base de datos no responde.', error as Error)

@@ -8,7 +8,11 @@
  * lapses after IN_FLIGHT_SECONDS instead of blocking the key for a day.
  */
 import { createHash } from 'node:crypto'
-import db from '@adonisjs/lucid/services/db'
+import { inject } from '@adonisjs/core'
+import IdempotencyStore, {
+  type IdempotencyScope,
+  type KeptResponse,
+} from '#core/stores/idempotency_store'
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key'
 export const REPLAYED_HEADER = 'Idempotent-Replayed'
@@ -30,15 +34,10 @@ export function fingerprint(body: string | null | undefined) {
     .digest('hex')
 }
 
-export type Scope = { appId: number; method: string; path: string; key: string }
+export type Scope = IdempotencyScope
 
-export type StoredResponse = {
-  status: number
-  headers: Record<string, string | number | string[]>
-  body: Buffer
-  /** Whatever the protected route needs besides the response to replay it (JSON). */
-  extra?: Record<string, unknown> | null
-}
+/** A kept response; `extra`: whatever the protected route needs besides it to replay it (JSON). */
+export type StoredResponse = KeptResponse
 
 export type Claim =
   /** This request holds the key; `token` identifies its claim when it completes or releases it. */
@@ -47,82 +46,51 @@ export type Claim =
   | { kind: 'mismatch' }
   | { kind: 'in-flight' }
 
-const SCOPE = 'app_id = ? and method = ? and path = ? and key = ?'
-const scopeValues = (scope: Scope) => [scope.appId, scope.method, scope.path, scope.key]
+const LIMITS = { inFlightSeconds: IN_FLIGHT_SECONDS, retentionHours: RETENTION_HOURS }
 
-/**
- * Claims the key, or says what became of its first use. A completed use older
- * than RETENTION_HOURS, or a claim past its `locked_until`, is taken over.
- */
-export async function claim(scope: Scope, bodyHash: string): Promise<Claim> {
-  // Twice at most: the row seen taken may be cleaned up before it is read.
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const taken = await db.rawQuery(
-      `insert into idempotency_keys (app_id, method, path, key, fingerprint, created_at, locked_until)
-       values (?, ?, ?, ?, ?, now(), now() + make_interval(secs => ?))
-       on conflict (app_id, method, path, key) do update
-         set fingerprint = excluded.fingerprint, created_at = excluded.created_at,
-             locked_until = excluded.locked_until, response_status = null,
-             response_headers = null, response_body = null
-         where idempotency_keys.created_at < now() - make_interval(hours => ?)
-            or (idempotency_keys.response_status is null and idempotency_keys.locked_until < now())
-       returning created_at::text as token`,
-      [...scopeValues(scope), bodyHash, IN_FLIGHT_SECONDS, RETENTION_HOURS]
-    )
-    if (taken.rows.length > 0) return { kind: 'owner', token: taken.rows[0].token }
-    const found = await db.rawQuery(
-      `select fingerprint, response_status, response_headers, response_body, response_extra
-         from idempotency_keys where ${SCOPE}`,
-      scopeValues(scope)
-    )
-    const row = found.rows[0]
-    if (!row) continue
-    if (row.fingerprint !== bodyHash) return { kind: 'mismatch' }
-    if (row.response_status === null) return { kind: 'in-flight' }
-    return {
-      kind: 'replay',
-      response: {
-        status: row.response_status,
-        headers: row.response_headers,
-        body: row.response_body,
-        extra: row.response_extra,
-      },
+/** The keys' life: claim, complete or release, prune (the SQL is IdempotencyStore's). */
+@inject()
+export default class Idempotency {
+  constructor(private store: IdempotencyStore) {}
+
+  /**
+   * Claims the key, or says what became of its first use. A completed use older
+   * than RETENTION_HOURS, or a claim past its `locked_until`, is taken over.
+   */
+  async claim(scope: Scope, bodyHash: string): Promise<Claim> {
+    // Twice at most: the row seen taken may be cleaned up before it is read.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const token = await this.store.take(scope, bodyHash, LIMITS)
+      if (token !== null) return { kind: 'owner', token }
+      const row = await this.store.find(scope)
+      if (!row) continue
+      if (row.fingerprint !== bodyHash) return { kind: 'mismatch' }
+      if (row.responseStatus === null) return { kind: 'in-flight' }
+      return {
+        kind: 'replay',
+        response: {
+          status: row.responseStatus,
+          headers: row.responseHeaders ?? {},
+          body: row.responseBody ?? Buffer.alloc(0),
+          extra: row.responseExtra,
+        },
+      }
     }
+    return { kind: 'in-flight' }
   }
-  return { kind: 'in-flight' }
-}
 
-/** Keeps the completed response of the claim `token` for replay. */
-export async function complete(scope: Scope, token: string, response: StoredResponse) {
-  await db.rawQuery(
-    `update idempotency_keys
-        set response_status = ?, response_headers = ?::jsonb, response_body = ?,
-            response_extra = ?::jsonb, locked_until = null
-      where ${SCOPE} and created_at = ?::timestamptz and response_status is null`,
-    [
-      response.status,
-      JSON.stringify(response.headers),
-      response.body,
-      response.extra ? JSON.stringify(response.extra) : null,
-      ...scopeValues(scope),
-      token,
-    ]
-  )
-}
+  /** Keeps the completed response of the claim `token` for replay. */
+  complete(scope: Scope, token: string, response: StoredResponse) {
+    return this.store.complete(scope, token, response)
+  }
 
-/** Gives the key up (no response worth replaying): the client may retry with it at once. */
-export async function release(scope: Scope, token: string) {
-  await db.rawQuery(
-    `delete from idempotency_keys where ${SCOPE} and created_at = ?::timestamptz and response_status is null`,
-    [...scopeValues(scope), token]
-  )
-}
+  /** Gives the key up (no response worth replaying): the client may retry with it at once. */
+  release(scope: Scope, token: string) {
+    return this.store.release(scope, token)
+  }
 
-/** Deletes keys past their 24 hours (the hourly cleanup job). */
-export async function pruneIdempotencyKeys() {
-  const deleted = await db.rawQuery(
-    'delete from idempotency_keys where created_at < now() - make_interval(hours => ?)',
-    [RETENTION_HOURS]
-  )
-  return deleted.rowCount as number
+  /** Deletes keys past their 24 hours (the hourly cleanup job); how many. */
+  prune() {
+    return this.store.prune(RETENTION_HOURS)
+  }
 }

@@ -10,7 +10,7 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { ApplicationService } from '@adonisjs/core/types'
 import type { Logger } from '@adonisjs/core/logger'
 import { settings } from '#core/settings'
-import { poolQuery } from '#core/database/pool_query'
+import { inTransaction } from '#core/database/pg_boss_db'
 import type { JobContext, JobDefinition, JobHandler } from './types.js'
 
 export type StartOptions = {
@@ -32,19 +32,6 @@ const WORK_DEFAULTS = {
   burstWhenBatchFull: true,
   pollingIntervalSeconds: 2,
   notifyPollingIntervalSeconds: 2,
-}
-
-/**
- * pg-boss's statements on the connection of the caller's transaction. They are
- * `$n` statements already: they go to the connection as they are, not through
- * knex (pg-boss's `fromKnex` rewrites them to `?` for knex to rewrite back).
- */
-function inTransaction(trx: TransactionClientContract) {
-  return {
-    executeSql: async (text: string, values: unknown[] = []) => ({
-      rows: await poolQuery(text, values, { client: trx }),
-    }),
-  }
 }
 
 export type EnqueueOptions = Omit<SendOptions, 'db'> & { trx?: TransactionClientContract }

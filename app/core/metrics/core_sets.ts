@@ -2,7 +2,9 @@
  * Core metrics read at scrape time: job queues (pg-boss tables), outbound
  * deliveries, and this process's database pool.
  */
-import db from '@adonisjs/lucid/services/db'
+import app from '@adonisjs/core/services/app'
+import { poolStates } from '#core/database/pool_stats'
+import MetricsStore from '#core/stores/metrics_store'
 import type { Sample, ScrapeSet } from './types.js'
 
 const jobs: ScrapeSet = {
@@ -22,23 +24,15 @@ const jobs: ScrapeSet = {
     },
   ],
   async collect() {
-    const result = await db.rawQuery(`
-      select q.name,
-             count(j.id) filter (where j.state < 'active' and j.start_after <= now()) as queued,
-             count(j.id) filter (where j.state < 'active' and j.start_after > now()) as deferred,
-             count(j.id) filter (where j.state = 'active') as active,
-             coalesce(extract(epoch from now() - min(j.start_after)
-               filter (where j.state < 'active' and j.start_after <= now())), 0) as oldest
-        from pgboss.queue q
-        left join pgboss.job j on j.name = q.name and j.state <= 'active'
-       group by q.name`)
-    return result.rows.flatMap((row: any): Sample[] => {
+    const store = await app.container.make(MetricsStore)
+    const queues = await store.queues()
+    return queues.flatMap((row): Sample[] => {
       const labels = { queue: row.name }
       return [
-        { name: 'jobs_queued', labels, value: Number(row.queued) },
-        { name: 'jobs_deferred', labels, value: Number(row.deferred) },
-        { name: 'jobs_active', labels, value: Number(row.active) },
-        { name: 'jobs_oldest_queued_age_seconds', labels, value: Number(row.oldest) },
+        { name: 'jobs_queued', labels, value: row.queued },
+        { name: 'jobs_deferred', labels, value: row.deferred },
+        { name: 'jobs_active', labels, value: row.active },
+        { name: 'jobs_oldest_queued_age_seconds', labels, value: row.oldest },
       ]
     })
   },
@@ -59,23 +53,20 @@ const deliveries: ScrapeSet = {
     },
   ],
   async collect() {
-    const result = await db.rawQuery(`
-      select channel, status, count(*) as n from deliveries
-       where status in ('pending', 'failed')
-          or created_at > now() - interval '24 hours'
-       group by channel, status`)
-    return result.rows.map((row: any): Sample => {
+    const store = await app.container.make(MetricsStore)
+    const counts = await store.deliveries()
+    return counts.map((row): Sample => {
       const open = row.status === 'pending' || row.status === 'failed'
       return open
         ? {
             name: 'deliveries_open',
             labels: { channel: row.channel, status: row.status },
-            value: Number(row.n),
+            value: row.count,
           }
         : {
             name: 'deliveries_settled_24h',
             labels: { channel: row.channel, outcome: row.status },
-            value: Number(row.n),
+            value: row.count,
           }
     })
   },
@@ -92,35 +83,12 @@ const pool: ScrapeSet = {
     { name: 'db_pool_max', help: 'Pool size limit.', labelNames: ['connection'] },
   ],
   async collect() {
-    const samples: Sample[] = []
-    for (const [name, node] of db.manager.connections) {
-      const tarn = node.connection?.pool
-      if (!tarn) continue
-      const connection = name
-      samples.push(
-        {
-          name: 'db_pool_connections',
-          labels: { connection, state: 'used' },
-          value: tarn.numUsed(),
-        },
-        {
-          name: 'db_pool_connections',
-          labels: { connection, state: 'free' },
-          value: tarn.numFree(),
-        },
-        {
-          name: 'db_pool_connections',
-          labels: { connection, state: 'pending' },
-          value: tarn.numPendingAcquires(),
-        },
-        {
-          name: 'db_pool_max',
-          labels: { connection },
-          value: (tarn as unknown as { max: number }).max,
-        }
-      )
-    }
-    return samples
+    return poolStates().flatMap(({ connection, used, free, pending, max }): Sample[] => [
+      { name: 'db_pool_connections', labels: { connection, state: 'used' }, value: used },
+      { name: 'db_pool_connections', labels: { connection, state: 'free' }, value: free },
+      { name: 'db_pool_connections', labels: { connection, state: 'pending' }, value: pending },
+      { name: 'db_pool_max', labels: { connection }, value: max },
+    ])
   },
 }
 

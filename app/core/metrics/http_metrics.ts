@@ -8,7 +8,7 @@
  * prom-client still renders it.
  */
 import type { Metric } from 'prom-client'
-import { registry } from './registry.js'
+import { registerMetric } from './registry.js'
 
 const NAME = 'http_request_duration_seconds'
 const HELP =
@@ -79,7 +79,7 @@ function values(): Value[] {
   return out
 }
 
-registry.registerMetric({
+registerMetric({
   name: NAME,
   help: HELP,
   type: 'histogram',

@@ -5,12 +5,17 @@
  * scrape time, which tell the truth across processes (queues, deliveries,
  * photos, inquiries). Modules contribute the latter through start/modules.ts.
  */
-import { Gauge, Registry, collectDefaultMetrics } from 'prom-client'
+import { Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client'
 import { contributions } from '#core/modules'
 import type { ScrapeSet } from './types.js'
 
-export const registry = new Registry()
+const registry = new Registry()
 collectDefaultMetrics({ register: registry })
+
+/** Adds a metric counted in this process (app/core/metrics/http_metrics.ts). */
+export function registerMetric(metric: Metric) {
+  registry.registerMetric(metric)
+}
 
 type Loaded = { set: ScrapeSet; gauges: Map<string, Gauge> }
 

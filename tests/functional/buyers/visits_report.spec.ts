@@ -5,6 +5,7 @@
  * covered in listing_page.spec.ts.
  */
 import { test } from '@japa/runner'
+import adonis from '@adonisjs/core/services/app'
 import { createCaller } from '#tests/helpers/apps'
 import { createAgency, uniqueEmail } from '#tests/helpers/agencies'
 import GrantAgency from '#agencies/services/grant_agency'
@@ -33,7 +34,7 @@ const person = (n: number) => ({
 })
 
 async function visits(target: VisitedListing, count: number, day: string) {
-  const record = new RecordVisit()
+  const record = await adonis.container.make(RecordVisit)
   for (let n = 1; n <= count; n++) await record.execute(target, person(n), day)
 }
 
@@ -264,7 +265,7 @@ test.group('Visit counting', () => {
     const { app } = await createCaller('Conteo')
     const fixture = await createAgency(app)
     const car = listing(app.id, fixture.agency.id, 'CNT-1')
-    const record = new RecordVisit()
+    const record = await adonis.container.make(RecordVisit)
     const day = today()
     assert.equal(await record.execute(car, person(1), day), 'counted')
     assert.equal(await record.execute(car, person(1), day), 'repeat')
@@ -285,7 +286,7 @@ test.group('Visit counting', () => {
     const { app } = await createCaller('Robots')
     const fixture = await createAgency(app)
     const car = listing(app.id, fixture.agency.id, 'BOT-1')
-    const record = new RecordVisit()
+    const record = await adonis.container.make(RecordVisit)
     for (const userAgent of [
       'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
       'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
@@ -309,7 +310,7 @@ test.group('Visit counting', () => {
     const fixture = await createAgency(app)
     const car = listing(app.id, fixture.agency.id, 'PODA-1')
     for (const days of [0, 1, 2, 3]) await visits(car, 2, shiftDay(today(), -days))
-    await new PruneVisitors().execute()
+    await (await adonis.container.make(PruneVisitors)).execute()
     const left = await db
       .from('listing_visitors')
       .where('listing_id', car.listingId)
@@ -323,6 +324,6 @@ test.group('Visit counting', () => {
       .first()
     assert.equal(Number(counts!.days), 4)
     // Pruning again is harmless (the job is idempotent).
-    await new PruneVisitors().execute()
+    await (await adonis.container.make(PruneVisitors)).execute()
   })
 })

@@ -1,3 +1,4 @@
+import app from '@adonisjs/core/services/app'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { PROPULSIONS, TRANSMISSIONS } from '#core/value_sets'
@@ -92,7 +93,7 @@ test.group('Bundled reference data (read from the installed packages)', () => {
           Object.values(SOURCES).map((source) => ({ name: source.name, version: source.version }))
         )
       const revision = await db.from('catalog_state').select('revision').first()
-      const report = await new LoadBundledCatalog().execute()
+      const report = await (await app.container.make(LoadBundledCatalog)).execute()
       assert.deepEqual(report.loaded, [])
       assert.sameMembers(report.skipped, ['places', 'currencies', 'vehicles'])
       assert.deepEqual(

@@ -5,6 +5,7 @@
  * clients would keep that stale body (304) until the next import.
  */
 import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import ImportCatalog from '#catalog/services/import_catalog'
 import { createCaller } from '#tests/helpers/apps'
@@ -19,7 +20,7 @@ test.group('Catalogue: ETags while an import commits', () => {
     await seedCatalog()
     const { token } = await createCaller('catalog etag race')
     const name = `Carrera ${Date.now()}`
-    await new ImportCatalog().execute({ brands: [{ name }] })
+    await (await app.container.make(ImportCatalog)).execute({ brands: [{ name }] })
     const { id } = await db.from('brands').where('name', name).select('id').first()
     const get = () => client.get(`/v3/marcas/${id}`).bearerToken(token)
     const before = await get()

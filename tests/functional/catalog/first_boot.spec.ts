@@ -251,7 +251,8 @@ test.group('Catalogue import: bulk writes, row-by-row results', (group) => {
         },
       ],
     }
-    const summary = await new ImportCatalog(fresh.client).execute(data)
+    const importer = await app.container.make(ImportCatalog)
+    const summary = await importer.execute(data, undefined, { client: fresh.client })
     assert.deepEqual(summary, {
       regions: 3,
       cities: 5,
@@ -350,19 +351,23 @@ test.group('Catalogue import: bulk writes, row-by-row results', (group) => {
     )
 
     // Again into filled tables (upserts): existing rows keep their ids, new ones follow the used-up ones.
-    await new ImportCatalog(fresh.client).execute({
-      brands: [
-        {
-          name: 'EQUIPO UNO',
-          models: [
-            {
-              name: 'Alfa',
-              versions: [version('1.0 Base', 2019, { power: 90 }), version('1.0 Base', 2023)],
-            },
-          ],
-        },
-      ],
-    })
+    await importer.execute(
+      {
+        brands: [
+          {
+            name: 'EQUIPO UNO',
+            models: [
+              {
+                name: 'Alfa',
+                versions: [version('1.0 Base', 2019, { power: 90 }), version('1.0 Base', 2023)],
+              },
+            ],
+          },
+        ],
+      },
+      undefined,
+      { client: fresh.client }
+    )
     assert.deepEqual(await rows('brands', ['id', 'name', 'new_market']), [
       { id: 1, name: 'EQUIPO UNO', new_market: false },
       { id: 2, name: 'Otra Marca', new_market: true },

@@ -1,10 +1,11 @@
 import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
 import PlaceResolver from '#catalog/services/place_resolver'
 import VehicleResolver from '#catalog/services/vehicle_resolver'
 import { seedCatalog } from '#tests/helpers/catalog'
 
-const places = new PlaceResolver()
-const vehicles = new VehicleResolver()
+const places = await app.container.make(PlaceResolver)
+const vehicles = await app.container.make(VehicleResolver)
 
 test.group('PlaceResolver', (group) => {
   group.setup(async () => {

@@ -2,6 +2,7 @@
  * Segmento is a string for every version (docs/spec.md §2.13): kept when the data gives one,
  * derived from body type and size class otherwise (app/catalog/services/segment.ts).
  */
+import app from '@adonisjs/core/services/app'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import ImportCatalog from '#catalog/services/import_catalog'
@@ -15,7 +16,7 @@ test.group('Catalogue: Segmento', () => {
     const fresh = await freshDatabase('segment')
     try {
       await fresh.migrate()
-      await new LoadBundledCatalog(fresh.client).execute()
+      await (await app.container.make(LoadBundledCatalog)).execute({ client: fresh.client })
       const [{ total, missing, unclassified }] = await fresh.client
         .from('versions')
         .select(
@@ -52,7 +53,9 @@ test.group('Catalogue: Segmento', () => {
   }).timeout(600_000)
 
   test('on the wire: imported segments kept, missing ones derived', async ({ client, assert }) => {
-    await new ImportCatalog().execute({
+    await (
+      await app.container.make(ImportCatalog)
+    ).execute({
       brands: [
         {
           name: 'Segmentia',

@@ -14,15 +14,35 @@ import {
   moduleGraph,
   moduleOf,
   readSources,
+  sqlOutsideStores,
 } from '#tests/helpers/module_graph'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
+
+/** The sources of app/, read once for the tests of the real tree. */
+let sources: ReturnType<typeof readSources> | undefined
+const appSources = () => (sources ??= readSources(root))
+
+/** Writes `tree` (path → source) under tmp/<name>, removed after the test; returns its root. */
+async function writeTree(
+  name: string,
+  tree: Record<string, string>,
+  cleanup: (fn: () => Promise<void>) => void
+) {
+  const fixture = posix.join(root, 'tmp', name)
+  cleanup(() => rm(fixture, { recursive: true, force: true }))
+  for (const [path, source] of Object.entries(tree)) {
+    await mkdir(posix.dirname(posix.join(fixture, path)), { recursive: true })
+    await writeFile(posix.join(fixture, path), source)
+  }
+  return fixture
+}
 
 test.group('Module boundaries', () => {
   test('app/: core imports no module, no cycle, no foreign controllers or models', async ({
     assert,
   }) => {
-    const files = await readSources(root)
+    const files = await appSources()
     assert.isAbove(files.length, 100)
     const imports = crossImports(files)
     // The graph is real: the known dependencies are seen.
@@ -51,8 +71,6 @@ test.group('Module boundaries', () => {
   })
 
   test('a synthetic tree that breaks every rule is caught', async ({ assert, cleanup }) => {
-    const fixture = posix.join(root, 'tmp', 'module_boundaries_fixture')
-    cleanup(() => rm(fixture, { recursive: true, force: true }))
     const tree: Record<string, string> = {
       'app/core/commands/start.ts': `// import '#apps/in_a_comment'\nexport async function run() {\n  const { default: App } = await import('#apps/models/app')\n}`,
       'app/core/http/auth.ts': `import type App from '../../apps/models/app.js'`,
@@ -63,10 +81,7 @@ test.group('Module boundaries', () => {
       'app/agencies/models/agency.ts': `import '#core/settings'`,
       'app/catalog/services/place.ts': `import { x } from '#catalog/services/other'\nimport env from '#start/env'`,
     }
-    for (const [path, source] of Object.entries(tree)) {
-      await mkdir(posix.dirname(posix.join(fixture, path)), { recursive: true })
-      await writeFile(posix.join(fixture, path), source)
-    }
+    const fixture = await writeTree('module_boundaries_fixture', tree, cleanup)
 
     const violations = boundaryViolations(crossImports(await readSources(fixture)))
     assert.deepEqual(violations.coreImportsModule.sort(), [
@@ -85,6 +100,54 @@ test.group('Module boundaries', () => {
       'app/core/commands/start.ts imports #apps/models/app',
       'app/core/http/auth.ts imports ../../apps/models/app.js',
       'app/leads/services/directory.ts imports #agencies/models/agency',
+    ])
+  })
+
+  test('app/: no SQL outside stores, models and app/core/database', async ({ assert }) => {
+    const found = sqlOutsideStores(await appSources())
+    assert.deepEqual(
+      found,
+      [],
+      'SQL outside a store (tests/helpers/module_graph.ts, sqlOutsideStores)'
+    )
+  })
+
+  test('a synthetic tree with SQL outside its stores is caught, clause by clause', async ({
+    assert,
+    cleanup,
+  }) => {
+    const fixture = await writeTree(
+      'sql_outside_stores_fixture',
+      {
+        // Caught: each clause once.
+        'app/leads/services/receive.ts': `import db from '@adonisjs/lucid/services/db'`,
+        'app/leads/jobs/send.ts': `import { poolQuery } from '#core/database/pool_query'`,
+        'app/leads/controllers/inquiries.ts': `import Inquiry from '#leads/models/inquiry'`,
+        'app/leads/services/resend.ts': `export { default } from '../models/inquiry.js'`,
+        'app/core/commands/prune.ts': `const { default: Visit } = await import('#buyers/models/visit')`,
+        'app/agencies/services/suspend.ts': `import { poolQuery } from '../../core/database/pool_query.js'`,
+        'app/listings/services/archive.ts': `export const run = (trx: any) => trx.rawQuery('select 1')`,
+        'app/listings/services/count.ts': `export const run = (db: any) => db.connection().knexRawQuery('x')`,
+        'app/listings/services/list.ts': `export const run = (q: any) => q.knexQuery().select('*')`,
+        // Pass: type-only imports, SQL in comments and strings, and the homes of SQL.
+        'app/leads/transformers/inquiry.ts': `import type Inquiry from '#leads/models/inquiry'\nimport type { Tx } from '#core/database/unit_of_work'\n// db.rawQuery('select 1')\nexport const text = '.knexQuery('`,
+        'app/leads/stores/inquiry_store.ts': `import db from '@adonisjs/lucid/services/db'\nimport Inquiry from '#leads/models/inquiry'\nexport const one = () => db.rawQuery('select 1')`,
+        'app/leads/models/inquiry.ts': `import Agency from '#agencies/models/agency'\nexport default class Inquiry {}`,
+        'app/core/database/ping.ts': `import db from '@adonisjs/lucid/services/db'\nexport const ping = () => db.rawQuery('select 1')`,
+        'app/core/stores/idempotency_store.ts': `import { poolQuery } from '#core/database/pool_query'`,
+      },
+      cleanup
+    )
+    assert.sameMembers(sqlOutsideStores(await readSources(fixture)), [
+      'app/leads/services/receive.ts imports @adonisjs/lucid/services/db',
+      'app/leads/jobs/send.ts imports #core/database/pool_query',
+      'app/leads/controllers/inquiries.ts imports #leads/models/inquiry',
+      'app/leads/services/resend.ts imports ../models/inquiry.js',
+      'app/core/commands/prune.ts imports #buyers/models/visit',
+      'app/agencies/services/suspend.ts imports ../../core/database/pool_query.js',
+      'app/listings/services/archive.ts calls .rawQuery(',
+      'app/listings/services/count.ts calls .knexRawQuery(',
+      'app/listings/services/list.ts calls .knexQuery(',
     ])
   })
 

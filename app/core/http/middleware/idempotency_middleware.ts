@@ -8,14 +8,12 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import type { ServerResponse } from 'node:http'
+import { inject } from '@adonisjs/core'
 import { Problem } from '../problem.js'
-import {
+import Idempotency, {
   IDEMPOTENCY_HEADER,
   REPLAYED_HEADER,
-  claim,
-  complete,
   fingerprint,
-  release,
   validKey,
   type Scope,
   type StoredResponse,
@@ -27,7 +25,10 @@ const NOT_REPLAYED =
 
 const MAX_PATH = 2048
 
+@inject()
 export default class IdempotencyMiddleware {
+  constructor(private idempotency: Idempotency) {}
+
   async handle(ctx: HttpContext, next: NextFn) {
     const key = ctx.request.header(IDEMPOTENCY_HEADER)
     if (key === undefined || ctx.request.method() !== 'POST') return next()
@@ -43,7 +44,7 @@ export default class IdempotencyMiddleware {
     }
     // No resource lives at such a path (the handler refuses it); the key's index entry would not fit.
     if (scope.path.length > MAX_PATH) return next()
-    const claimed = await claim(scope, fingerprint(ctx.request.raw()))
+    const claimed = await this.idempotency.claim(scope, fingerprint(ctx.request.raw()))
     if (claimed.kind === 'mismatch') {
       throw new Problem(422, {
         title: 'La clave de idempotencia ya se usó con otro cuerpo',
@@ -58,12 +59,12 @@ export default class IdempotencyMiddleware {
     }
     if (claimed.kind === 'replay') return replay(ctx, claimed.response)
 
-    keepOnEnd(ctx, scope, claimed.token)
+    keepOnEnd(ctx, this.idempotency, scope, claimed.token)
     try {
       return await next()
     } catch (error) {
       // Errors are normally answered downstream; one that escapes leaves nothing to replay.
-      await release(scope, claimed.token).catch(() => {})
+      await this.idempotency.release(scope, claimed.token).catch(() => {})
       throw error
     }
   }
@@ -86,6 +87,7 @@ export function replay(ctx: HttpContext, stored: StoredResponse, options = { coo
  */
 export function keepOnEnd(
   ctx: HttpContext,
+  idempotency: Idempotency,
   scope: Scope,
   token: string,
   extra?: () => Record<string, unknown>
@@ -109,13 +111,13 @@ export function keepOnEnd(
       status < 500 &&
       (chunk === null || chunk === undefined || typeof chunk === 'string' || Buffer.isBuffer(chunk))
     const settle = storable
-      ? complete(scope, token, {
+      ? idempotency.complete(scope, token, {
           status,
           headers: ctx.response.getHeaders() as StoredResponse['headers'],
           body: chunk ? Buffer.from(chunk) : Buffer.alloc(0),
           extra: extra?.(),
         })
-      : release(scope, token)
+      : idempotency.release(scope, token)
     settle
       .catch((error) => ctx.logger.error({ err: error }, 'idempotency key not settled'))
       .finally(() => (end as any).apply(res, args))

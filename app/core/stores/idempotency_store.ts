@@ -1,0 +1,107 @@
+/*
+ * The `idempotency_keys` table (docs/design.md §14). Written-out SQL: the
+ * claim is one `insert … on conflict do update … where <expired or lapsed>`
+ * that no query builder expresses (docs/decisions.md, Core / HTTP,
+ * "Idempotency-Key: the claim"), and every POST with a key runs it.
+ */
+import db from '@adonisjs/lucid/services/db'
+import type { Tx } from '#core/database/unit_of_work'
+
+export type IdempotencyScope = { appId: number; method: string; path: string; key: string }
+
+export type IdempotencyRow = {
+  fingerprint: string
+  responseStatus: number | null
+  responseHeaders: Record<string, string | number | string[]> | null
+  responseBody: Buffer | null
+  responseExtra: Record<string, unknown> | null
+}
+
+export type KeptResponse = {
+  status: number
+  headers: Record<string, string | number | string[]>
+  body: Buffer
+  extra?: Record<string, unknown> | null
+}
+
+const SCOPE = 'app_id = ? and method = ? and path = ? and key = ?'
+const scopeValues = (scope: IdempotencyScope) => [scope.appId, scope.method, scope.path, scope.key]
+
+export default class IdempotencyStore {
+  /**
+   * Takes the key when free, expired (`created_at` older than `retentionHours`) or lapsed
+   * (no response, `locked_until` past); its claim token, or null when another use holds it.
+   */
+  async take(
+    scope: IdempotencyScope,
+    bodyHash: string,
+    limits: { inFlightSeconds: number; retentionHours: number },
+    tx?: Tx
+  ): Promise<string | null> {
+    const taken = await (tx ?? db).rawQuery(
+      `insert into idempotency_keys (app_id, method, path, key, fingerprint, created_at, locked_until)
+       values (?, ?, ?, ?, ?, now(), now() + make_interval(secs => ?))
+       on conflict (app_id, method, path, key) do update
+         set fingerprint = excluded.fingerprint, created_at = excluded.created_at,
+             locked_until = excluded.locked_until, response_status = null,
+             response_headers = null, response_body = null
+         where idempotency_keys.created_at < now() - make_interval(hours => ?)
+            or (idempotency_keys.response_status is null and idempotency_keys.locked_until < now())
+       returning created_at::text as token`,
+      [...scopeValues(scope), bodyHash, limits.inFlightSeconds, limits.retentionHours]
+    )
+    return taken.rows[0]?.token ?? null
+  }
+
+  async find(scope: IdempotencyScope, tx?: Tx): Promise<IdempotencyRow | null> {
+    const found = await (tx ?? db).rawQuery(
+      `select fingerprint, response_status, response_headers, response_body, response_extra
+         from idempotency_keys where ${SCOPE}`,
+      scopeValues(scope)
+    )
+    const row = found.rows[0]
+    if (!row) return null
+    return {
+      fingerprint: row.fingerprint,
+      responseStatus: row.response_status,
+      responseHeaders: row.response_headers,
+      responseBody: row.response_body,
+      responseExtra: row.response_extra,
+    }
+  }
+
+  /** Keeps the response of the claim `token` (still without one). */
+  async complete(scope: IdempotencyScope, token: string, response: KeptResponse, tx?: Tx) {
+    await (tx ?? db).rawQuery(
+      `update idempotency_keys
+          set response_status = ?, response_headers = ?::jsonb, response_body = ?,
+              response_extra = ?::jsonb, locked_until = null
+        where ${SCOPE} and created_at = ?::timestamptz and response_status is null`,
+      [
+        response.status,
+        JSON.stringify(response.headers),
+        response.body,
+        response.extra ? JSON.stringify(response.extra) : null,
+        ...scopeValues(scope),
+        token,
+      ]
+    )
+  }
+
+  /** Deletes the claim `token` while it has no response. */
+  async release(scope: IdempotencyScope, token: string, tx?: Tx) {
+    await (tx ?? db).rawQuery(
+      `delete from idempotency_keys where ${SCOPE} and created_at = ?::timestamptz and response_status is null`,
+      [...scopeValues(scope), token]
+    )
+  }
+
+  /** Deletes keys older than `retentionHours`; how many. */
+  async prune(retentionHours: number, tx?: Tx): Promise<number> {
+    const deleted = await (tx ?? db).rawQuery(
+      'delete from idempotency_keys where created_at < now() - make_interval(hours => ?)',
+      [retentionHours]
+    )
+    return deleted.rowCount as number
+  }
+}
