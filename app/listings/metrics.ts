@@ -3,8 +3,9 @@
  * time: photos waiting for the download job, and the outcomes of the last
  * 24 hours (a rising share of rejections means a broken feed or storage).
  */
-import db from '@adonisjs/lucid/services/db'
+import app from '@adonisjs/core/services/app'
 import type { ScrapeSet } from '#core/metrics/types'
+import ListingPhotoStore from '#listings/stores/listing_photo_store'
 
 export const metrics: ScrapeSet[] = [
   {
@@ -18,15 +19,12 @@ export const metrics: ScrapeSet[] = [
       },
     ],
     async collect() {
-      const result = await db.rawQuery(`
-        select state, count(*) as n from listing_photos
-         where state = 'pending' or updated_at > now() - interval '24 hours'
-         group by state`)
+      const photos = await app.container.make(ListingPhotoStore)
       let pending = 0
       const settled = { ready: 0, rejected: 0 } as Record<string, number>
-      for (const row of result.rows) {
-        if (row.state === 'pending') pending = Number(row.n)
-        else settled[row.state] = Number(row.n)
+      for (const row of await photos.recentStates()) {
+        if (row.state === 'pending') pending = row.n
+        else settled[row.state] = row.n
       }
       return [
         { name: 'listing_photos_pending', value: pending },

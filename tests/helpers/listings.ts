@@ -72,5 +72,6 @@ export async function createListing(
     })
     if (!done.ok) throw new Error(`createListing: archive failed: ${done.reason}`)
   }
-  return (await new ListingDirectory().forInquiry(created.value.agency.id, input.externalId))!
+  const directory = await app.container.make(ListingDirectory)
+  return (await directory.forInquiry(created.value.agency.id, input.externalId))!
 }

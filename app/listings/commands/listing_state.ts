@@ -26,16 +26,14 @@ export default class ListingState extends AppCommand {
     const to = STATES.find((state) => state === this.to)
     if (!to) return this.fail('--to must be active, suspended or archived')
     const { default: app } = await import('@adonisjs/core/services/app')
-    const { default: Listing } = await import('#listings/models/listing')
+    const { default: ListingStore } = await import('#listings/stores/listing_store')
     const { default: AgencyDirectory } = await import('#agencies/services/agency_directory')
     const { default: ChangeListing } = await import('#listings/services/change_listing')
     // ExternalId is unique per agency (whatever the app), so this names one listing.
-    const listing = await Listing.query()
-      .where('admin_email', this.adminmail.trim().toLowerCase())
-      .whereRaw('lower(external_id) = lower(?)', [this.externalid])
-      .first()
-    const agency =
-      listing && (await new AgencyDirectory().forApp(listing.appId, listing.adminEmail))
+    const listings = await app.container.make(ListingStore)
+    const listing = await listings.findOfAgency(this.adminmail, this.externalid)
+    const directory = await app.container.make(AgencyDirectory)
+    const agency = listing && (await directory.forApp(listing.appId, listing.adminEmail))
     if (!listing || !agency) {
       return this.fail(`No listing ${this.externalid} of ${this.adminmail}`)
     }
@@ -45,7 +43,7 @@ export default class ListingState extends AppCommand {
       agency,
       externalId: listing.externalId,
       change: to === 'archived' ? { kind: 'archive' } : { kind: 'state', active: to === 'active' },
-      cause: 'Administracion',
+      cause: 'administration',
     })
     if (!done.ok) return this.fail(`Refused: ${done.reason}`)
     this.logger.success(`Listing ${listing.externalId} of ${listing.adminEmail}: ${to}`)

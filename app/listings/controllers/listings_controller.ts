@@ -7,7 +7,6 @@ import CreateListing from '#listings/services/create_listing'
 import ChangeListing, { type Change } from '#listings/services/change_listing'
 import ShowListing from '#listings/services/show_listing'
 import ListListings, { PER_PAGE } from '#listings/services/list_listings'
-import { STATE_CODE } from '#listings/services/listing_rules'
 import { listingEtag } from '#listings/services/listing_etag'
 import {
   listingHref,
@@ -23,6 +22,7 @@ import {
   toCreateInput,
   toEditInput,
   toPartialInput,
+  toStateFilter,
 } from '#listings/validators/listing'
 import { agencyOfCaller } from '#agencies/http/agency_of_caller'
 import { NOT_FOR_APP, problemFor, type Outcome } from '#listings/http/problems'
@@ -49,7 +49,7 @@ export default class ListingsController {
   async index(ctx: HttpContext, lister: ListListings) {
     await ctx.request.validateUsing(listingParamsValidator, { data: ctx.params })
     const query = await ctx.request.validateUsing(listingQueryValidator, { data: ctx.request.qs() })
-    const state = query.estado ? STATE_CODE[query.estado as keyof typeof STATE_CODE] : undefined
+    const state = toStateFilter(query.estado)
     const page = query.pagina ?? 1
     const agency = await agencyOfCaller(ctx, 'read', NOT_FOR_APP)
     const found = await lister.execute(ctx.caller, agency, {

@@ -8,7 +8,7 @@
  */
 import { Problem, type ProblemErrors } from '#core/http/problem'
 import type { AgencyView } from '#agencies/services/agency_directory'
-import type { ListingRecord } from '#listings/services/listing_reader'
+import type { ListingRecord } from '#listings/services/listing_record'
 import type { ListingFailure, ListingIssue } from '#listings/services/listing_failures'
 import { MAX_KM_PER_YEAR } from '#listings/services/listing_rules'
 

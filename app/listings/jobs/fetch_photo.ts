@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto'
 import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import db from '@adonisjs/lucid/services/db'
+import { inject } from '@adonisjs/core'
 import type { JobContext, JobHandler } from '#core/jobs/types'
 import { outbound, OutboundError } from '#core/outbound/http_client'
 import { jobs, type PhotoFetchData } from '#listings/jobs'
@@ -21,8 +21,8 @@ import {
   type PhotoRejection,
 } from '#listings/services/process_photo'
 import { photoKeys, storePhoto } from '#listings/services/photo_storage'
-import { lockListing, refreshPhotoCache } from '#listings/services/photo_set'
-import ListingEvents from '#listings/services/listing_events'
+import SettlePhoto from '#listings/services/settle_photo'
+import ListingPhotoStore, { type PhotoOutcome } from '#listings/stores/listing_photo_store'
 
 /**
  * Downloads are written here, one file per try, removed when the try ends. A
@@ -101,14 +101,20 @@ function unmapped(rejection: never): never {
 
 const RETRY_LIMIT = jobs[0].queue?.retryLimit ?? 0
 
+@inject()
 export default class FetchPhoto implements JobHandler<PhotoFetchData> {
+  constructor(
+    private photos: ListingPhotoStore,
+    private settler: SettlePhoto
+  ) {}
+
   static async warmUp() {
     await sweepDownloads()
     await warmUpPhotoCodec()
   }
 
   async handle(data: PhotoFetchData, job: JobContext) {
-    const photo = await db.from('listing_photos').where('id', data.photoId).first()
+    const photo = await this.photos.find(data.photoId)
     if (!photo || photo.state !== 'pending') return
 
     // Checked on every try: a cleaner of the temporary folder may have removed it meanwhile.
@@ -181,18 +187,7 @@ export default class FetchPhoto implements JobHandler<PhotoFetchData> {
     }
   }
 
-  async #settle(photo: { id: number; listing_id: number }, values: Record<string, unknown>) {
-    await db.transaction(async (trx) => {
-      // The listing row first (see photo_set.ts): concurrent settles of its photos queue here.
-      await lockListing(trx, photo.listing_id)
-      const changed = await trx
-        .from('listing_photos')
-        .where('id', photo.id)
-        .where('state', 'pending')
-        .update({ ...values, updated_at: new Date() })
-      if (Number(changed) === 0) return
-      await refreshPhotoCache(trx, photo.listing_id, { bumpRevision: true })
-      await new ListingEvents().photoSettled(trx, photo.id)
-    })
+  async #settle(photo: { id: number; listing_id: number }, outcome: PhotoOutcome) {
+    await this.settler.execute({ id: photo.id, listingId: photo.listing_id }, outcome)
   }
 }

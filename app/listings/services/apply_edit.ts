@@ -5,8 +5,8 @@
  * or the operator does not allow fails with its own reason (listing_failures.ts).
  */
 import { inject } from '@adonisjs/core'
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import { fail, ok, type Fail, type Ok } from '#core/result'
+import type { Tx } from '#core/database/unit_of_work'
+import { fail, ok, type Ok } from '#core/result'
 import AgencyDirectory, {
   type AgencyView,
   type OperatorView,
@@ -16,6 +16,7 @@ import PlaceResolver from '#catalog/services/place_resolver'
 import type { ListingData } from '#listings/models/listing'
 import type { Exposure, ListingState, Spec } from '#listings/models/listing'
 import { type ListingEditInput, type Money } from '#listings/validators/listing'
+import ListingStore from '#listings/stores/listing_store'
 import { chooseExposure, choosePhone, mileageIssue, transition } from './listing_rules.js'
 import {
   invalid,
@@ -24,6 +25,7 @@ import {
   type ListingIssue,
   type MatchIssue,
 } from './listing_failures.js'
+import { signal, type Signal } from './write_signals.js'
 
 export type EditContext = {
   agency: AgencyView
@@ -48,42 +50,38 @@ export type PlaceValues = Ok<Record<string, unknown>> | InvalidListing
 /** Column values to write (snake_case) and the photo list to install, if it changed. */
 export type EditResult = { values: Record<string, unknown>; photos?: string[] }
 
-type Edited = Ok<EditResult> | InvalidListing | ListingConflict | Fail<'busy'>
-
-/** Advisory-lock namespace of this module (its migration range): one activation per agency at a time. */
-const LOCK_NAMESPACE = 300
-
-/**
- * Until `trx` ends, no other activation (or plan change) of the agency counts
- * its active listings: whoever counts next sees this transaction's result.
- */
-export async function holdActivations(trx: TransactionClientContract, agencyId: number) {
-  await trx.rawQuery('select pg_advisory_xact_lock(?, ?)', [LOCK_NAMESPACE, agencyId])
-}
+export type Edited = Ok<EditResult> | InvalidListing | ListingConflict | Signal<'members_busy'>
 
 @inject()
 export default class ApplyEdit {
   constructor(
     private directory: AgencyDirectory,
-    private places: PlaceResolver
+    private places: PlaceResolver,
+    private listings: ListingStore
   ) {}
 
   /**
-   * `busy`: the edit names a new responsible operator while a desasociar of
-   * the agency runs, and the caller holds the listing row (which that
-   * desasociar may need): roll back and retry with `membersHeld`.
-   * With `trx` null the edit reads without a transaction (ChangeListing's
-   * optimistic attempt) and fails with `locks` where it would need one.
+   * The edit inside `tx`, which holds the listing row (if any).
+   * `members_busy`: the edit names a new responsible operator while a
+   * desasociar of the agency runs, and the caller holds the listing row
+   * (which that desasociar may need): roll back and retry with `membersHeld`.
    */
-  async execute(trx: TransactionClientContract, context: EditContext): Promise<Edited>
-  async execute(
-    trx: TransactionClientContract | null,
-    context: EditContext
-  ): Promise<Edited | Fail<'locks'>>
-  async execute(
-    trx: TransactionClientContract | null,
-    context: EditContext
-  ): Promise<Edited | Fail<'locks'>> {
+  execute(tx: Tx, context: EditContext): Promise<Edited> {
+    // With a transaction nothing needs one: `needs_lock` cannot come back.
+    return this.#apply(tx, context) as Promise<Edited>
+  }
+
+  /**
+   * The edit read without a transaction (ChangeListing's optimistic attempt):
+   * `needs_lock` wherever it would need one (an activation, a count against
+   * the plan, a newly named responsible).
+   */
+  withoutLock(context: EditContext): Promise<Edited | Signal<'needs_lock'>> {
+    return this.#apply(undefined, context)
+  }
+
+  /** `tx` undefined: reads on the pool and signals `needs_lock` instead of locking. */
+  async #apply(tx: Tx | undefined, context: EditContext): Promise<Edited | Signal<'needs_lock'>> {
     const { agency, listing, input } = context
     const issues: ListingIssue[] = []
     const values: Record<string, unknown> = {}
@@ -99,12 +97,12 @@ export default class ApplyEdit {
       named !== agency.adminMail &&
       !context.membersHeld
     ) {
-      if (!trx) return fail('locks')
+      if (!tx) return signal('needs_lock')
       // A new listing holds no row a desasociar needs, so it may wait; an existing one may not.
-      const held = await this.directory.holdMembers(agency.id, trx, { wait: listing === null })
-      if (!held) return fail('busy')
+      const held = await this.directory.holdMembers(agency.id, tx, { wait: listing === null })
+      if (!held) return signal('members_busy')
     }
-    const { operator, plan } = await this.#operator(trx, agency, listing, input.operatorEmail)
+    const { operator, plan } = await this.#operator(tx, agency, listing, input.operatorEmail)
     if (!operator) return invalid([{ field: 'operator', issue: 'none' }])
     values.operator_id = operator.id
     values.operator_email = operator.email
@@ -163,7 +161,7 @@ export default class ApplyEdit {
     if (!moved.ok) return moved
     values.state = context.target
 
-    const exposure = await this.#exposure(trx, context, operator, plan, moved.value.activating)
+    const exposure = await this.#exposure(tx, context, operator, plan, moved.value.activating)
     if (!exposure.ok) return exposure
     values.exposure = exposure.value
 
@@ -176,12 +174,11 @@ export default class ApplyEdit {
    * plan (one statement for the common edit); otherwise `#exposure` reads it.
    */
   async #operator(
-    trx: TransactionClientContract | null,
+    client: Tx | undefined,
     agency: AgencyView,
     listing: ListingData | null,
     email: string | null | undefined
   ): Promise<{ operator: OperatorView | null; plan?: PlanView }> {
-    const client = trx ?? undefined
     if (email) {
       const named = await this.directory.member(agency.id, email, client)
       if (named) return { operator: named }
@@ -264,12 +261,12 @@ export default class ApplyEdit {
    * concurrent activations cannot both take the last place.
    */
   async #exposure(
-    trx: TransactionClientContract | null,
+    tx: Tx | undefined,
     context: EditContext,
     operator: OperatorView,
     known: PlanView | undefined,
     activating: boolean
-  ): Promise<Ok<Exposure> | ListingConflict | Fail<'locks'>> {
+  ): Promise<Ok<Exposure> | ListingConflict | Signal<'needs_lock'>> {
     const { agency, listing, input, target } = context
     const willBeActive = target === 'active'
     const requested = input.exposure
@@ -280,34 +277,26 @@ export default class ApplyEdit {
       willBeActive &&
       (requested === undefined || requested === listing.exposure)
     const counts = willBeActive && !keepsItsPlace
-    const used: Record<Exposure, number> = { high: 0, medium: 0, low: 0 }
+    let used: Record<Exposure, number> = { high: 0, medium: 0, low: 0 }
     if (activating || counts) {
-      if (!trx) return fail('locks')
+      if (!tx) return signal('needs_lock')
       if (activating) {
         // Not the flags read before the transaction: a suspension may be committing now, and its
         // `state = 'active' for update` cannot see this listing (it is not active yet). Deadlock-free:
         // this waits only for a suspension's agency/operator row while holding the listing row
         // (and, for a new listing, nothing), and a suspension locks only listings that are already
-        // active — never this one; one that starts after this read waits for `trx` instead.
-        const suspended = await this.directory.holdSuspensions(agency.id, operator.id, trx)
+        // active — never this one; one that starts after this read waits for `tx` instead.
+        const suspended = await this.directory.holdSuspensions(agency.id, operator.id, tx)
         if (suspended.agency) return fail('agency_suspended')
         if (suspended.operator) return fail('operator_suspended')
       }
       if (counts) {
-        await holdActivations(trx, agency.id)
-        const rows = await trx
-          .from('listings')
-          .where('agency_id', agency.id)
-          .where('state', 'active')
-          .if(listing, (query) => query.whereNot('id', listing!.id))
-          .groupBy('exposure')
-          .select('exposure')
-          .count('* as total')
-        for (const row of rows) used[row.exposure as Exposure] = Number(row.total)
+        await this.listings.holdActivations(agency.id, tx)
+        used = await this.listings.activeByExposure(agency.id, { except: listing?.id }, tx)
       }
     }
     // Under the agency's lock the plan is read after taking it, as the count is.
-    const plan = known && !counts ? known : await this.directory.plan(agency.id, trx ?? undefined)
+    const plan = known && !counts ? known : await this.directory.plan(agency.id, tx)
     if (activating) {
       const active = used.high + used.medium + used.low
       if (active >= plan.capacity) {

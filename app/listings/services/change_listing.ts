@@ -15,29 +15,30 @@
  * revision-guarded UPDATE, which commits only if nothing changed the row in
  * between. Otherwise — or when that UPDATE loses a race — it runs in a
  * transaction holding the row. Changes of one listing from this process run
- * one after another (`writers`), so a burst on one row does not turn into
+ * one after another (ListingWriters), so a burst on one row does not turn into
  * lost races; and a change hands the row it wrote to the edit queued
- * behind it (`handedRows`), which then skips the read. That row is only a guess:
+ * behind it (ListingWriters), which then skips the read. That row is only a guess:
  * its revision guards the UPDATE, and a guess that fails in any way is
  * dropped for a fresh read.
  */
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import { fail, ok, type Fail, type Ok } from '#core/result'
-import { SerialByKey } from '#core/serial_by_key'
-import { poolQuery } from '#core/database/pool_query'
+import type { Tx } from '#core/database/unit_of_work'
+import UnitOfWork from '#core/database/unit_of_work'
+import { fail, ok, type Ok } from '#core/result'
 import type { Caller } from '#core/auth/app_scoped'
 import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
 import type { ListingState } from '#listings/models/listing'
 import type { ListingEditInput } from '#listings/validators/listing'
-import ApplyEdit, { type PlaceValues } from './apply_edit.js'
-import ListingReader, { type ListingRecord } from './listing_reader.js'
-import { installPhotos } from './photo_set.js'
+import ListingStore from '#listings/stores/listing_store'
+import ApplyEdit, { type EditContext, type PlaceValues } from './apply_edit.js'
+import { toRecord, type ListingRecord } from './listing_record.js'
+import ListingWriters from './listing_writers.js'
+import PhotoSet from './photo_set.js'
 import { transition } from './listing_rules.js'
 import { expectedRevision } from './listing_etag.js'
 import type { ListingFailure } from './listing_failures.js'
 import ListingEvents, { type StateCause } from './listing_events.js'
+import { isSignal, signal, type Signal } from './write_signals.js'
 
 export type Change =
   | { kind: 'edit'; input: ListingEditInput }
@@ -59,103 +60,101 @@ export type ChangeRequest = {
 }
 
 type Changed = Ok<{ agency: AgencyView; record: ListingRecord }>
-type Attempt =
-  Changed | ChangeFailure | Fail<'retry'> | Fail<'busy'> | Fail<'resolve'> | Fail<'locks'>
+/** What one try of a change ends in: an answer, or a signal to the loop. */
+type Attempt = Changed | ChangeFailure | Signal
 
 const ATTEMPTS = 3
-
-/** Changes of one listing (app, agency, ExternalId in any case) queue in this process. */
-const writers = new SerialByKey()
-
-/**
- * The listing an edit just wrote, for the edit of its key queued next
- * (`writers`). Exported for tests, which plant stale rows in it.
- */
-export const handedRows = new Map<string, ListingRecord>()
-
-/** The key of a listing's writers: app, agency, ExternalId in any case. */
-export function writerKey(appId: number, agencyId: number, externalId: string) {
-  return `${appId} ${agencyId} ${externalId.toLowerCase()}`
-}
 
 @inject()
 export default class ChangeListing {
   constructor(
     private directory: AgencyDirectory,
     private applyEdit: ApplyEdit,
-    private reader: ListingReader
+    private listings: ListingStore,
+    private photoSet: PhotoSet,
+    private events: ListingEvents,
+    private writers: ListingWriters,
+    private unitOfWork: UnitOfWork
   ) {}
 
-  async execute(request: ChangeRequest): Promise<Changed | ChangeFailure> {
-    const key = writerKey(request.caller.id, request.agency.id, request.externalId)
+  execute(request: ChangeRequest): Promise<Changed | ChangeFailure> {
+    const key = this.writers.key(request.caller.id, request.agency.id, request.externalId)
     // Only edits take a handed row: each of them ends in the revision-guarded
     // UPDATE, whereas a state change already in place answers from the row.
     const edit = request.change.kind === 'edit' || request.change.kind === 'partial'
-    return writers.run(key, async () => {
-      const handed = handedRows.get(key)
-      handedRows.delete(key)
-      const result = await this.#change(request, edit ? handed : undefined)
-      if (result.ok && writers.waiting(key) > 0) handedRows.set(key, result.value.record)
-      return result
-    })
+    return this.writers.run(key, (handed) => this.#change(request, edit ? handed : undefined))
   }
 
-  async #change(request: ChangeRequest, handed: ListingRecord | undefined) {
+  async #change(
+    request: ChangeRequest,
+    handed: ListingRecord | undefined
+  ): Promise<Changed | ChangeFailure> {
     // Locacion is resolved through the catalogue only when it differs from the
     // listing's (a stock sync sends the same place every time): an attempt asks
-    // for it (`resolve`), and it is resolved outside the transaction.
+    // for it (`resolve_location`), and it is resolved outside the transaction.
     let location: PlaceValues | undefined
     let membersHeld = false
     // A change that writes an event commits it with the row: no optimistic attempt.
     let locking = request.cause !== undefined
-    for (let attempt = 1; ; attempt++) {
+    // Only tries that lost while holding the row (or met a desasociar) count: every other
+    // signal moves the change on one step (fresh read, resolved place, lock), once each.
+    let counted = 0
+    for (;;) {
       const guess = locking ? undefined : handed
       handed = undefined
       const result: Attempt = locking
-        ? await db.transaction((trx) => this.#attempt(trx, request, location, membersHeld))
-        : await this.#attempt(null, request, location, membersHeld, guess)
-      // An answer drawn from a stale handed row would be wrong: try again on a fresh read.
-      if (guess && !result.ok && result.reason !== 'locks' && result.reason !== 'resolve') {
-        attempt--
-        continue
+        ? await this.unitOfWork.run((tx) => this.#attempt(tx, request, location, membersHeld))
+        : await this.#attempt(undefined, request, location, membersHeld, guess)
+      if (!isSignal(result)) {
+        // An answer drawn from a stale handed row would be wrong: try again on a fresh read.
+        if (guess && !result.ok) continue
+        return result
       }
-      if (
-        !result.ok &&
-        result.reason === 'resolve' &&
-        location === undefined &&
-        request.change.kind === 'edit'
-      ) {
-        location = await this.applyEdit.resolveLocation(request.change.input)
-        attempt--
-        continue
+      switch (result.signal) {
+        case 'resolve_location':
+          if (request.change.kind !== 'edit') throw new Error('Only an edit names a place')
+          location = await this.applyEdit.resolveLocation(request.change.input)
+          continue
+        case 'needs_lock':
+          locking = true
+          continue
+        case 'lost_race':
+          // A stale guess reads afresh; a lost write without a lock retries holding the row.
+          if (guess) continue
+          if (!locking) {
+            locking = true
+            continue
+          }
+          break
+        case 'members_busy':
+          membersHeld = true
+          break
       }
-      if (!locking && !result.ok && (result.reason === 'locks' || result.reason === 'retry')) {
-        locking = true
-        attempt--
-        continue
-      }
-      if (!result.ok && result.reason === 'busy') membersHeld = true
-      else if (result.ok || result.reason !== 'retry') return result as Changed | ChangeFailure
-      if (attempt === ATTEMPTS) return fail('changed_concurrently')
+      if (++counted === ATTEMPTS) return fail('changed_concurrently')
     }
   }
 
-  /** One try of the change; `trx` null: the optimistic attempt, on `handed` when given (see above). */
+  /**
+   * One try of the change. With `tx`: holding the listing row. Without: the
+   * optimistic attempt (see above), on `handed` when given.
+   */
   async #attempt(
-    trx: TransactionClientContract | null,
+    tx: Tx | undefined,
     request: ChangeRequest,
     location: PlaceValues | undefined,
     membersHeld: boolean,
     handed?: ListingRecord
   ): Promise<Attempt> {
-    const { agency } = request
-    // After a `busy` attempt: wait for the agency's desasociar before taking the listing row.
-    if (membersHeld && trx) await this.directory.holdMembers(agency.id, trx)
-    const current = trx
-      ? await this.reader.find(request.caller, agency.id, request.externalId, trx, true)
-      : (handed ??
-        (await this.reader.findByAdminMail(request.caller, agency.adminMail, request.externalId)))
-    if (!current) return fail('not_found')
+    const { agency, caller, externalId } = request
+    // After `members_busy`: wait for the agency's desasociar before taking the listing row.
+    if (membersHeld && tx) await this.directory.holdMembers(agency.id, tx)
+    const found = tx
+      ? await this.listings.find(caller.id, agency.id, externalId, { forUpdate: true }, tx)
+      : handed
+        ? handed.listing
+        : await this.listings.findByAdminMail(caller.id, agency.adminMail, externalId)
+    if (!found) return fail('not_found')
+    const current = handed && !tx ? handed : toRecord(found)
     const { listing } = current
 
     const expected = expectedRevision(request.ifMatch, listing.id)
@@ -179,10 +178,10 @@ export default class ChangeListing {
         input.location !== undefined
       ) {
         const kept = this.applyEdit.keptLocation(input.location, listing)
-        if (!kept) return fail('resolve')
+        if (!kept) return signal('resolve_location')
         location = kept
       }
-      const applied = await this.applyEdit.execute(trx, {
+      const context: EditContext = {
         agency,
         listing,
         photoCount: current.photoCount,
@@ -191,41 +190,28 @@ export default class ChangeListing {
         versionKnown: listing.versionId !== null,
         location,
         membersHeld,
-      })
+      }
+      const applied = tx
+        ? await this.applyEdit.execute(tx, context)
+        : await this.applyEdit.withoutLock(context)
       if (!applied.ok) return applied
       values = applied.value.values
       photos = applied.value.photos
-      if (photos && !trx) return fail('locks')
+      if (photos && !tx) return signal('needs_lock')
     }
 
-    // `returning *`: the answer is the updated row, no second read (unless photos change it again).
-    const columns = Object.keys(values)
-    const updated = await poolQuery(
-      updateSql(columns),
-      [listing.id, listing.revision, ...columns.map((column) => values[column])],
-      { prepare: true, client: trx ?? undefined }
-    )
-    if (updated.length === 0) return fail(expected !== undefined ? 'precondition' : 'retry')
-    const state = updated[0].state as ListingState
-    if (request.cause && trx && state !== listing.state) {
-      await new ListingEvents().stateChanged(trx, listing, state, request.cause)
+    // The answer is the updated row, no second read (unless photos change it again).
+    const updated = await this.listings.update(listing.id, listing.revision, values, tx)
+    if (!updated) return expected !== undefined ? fail('precondition') : signal('lost_race')
+    if (request.cause && tx && updated.state !== listing.state) {
+      await this.events.stateChanged(listing, updated.state, request.cause, tx)
     }
 
-    if (!photos || !trx) return ok({ agency, record: this.reader.fromRow(updated[0]) })
-    await installPhotos(trx, listing, photos)
-    const record = await this.reader.find(request.caller, agency.id, request.externalId, trx)
-    return ok({ agency, record: record! })
+    if (!photos || !tx) return ok({ agency, record: toRecord(updated) })
+    await this.photoSet.install(listing, photos, tx)
+    const record = await this.listings.find(caller.id, agency.id, externalId, {}, tx)
+    return ok({ agency, record: toRecord(record!) })
   }
-}
-
-/**
- * The revision-guarded UPDATE setting `columns` ($3…): one text per set of
- * columns a change writes, so each is a prepared statement of its own.
- */
-function updateSql(columns: string[]) {
-  const assignments = columns.map((column, index) => `"${column}" = $${index + 3}`)
-  return `update listings set ${assignments.join(', ')}, revision = revision + 1, updated_at = now()
-    where id = $1 and revision = $2 returning *`
 }
 
 /** The state a change asks for: PUT defaults Activa to true; PATCH's null keeps the state. */

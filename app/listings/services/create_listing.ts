@@ -6,17 +6,18 @@
  */
 import { inject } from '@adonisjs/core'
 import { randomBytes } from 'node:crypto'
-import db from '@adonisjs/lucid/services/db'
 import { fail, ok, type Ok } from '#core/result'
 import { uniqueViolation } from '#core/database/errors'
+import UnitOfWork from '#core/database/unit_of_work'
 import type { Caller } from '#core/auth/app_scoped'
 import type { AgencyView } from '#agencies/services/agency_directory'
 import VehicleResolver, { type VersionRef } from '#catalog/services/vehicle_resolver'
 import type { Spec } from '#listings/models/listing'
 import type { ListingCreateInput } from '#listings/validators/listing'
+import ListingStore from '#listings/stores/listing_store'
 import ApplyEdit from './apply_edit.js'
-import ListingReader, { type ListingRecord } from './listing_reader.js'
-import { installPhotos } from './photo_set.js'
+import { toRecord, type ListingRecord } from './listing_record.js'
+import PhotoSet from './photo_set.js'
 import { slugFor } from './listing_rules.js'
 import {
   invalid,
@@ -43,7 +44,9 @@ export default class CreateListing {
   constructor(
     private vehicles: VehicleResolver,
     private applyEdit: ApplyEdit,
-    private reader: ListingReader
+    private listings: ListingStore,
+    private photoSet: PhotoSet,
+    private unitOfWork: UnitOfWork
   ) {}
 
   async execute(
@@ -56,15 +59,10 @@ export default class CreateListing {
     const location = await this.applyEdit.resolveLocation(input)
 
     try {
-      return await db.transaction(async (trx) => {
-        const taken = await trx
-          .from('listings')
-          .where('agency_id', agency.id)
-          .whereRaw('lower(external_id) = lower(?)', [input.externalId])
-          .first()
-        if (taken) return duplicate()
+      return await this.unitOfWork.run(async (tx) => {
+        if (await this.listings.externalIdTaken(agency.id, input.externalId, tx)) return duplicate()
 
-        const applied = await this.applyEdit.execute(trx, {
+        const applied = await this.applyEdit.execute(tx, {
           agency,
           listing: null,
           photoCount: 0,
@@ -74,15 +72,14 @@ export default class CreateListing {
           versionKnown: vehicle.value.versionId !== null,
           location,
         })
-        // A new listing waits for a running desasociar instead (see ApplyEdit): never `busy`.
+        // A new listing waits for a running desasociar instead (see ApplyEdit): never `members_busy`.
         if (!applied.ok) {
-          if (applied.reason === 'busy') throw new Error('A new listing cannot be busy')
+          if ('signal' in applied) throw new Error('A new listing cannot be busy')
           return applied
         }
 
-        const [{ id }] = await trx
-          .table('listings')
-          .insert({
+        const id = await this.listings.insert(
+          {
             ...vehicle.value.columns,
             ...applied.value.values,
             app_id: caller.id,
@@ -96,12 +93,14 @@ export default class CreateListing {
               shortId()
             ),
             revision: 1,
-          })
-          .returning('id')
-        if (applied.value.photos)
-          await installPhotos(trx, { id, appId: caller.id }, applied.value.photos)
-        const record = await this.reader.find(caller, agency.id, input.externalId, trx)
-        return ok({ agency, record: record! })
+          },
+          tx
+        )
+        if (applied.value.photos) {
+          await this.photoSet.install({ id, appId: caller.id }, applied.value.photos, tx)
+        }
+        const listing = await this.listings.find(caller.id, agency.id, input.externalId, {}, tx)
+        return ok({ agency, record: toRecord(listing!) })
       })
     } catch (error: any) {
       // A concurrent create with the same ExternalId lost the race on the unique index.

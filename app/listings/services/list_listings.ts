@@ -3,7 +3,8 @@ import { ok } from '#core/result'
 import type { Caller } from '#core/auth/app_scoped'
 import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
 import type { ListingState } from '#listings/models/listing'
-import ListingReader from './listing_reader.js'
+import ListingStore from '#listings/stores/listing_store'
+import { toRecord } from './listing_record.js'
 import { invalid } from './listing_failures.js'
 
 export const PER_PAGE = 100
@@ -13,7 +14,7 @@ export const PER_PAGE = 100
 export default class ListListings {
   constructor(
     private directory: AgencyDirectory,
-    private reader: ListingReader
+    private listings: ListingStore
   ) {}
 
   async execute(
@@ -27,12 +28,12 @@ export default class ListListings {
       if (!operator) return invalid([{ field: 'operatorFilter', issue: 'not_member' }])
       operatorId = operator.id
     }
-    const page = await this.reader.list(caller, agency.id, {
+    const page = await this.listings.list(caller.id, agency.id, {
       operatorId,
       state: filters.state,
       page: filters.page,
       perPage: PER_PAGE,
     })
-    return ok({ agency, ...page })
+    return ok({ agency, total: page.total, records: page.rows.map(toRecord) })
   }
 }

@@ -1,20 +1,22 @@
 import { inject } from '@adonisjs/core'
 import { fail, ok } from '#core/result'
 import type { Caller } from '#core/auth/app_scoped'
-import ListingPhoto from '#listings/models/listing_photo'
-import ListingReader from './listing_reader.js'
+import ListingStore from '#listings/stores/listing_store'
+import ListingPhotoStore from '#listings/stores/listing_photo_store'
+import { toRecord } from './listing_record.js'
 
 /** A listing's photos in order, with their processing state. */
 @inject()
 export default class ListPhotos {
-  constructor(private reader: ListingReader) {}
+  constructor(
+    private listings: ListingStore,
+    private photos: ListingPhotoStore
+  ) {}
 
   async execute(caller: Caller, adminMail: string, externalId: string) {
-    const record = await this.reader.findByAdminMail(caller, adminMail, externalId)
-    if (!record) return fail('not_found')
-    const photos = await ListingPhoto.forApp(caller)
-      .where('listing_id', record.listing.id)
-      .orderBy('position')
-    return ok({ agency: { adminMail: record.listing.adminEmail }, record, photos })
+    const listing = await this.listings.findByAdminMail(caller.id, adminMail, externalId)
+    if (!listing) return fail('not_found')
+    const photos = await this.photos.ofListing(caller.id, listing.id)
+    return ok({ agency: { adminMail: listing.adminEmail }, record: toRecord(listing), photos })
   }
 }

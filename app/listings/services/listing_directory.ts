@@ -3,9 +3,10 @@
  * the inquiry intake's snapshot of a listing and the buyers' page view.
  * Read-only; both lookups are index-backed single queries.
  */
-import db from '@adonisjs/lucid/services/db'
-import type { QueryClientContract } from '@adonisjs/lucid/types/database'
-import Listing, { type Exposure, type ListingState } from '#listings/models/listing'
+import { inject } from '@adonisjs/core'
+import type { Tx } from '#core/database/unit_of_work'
+import type { Exposure, ListingData, ListingState } from '#listings/models/listing'
+import ListingStore from '#listings/stores/listing_store'
 import { photoUrl } from './photo_storage.js'
 
 export type Valor = { currency: string; amount: number } | null
@@ -52,7 +53,7 @@ export type PublicListing = ListingSnapshot & {
 const valor = (currency: string | null, amount: number | null): Valor =>
   currency === null || amount === null ? null : { currency, amount }
 
-function snapshot(listing: Listing): ListingSnapshot {
+function snapshot(listing: ListingData): ListingSnapshot {
   return {
     id: listing.id,
     appId: listing.appId,
@@ -76,53 +77,29 @@ function snapshot(listing: Listing): ListingSnapshot {
   }
 }
 
+@inject()
 export default class ListingDirectory {
+  constructor(private listings: ListingStore) {}
+
   /**
    * The agency's listing with this ExternalId (any case, any state, any app:
    * the caller checks `appId` and `state`), or null.
    */
-  async forInquiry(
-    agencyId: number,
-    externalId: string,
-    client: QueryClientContract = db.connection()
-  ) {
-    const listing = await Listing.query({ client })
-      .where('agency_id', agencyId)
-      .whereRaw('lower(external_id) = lower(?)', [externalId])
-      .first()
+  async forInquiry(agencyId: number, externalId: string, tx?: Tx) {
+    const listing = await this.listings.findInAgency(agencyId, externalId, tx)
     return listing ? snapshot(listing) : null
   }
 
   /** The agency's active listings (all apps) per exposure level: what its plan has in use. */
-  async usage(agencyId: number, client: QueryClientContract = db.connection()) {
-    const rows = await client
-      .from('listings')
-      .where('agency_id', agencyId)
-      .where('state', 'active')
-      .groupBy('exposure')
-      .select('exposure')
-      .count('* as total')
-    const usage: Record<Exposure, number> = { high: 0, medium: 0, low: 0 }
-    for (const row of rows) usage[row.exposure as Exposure] = Number(row.total)
-    return usage
+  usage(agencyId: number, tx?: Tx) {
+    return this.listings.activeByExposure(agencyId, {}, tx)
   }
 
   /** The listing behind `/autos/{slug}` (any state: the page answers 410 when not active), or null. */
-  async bySlug(
-    slug: string,
-    client: QueryClientContract = db.connection()
-  ): Promise<PublicListing | null> {
-    const listing = await Listing.query({ client })
-      .where('slug', slug)
-      .select(
-        'listings.*',
-        db.raw(`(select coalesce(json_agg(json_build_object('image', p.storage_key, 'thumbnail', p.thumbnail_key)
-          order by p.position), '[]') from listing_photos p
-          where p.listing_id = listings.id and p.state = 'ready') as photos`)
-      )
-      .first()
-    if (!listing) return null
-    const photos = listing.$extras.photos as { image: string; thumbnail: string }[]
+  async bySlug(slug: string, tx?: Tx): Promise<PublicListing | null> {
+    const found = await this.listings.findBySlug(slug, tx)
+    if (!found) return null
+    const { listing, photos } = found
     return {
       ...snapshot(listing),
       title: `${listing.brandName} ${listing.modelName} ${listing.versionName} ${listing.year}`,

@@ -4,67 +4,41 @@
  * for a state change the app did not make itself — PublicacionSuspendida /
  * PublicacionActivada / PublicacionArchivada with its Causa.
  */
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import { path } from '#core/http/links'
+import { inject } from '@adonisjs/core'
+import type { Tx } from '#core/database/unit_of_work'
 import AppEvents from '#apps/services/app_events'
-import Listing, { type ListingData, type ListingState } from '#listings/models/listing'
-import { listingTitle } from '#listings/transformers/listing_transformer'
+import type { ListingData, ListingState } from '#listings/models/listing'
+import ListingStore from '#listings/stores/listing_store'
+import ListingPhotoStore from '#listings/stores/listing_photo_store'
+import { photoSettledEvent, stateChangedEvent } from '#listings/transformers/listing_transformer'
 
+/** Why a listing's state changed without its app asking (its wire Causa: the transformer). */
 export type StateCause =
-  'Plan' | 'AgenciaSuspendida' | 'OperadorSuspendido' | 'OtraAplicacion' | 'Administracion'
+  'plan' | 'agency_suspended' | 'operator_suspended' | 'other_app' | 'administration'
 
-const STATE_KIND: Record<ListingState, string> = {
-  active: 'PublicacionActivada',
-  suspended: 'PublicacionSuspendida',
-  archived: 'PublicacionArchivada',
-}
-
+@inject()
 export default class ListingEvents {
-  /** After a photo left `pending` in `trx`: FotoLista or FotoRechazada to the listing's app. */
-  async photoSettled(trx: TransactionClientContract, photoId: number) {
-    const photo = await trx
-      .from('listing_photos')
-      .where('id', photoId)
-      .select('listing_id', 'position', 'source_url', 'state', 'reason')
-      .firstOrFail()
-    const listing = await Listing.query({ client: trx }).where('id', photo.listing_id).firstOrFail()
-    const ready = photo.state === 'ready'
-    await new AppEvents().emit(
-      listing.appId,
-      'publicaciones',
-      {
-        Tipo: ready ? 'FotoLista' : 'FotoRechazada',
-        ...this.#refs(listing),
-        Datos: ready
-          ? { Posicion: photo.position + 1, Url: photo.source_url }
-          : { Posicion: photo.position + 1, Url: photo.source_url, Motivo: photo.reason },
-      },
-      trx
-    )
+  constructor(
+    private appEvents: AppEvents,
+    private listings: ListingStore,
+    private photos: ListingPhotoStore
+  ) {}
+
+  /** After a photo left `pending` in `tx`: FotoLista or FotoRechazada to the listing's app. */
+  async photoSettled(photoId: number, tx: Tx) {
+    const photo = await this.photos.find(photoId, tx)
+    const listing = photo && (await this.listings.findById(photo.listing_id, tx))
+    if (!photo || !listing) throw new Error(`Photo ${photoId} settled without its row or listing`)
+    await this.appEvents.emit(listing.appId, 'publicaciones', photoSettledEvent(listing, photo), tx)
   }
 
   /** A listing's state changed by the service or another actor (never the app's own request). */
-  async stateChanged(
-    trx: TransactionClientContract,
-    listing: ListingData,
-    to: ListingState,
-    cause: StateCause
-  ) {
-    await new AppEvents().emit(
+  async stateChanged(listing: ListingData, to: ListingState, cause: StateCause, tx: Tx) {
+    await this.appEvents.emit(
       listing.appId,
       'publicaciones',
-      { Tipo: STATE_KIND[to], ...this.#refs(listing), Datos: { Causa: cause } },
-      trx
+      stateChangedEvent(listing, to, cause),
+      tx
     )
-  }
-
-  #refs(listing: ListingData) {
-    return {
-      Agencia: { AdminMail: listing.adminEmail, href: path('agencias', listing.adminEmail) },
-      Recurso: {
-        href: path('publicaciones', listing.adminEmail, listing.externalId),
-        title: listingTitle(listing),
-      },
-    }
   }
 }

@@ -7,24 +7,8 @@ import { wireTime } from '#core/wire_time'
 import type { Exposure, ListingState } from '#listings/models/listing'
 import type { ListingIssue } from './listing_failures.js'
 
-export const EXPOSURE_WIRE: Record<Exposure, 'Alta' | 'Media' | 'Baja'> = {
-  high: 'Alta',
-  medium: 'Media',
-  low: 'Baja',
-}
 /** Best first. */
 export const EXPOSURE_ORDER: Exposure[] = ['high', 'medium', 'low']
-
-export const STATE_WIRE: Record<ListingState, 'Activa' | 'Suspendida' | 'Archivada'> = {
-  active: 'Activa',
-  suspended: 'Suspendida',
-  archived: 'Archivada',
-}
-export const STATE_CODE = {
-  Activa: 'active',
-  Suspendida: 'suspended',
-  Archivada: 'archived',
-} as const
 
 /** A used vehicle may not average more than this many km per year of age. */
 export const MAX_KM_PER_YEAR = 100_000

@@ -5,43 +5,29 @@
  * Registered as the listings module's operator handover (app/listings/boot.ts).
  */
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type { Tx } from '#core/database/unit_of_work'
 import { fail, ok, type Result } from '#core/result'
 import type { OperatorHandover } from '#agencies/hooks'
 import AgencyDirectory from '#agencies/services/agency_directory'
+import ListingStore from '#listings/stores/listing_store'
 
 @inject()
 export default class ReassignOperator implements OperatorHandover {
-  constructor(private directory: AgencyDirectory) {}
+  constructor(
+    private directory: AgencyDirectory,
+    private listings: ListingStore
+  ) {}
 
   /** Moves every listing of `fromOperatorId` in the agency; answers how many moved. */
   async execute(
     agencyId: number,
     fromOperatorId: number,
     toOperatorId: number,
-    trx: TransactionClientContract
+    tx: Tx
   ): Promise<Result<number, 'unknown_operator'>> {
     if (fromOperatorId === toOperatorId) return ok(0)
-    const target = await this.directory.memberById(agencyId, toOperatorId, trx)
+    const target = await this.directory.memberById(agencyId, toOperatorId, tx)
     if (!target) return fail('unknown_operator')
-    const moved = await trx
-      .from('listings')
-      .where('agency_id', agencyId)
-      .where('operator_id', fromOperatorId)
-      .update({
-        operator_id: target.id,
-        operator_email: target.email,
-        // Keep the listing's phone when the new responsible has it too.
-        phone: target.phones.length
-          ? db.raw('case when phone = any(?) then phone else ? end', [
-              target.phones,
-              target.phones[0],
-            ])
-          : null,
-        revision: db.raw('revision + 1'),
-        updated_at: new Date(),
-      })
-    return ok(Number(moved))
+    return ok(await this.listings.reassignOperator(agencyId, fromOperatorId, target, tx))
   }
 }

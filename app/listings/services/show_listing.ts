@@ -1,7 +1,8 @@
 import { inject } from '@adonisjs/core'
 import { fail, ok, type Result } from '#core/result'
 import type { Caller } from '#core/auth/app_scoped'
-import ListingReader, { type ListingRecord } from './listing_reader.js'
+import ListingStore from '#listings/stores/listing_store'
+import { toRecord, type ListingRecord } from './listing_record.js'
 
 /**
  * One listing of the app: a single indexed query. An agency not linked to the
@@ -9,16 +10,16 @@ import ListingReader, { type ListingRecord } from './listing_reader.js'
  */
 @inject()
 export default class ShowListing {
-  constructor(private reader: ListingReader) {}
+  constructor(private listings: ListingStore) {}
 
   async execute(
     caller: Caller,
     adminMail: string,
     externalId: string
   ): Promise<Result<{ agency: { adminMail: string }; record: ListingRecord }, 'not_found'>> {
-    const record = await this.reader.findByAdminMail(caller, adminMail, externalId)
-    return record
-      ? ok({ agency: { adminMail: record.listing.adminEmail }, record })
+    const listing = await this.listings.findByAdminMail(caller.id, adminMail, externalId)
+    return listing
+      ? ok({ agency: { adminMail: listing.adminEmail }, record: toRecord(listing) })
       : fail('not_found')
   }
 }

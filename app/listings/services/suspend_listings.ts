@@ -5,25 +5,25 @@
  * transaction (registered in app/listings/boot.ts) and tells each listing's
  * app through a PublicacionSuspendida with its Causa.
  */
-import db from '@adonisjs/lucid/services/db'
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import type { ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
+import { inject } from '@adonisjs/core'
+import type { Tx } from '#core/database/unit_of_work'
 import type { SuspensionEffects } from '#agencies/hooks'
-import Listing from '#listings/models/listing'
+import ListingStore, { type ActiveScope } from '#listings/stores/listing_store'
 import ListingEvents, { type StateCause } from './listing_events.js'
-import { holdActivations } from './apply_edit.js'
 
-type Active = ModelQueryBuilderContract<typeof Listing>
-
+@inject()
 export default class SuspendListings implements SuspensionEffects {
-  agencySuspended(agencyId: number, trx: TransactionClientContract) {
-    return this.#suspend(trx, 'AgenciaSuspendida', (query) => query.where('agency_id', agencyId))
+  constructor(
+    private listings: ListingStore,
+    private events: ListingEvents
+  ) {}
+
+  agencySuspended(agencyId: number, tx: Tx) {
+    return this.#suspend(tx, 'agency_suspended', { agencyId })
   }
 
-  operatorSuspended(operatorId: number, trx: TransactionClientContract) {
-    return this.#suspend(trx, 'OperadorSuspendido', (query) =>
-      query.where('operator_id', operatorId)
-    )
+  operatorSuspended(operatorId: number, tx: Tx) {
+    return this.#suspend(tx, 'operator_suspended', { operatorId })
   }
 
   /**
@@ -31,42 +31,21 @@ export default class SuspendListings implements SuspensionEffects {
    * updated go. Counted under the agency's activation lock: an activation in
    * flight read the old plan, so it must be counted here once it commits.
    */
-  async capacityLowered(agencyId: number, capacity: number, trx: TransactionClientContract) {
-    await holdActivations(trx, agencyId)
-    const [{ count }] = await trx
-      .from('listings')
-      .where('agency_id', agencyId)
-      .where('state', 'active')
-      .count('* as count')
-    const excess = Number(count) - capacity
+  async capacityLowered(agencyId: number, capacity: number, tx: Tx) {
+    await this.listings.holdActivations(agencyId, tx)
+    const excess = (await this.listings.countActive(agencyId, tx)) - capacity
     if (excess <= 0) return 0
-    return this.#suspend(trx, 'Plan', (query) =>
-      query
-        .where('agency_id', agencyId)
-        .orderBy('updated_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(excess)
-    )
+    return this.#suspend(tx, 'plan', { agencyId, newest: excess })
   }
 
-  async #suspend(
-    trx: TransactionClientContract,
-    cause: StateCause,
-    scope: (query: Active) => Active
-  ) {
-    const listings = await scope(
-      Listing.query({ client: trx }).where('state', 'active').forUpdate()
-    )
+  async #suspend(tx: Tx, cause: StateCause, scope: ActiveScope) {
+    const listings = await this.listings.lockActive(scope, tx)
     if (listings.length === 0) return 0
-    await trx
-      .from('listings')
-      .whereIn(
-        'id',
-        listings.map((listing) => listing.id)
-      )
-      .update({ state: 'suspended', revision: db.raw('revision + 1'), updated_at: new Date() })
-    const events = new ListingEvents()
-    for (const listing of listings) await events.stateChanged(trx, listing, 'suspended', cause)
+    await this.listings.suspend(
+      listings.map((listing) => listing.id),
+      tx
+    )
+    for (const listing of listings) await this.events.stateChanged(listing, 'suspended', cause, tx)
     return listings.length
   }
 }

@@ -5,9 +5,10 @@
 import { expand, group, link, path, type Links } from '#core/http/links'
 import { pagedEnvelope, type Page } from '#core/http/envelopes'
 import type { AgencyView } from '#agencies/services/agency_directory'
-import type { ListingData } from '#listings/models/listing'
-import type { ListingRecord } from '#listings/services/listing_reader'
-import { EXPOSURE_WIRE, STATE_WIRE } from '#listings/services/listing_rules'
+import type { Exposure, ListingData, ListingState } from '#listings/models/listing'
+import type { ListingRecord } from '#listings/services/listing_record'
+import type { StateCause } from '#listings/services/listing_events'
+import type { ListingPhotoRow } from '#listings/stores/listing_photo_store'
 import { listingEtag } from '#listings/services/listing_etag'
 import { photoUrl } from '#listings/services/photo_storage'
 import type ListingPhoto from '#listings/models/listing_photo'
@@ -16,6 +17,34 @@ import { named, object, type Wire } from '#core/openapi/schema'
 import { LinkGroupSchema, LinksSchema, type ReferenceSchema, ValorSchema } from '#core/openapi/wire'
 
 type Agency = Pick<AgencyView, 'adminMail'>
+
+export const EXPOSURE_WIRE: Record<Exposure, 'Alta' | 'Media' | 'Baja'> = {
+  high: 'Alta',
+  medium: 'Media',
+  low: 'Baja',
+}
+
+export const STATE_WIRE: Record<ListingState, 'Activa' | 'Suspendida' | 'Archivada'> = {
+  active: 'Activa',
+  suspended: 'Suspendida',
+  archived: 'Archivada',
+}
+
+/** Tipo of the `publicaciones` event of a state change (docs/design.md §14). */
+const STATE_EVENT: Record<ListingState, string> = {
+  active: 'PublicacionActivada',
+  suspended: 'PublicacionSuspendida',
+  archived: 'PublicacionArchivada',
+}
+
+/** Causa of a state change the app did not make itself. */
+const CAUSE_WIRE: Record<StateCause, string> = {
+  plan: 'Plan',
+  agency_suspended: 'AgenciaSuspendida',
+  operator_suspended: 'OperadorSuspendido',
+  other_app: 'OtraAplicacion',
+  administration: 'Administracion',
+}
 
 const nullableString = { type: ['string', 'null'] } as const
 const valor = { anyOf: [ValorSchema, { type: 'null' }] } as const
@@ -228,4 +257,31 @@ export function photoRef(photo: ListingPhoto): Wire<typeof ReferenceSchema> {
     href: photo.storageKey ? photoUrl(photo.storageKey) : photo.sourceUrl,
     title: `Foto ${photo.position + 1} (${PHOTO_STATE[photo.state]})`,
   }
+}
+
+/** Agencia and Recurso of a listing's `publicaciones` events. */
+function eventRefs(listing: ListingData) {
+  return {
+    Agencia: { AdminMail: listing.adminEmail, href: path('agencias', listing.adminEmail) },
+    Recurso: {
+      href: path('publicaciones', listing.adminEmail, listing.externalId),
+      title: listingTitle(listing),
+    },
+  }
+}
+
+/** PublicacionActivada / Suspendida / Archivada with its Causa. */
+export function stateChangedEvent(listing: ListingData, to: ListingState, cause: StateCause) {
+  return { Tipo: STATE_EVENT[to], ...eventRefs(listing), Datos: { Causa: CAUSE_WIRE[cause] } }
+}
+
+/** FotoLista or FotoRechazada (with its Motivo) of a photo that left `pending`. */
+export function photoSettledEvent(
+  listing: ListingData,
+  photo: Pick<ListingPhotoRow, 'position' | 'source_url' | 'state' | 'reason'>
+) {
+  const where = { Posicion: photo.position + 1, Url: photo.source_url }
+  return photo.state === 'ready'
+    ? { Tipo: 'FotoLista', ...eventRefs(listing), Datos: where }
+    : { Tipo: 'FotoRechazada', ...eventRefs(listing), Datos: { ...where, Motivo: photo.reason } }
 }

@@ -11,7 +11,7 @@ import { adminMailSchema } from '#core/http/params'
 import { EXPOSURES, PROPULSIONS, TRANSMISSIONS } from '#core/value_sets'
 import { publicIpHost } from '#core/outbound/callback_url'
 import type { FieldContext } from '@vinejs/vine/types'
-import type { Exposure } from '#listings/models/listing'
+import type { Exposure, ListingState } from '#listings/models/listing'
 
 /** An e-mail, or the empty string (length 0 is allowed by the spec and means "none"). */
 const EMAIL_OR_EMPTY = /^$|^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -193,6 +193,16 @@ const EXPOSURE_OF = {
   Media: 'medium',
   Baja: 'low',
 } as const satisfies Record<(typeof EXPOSURES)[number], Exposure>
+
+const STATE_OF = {
+  Activa: 'active',
+  Suspendida: 'suspended',
+  Archivada: 'archived',
+} as const satisfies Record<string, ListingState>
+
+/** The list's `estado` filter as a state (validated by listingQueryValidator). */
+export const toStateFilter = (estado: string | undefined): ListingState | undefined =>
+  estado ? STATE_OF[estado as keyof typeof STATE_OF] : undefined
 
 const toExposure = (value: string | null | undefined): Exposure | null | undefined => {
   const sent = emptyToNull(value)

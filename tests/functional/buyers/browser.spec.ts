@@ -70,7 +70,7 @@ test.group('Buyer in a browser', (group) => {
     const runner = await app.container.make(JobRunner)
     await runner.work({ work: ['photos.fetch'] })
     const ready = await until(
-      () => new ListingDirectory().bySlug(listing.slug),
+      async () => (await app.container.make(ListingDirectory)).bySlug(listing.slug),
       (found) => (found?.photos.length ?? 0) === colours.length,
       30_000
     )

@@ -12,8 +12,9 @@ import { carPhoto } from '#tests/helpers/car_photos'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import { until } from '#tests/helpers/until'
 import { createListing } from '#tests/helpers/listings'
-import { handedRows, writerKey } from '#listings/services/change_listing'
-import ListingReader from '#listings/services/listing_reader'
+import ListingWriters from '#listings/services/listing_writers'
+import { toRecord } from '#listings/services/listing_record'
+import { listingOfRow } from '#listings/stores/listing_store'
 import { uniqueEmail } from '#tests/helpers/agencies'
 import { listingBody, setup, thisYear } from './support.js'
 
@@ -49,9 +50,10 @@ async function settleAllAtOnce(listingId: number) {
     .from('listing_photos')
     .where('listing_id', listingId)
     .select('id')
+  const handler = await app.container.make(FetchPhoto)
   await Promise.all(
     photos.map((photo) =>
-      new FetchPhoto().handle(
+      handler.handle(
         { photoId: photo.id },
         { id: `race-${photo.id}`, name: 'photos.fetch', retryCount: 0 }
       )
@@ -344,14 +346,15 @@ test.group('Listings: revision and plan usage under concurrency (docs/design.md 
     const ctx = await setup()
     const listing = await createListing(ctx.app, ctx.fixture)
     const href = ctx.href(listing.externalId)
-    const key = writerKey(ctx.app.id, ctx.fixture.agency.id, listing.externalId)
+    const writers = await app.container.make(ListingWriters)
+    const key = writers.key(ctx.app.id, ctx.fixture.agency.id, listing.externalId)
     const plantStale = async () => {
       const row = await listingRow(ctx, listing.externalId)
-      const stale = new ListingReader().fromRow(row)
+      const stale = toRecord(listingOfRow(row))
       stale.listing.revision -= 1
       stale.listing.colour = 'Stale'
       stale.listing.state = 'suspended'
-      handedRows.set(key, stale)
+      writers.hand(key, stale)
       return row
     }
 
@@ -365,7 +368,7 @@ test.group('Listings: revision and plan usage under concurrency (docs/design.md 
       .json({ Color: 'Fresh' })
     assert.equal(matched.status(), 200, JSON.stringify(matched.body()))
     assert.equal(revisionOf(matched.header('etag')!), revisionOf(current.header('etag')!) + 1)
-    assert.isFalse(handedRows.has(key), 'a handed row is used once')
+    assert.isFalse(writers.holds(key), 'a handed row is used once')
 
     // No If-Match: the stale guess loses the revision-guarded UPDATE, the edit still applies once.
     const before = await plantStale()
@@ -386,7 +389,7 @@ test.group('Listings: revision and plan usage under concurrency (docs/design.md 
     const row = await db.from('listings').where('id', before.id).select('state', 'revision').first()
     assert.equal(row.state, 'suspended')
     assert.equal(row.revision, before.revision + 2)
-    handedRows.delete(key)
+    writers.forget(key)
   })
 
   test('capacity 4 with 3 active: 10 concurrent activations of every kind → exactly one succeeds, nine 409', async ({

@@ -15,7 +15,7 @@ test.group('Listings: services for other modules', () => {
       RefStock: 'S-9',
       Precio: { Moneda: 'ARS', Importe: 1234.5 },
     })
-    const directory = new ListingDirectory()
+    const directory = await app.container.make(ListingDirectory)
     const snapshot = await directory.forInquiry(
       ctx.fixture.agency.id,
       created.externalId.toUpperCase()
@@ -47,12 +47,12 @@ test.group('Listings: services for other modules', () => {
   }) => {
     const ctx = await setup()
     const created = await createListing(ctx.app, ctx.fixture, { Archivada: true })
-    const view = await new ListingDirectory().bySlug(created.slug)
+    const view = await (await app.container.make(ListingDirectory)).bySlug(created.slug)
     assert.equal(view!.state, 'archived')
     assert.equal(view!.title, `Toyota Corolla 2.0 XEI CVT ${thisYear()}`)
     assert.deepEqual(view!.photos, [])
     assert.equal(view!.phone, ctx.fixture.admin.phones[0])
-    assert.isNull(await new ListingDirectory().bySlug('no-such-slug'))
+    assert.isNull(await (await app.container.make(ListingDirectory)).bySlug('no-such-slug'))
   })
 
   test('ListingDirectory.usage counts the active listings per exposure level', async ({
@@ -62,11 +62,14 @@ test.group('Listings: services for other modules', () => {
     await createListing(ctx.app, ctx.fixture)
     await createListing(ctx.app, ctx.fixture)
     await createListing(ctx.app, ctx.fixture, { Activa: false })
-    assert.deepEqual(await new ListingDirectory().usage(ctx.fixture.agency.id), {
-      high: 1,
-      medium: 1,
-      low: 0,
-    })
+    assert.deepEqual(
+      await (await app.container.make(ListingDirectory)).usage(ctx.fixture.agency.id),
+      {
+        high: 1,
+        medium: 1,
+        low: 0,
+      }
+    )
   })
 
   test('createListing helper: Activa false gives a suspended listing', async ({ assert }) => {

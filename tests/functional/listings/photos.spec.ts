@@ -395,7 +395,7 @@ test.group('Listings: photo pipeline (photos.fetch)', (group) => {
       .from('listing_photos')
       .whereIn('source_url', [receiver.url('/flaky.jpg'), receiver.url('/down.jpg')])
       .orderBy('position')
-    const handler = new FetchPhoto()
+    const handler = await app.container.make(FetchPhoto)
     await assert.rejects(() =>
       handler.handle({ photoId: photos[0].id }, { id: 't', name: 'photos.fetch', retryCount: 0 })
     )

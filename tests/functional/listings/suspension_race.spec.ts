@@ -7,14 +7,14 @@
  */
 import { test } from '@japa/runner'
 import type { Assert } from '@japa/assert'
-import type { ApiResponse } from '@japa/api-client'
+import type { ApiClient, ApiRequest, ApiResponse } from '@japa/api-client'
+import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { suspensionEffectsOf } from '#agencies/hooks'
 import SetSuspension from '#agencies/services/set_suspension'
-import app from '@adonisjs/core/services/app'
 import AgencyService from '#agencies/services/agency_service'
-import { createListing } from '#tests/helpers/listings'
+import { createListing, listingBody } from '#tests/helpers/listings'
 import { uniqueEmail } from '#tests/helpers/agencies'
 import { until } from '#tests/helpers/until'
 import { setup } from './support.js'
@@ -257,4 +257,113 @@ test.group('Listings: activation vs a suspension being committed', () => {
     assert.lengthOf(events, 1)
     assert.deepEqual(events[0].payload.Datos, { Causa: 'Plan' })
   }).timeout(30_000)
+
+  test('activations of every kind racing the agency’s suspension: none left active, each answer one it could get alone', async ({
+    client,
+    assert,
+  }) => {
+    // Not held at a chosen point: the requests (sent GAP ms apart) and the suspension really run
+    // together. The suspension starts after a delay that closes in, round by round, on the window
+    // where it falls among the requests: later when it came before all of them, earlier when after.
+    const SUSPENDED = /agencia está suspendida/
+    const GAP = 10
+    let [before, after] = [0, 60]
+    for (let round = 0; round < 12; round++) {
+      const delay = round === 0 ? 0 : Math.round((before + after) / 2) + (round % 3) - 1
+      const ctx = await setup()
+      const { answers, ids } = await activationBurst(client, ctx, `Ronda ${round}`)
+      const suspension = new Promise((resolve) => setTimeout(resolve, delay)).then(async () =>
+        (await app.container.make(SetSuspension)).agency(ctx.adminMail, true)
+      )
+      const [answered, suspended] = await Promise.all([answers(GAP, round), suspension])
+      assert.isTrue(suspended)
+      const accepted = answered.filter(({ status }) => status < 300).length
+      if (accepted === 0) {
+        before = Math.max(delay, 0)
+        if (after <= before) after = 2 * before + 10
+      } else if (accepted === answered.length) after = Math.max(delay, 1)
+
+      const rows = await db
+        .from('listings')
+        .where('agency_id', ctx.fixture.agency.id)
+        .select('id', 'external_id', 'state', 'description')
+      const context = `round ${round} (after ${delay} ms): ${JSON.stringify(answered.map(({ name, status }) => [name, status]))}`
+      assert.deepEqual(
+        rows.filter((row) => row.state === 'active'),
+        [],
+        `no active listing of a suspended agency, ${context}`
+      )
+      const events = await suspensionEvents(ctx.app.id)
+      const eventsOf = (externalId: string) =>
+        events.filter((event) => event.payload.Recurso.href === ctx.href(externalId))
+      for (const { name, status, body } of answered) {
+        const row = rows.find((candidate) => candidate.external_id === ids[name])
+        if (status === 200 || status === 201) {
+          // Alone before the suspension: active when answered, then suspended by it, with its event.
+          assert.equal(status, name === 'post' ? 201 : 200, `${name}, ${context}`)
+          assert.equal(body.EstadoActual, 'Activa', `${name}, ${context}`)
+          assert.equal(row.state, 'suspended', `${name}, ${context}`)
+          assert.lengthOf(eventsOf(ids[name]), 1, `${name}'s suspension event, ${context}`)
+          continue
+        }
+        // Alone after it: refused for the suspended agency, nothing written.
+        assert.equal(status, 409, `${name}: ${JSON.stringify(body)}, ${context}`)
+        assert.match(body.Errors._[0], SUSPENDED, `${name}, ${context}`)
+        if (name === 'post') {
+          assert.isUndefined(row, `a refused creation leaves no listing, ${context}`)
+        } else if (name === 'edit') {
+          assert.notEqual(row.description, `Ronda ${round}`, context)
+          assert.lengthOf(eventsOf(ids[name]), 1, `the active listing's event, ${context}`)
+        } else {
+          assert.equal(row.state, 'suspended', `${name}, ${context}`)
+          assert.lengthOf(eventsOf(ids[name]), 0, `${name} was never active, ${context}`)
+        }
+      }
+    }
+  }).timeout(90_000)
 })
+
+/**
+ * One listing activated by each way there is (activar, PUT, PATCH, a creation) and an
+ * edit of an active listing keeping its level (the path without a lock), ready to send
+ * together: `answers()` sends them and answers each one's status and body; `ids` names
+ * the listing of each.
+ */
+async function activationBurst(
+  client: ApiClient,
+  ctx: Awaited<ReturnType<typeof setup>>,
+  description: string
+) {
+  const active = await createListing(ctx.app, ctx.fixture)
+  const [viaActivar, viaPut, viaPatch] = await Promise.all(
+    [0, 1, 2].map(() => createListing(ctx.app, ctx.fixture, { Activa: false }))
+  )
+  const created = listingBody()
+  const send: Record<string, () => ApiRequest> = {
+    activar: () => client.patch(`${ctx.href(viaActivar.externalId)}/activar`),
+    put: () => client.put(ctx.href(viaPut.externalId)).json({ Color: 'Rojo' }),
+    patch: () => client.patch(ctx.href(viaPatch.externalId)).json({ Activa: true }),
+    edit: () => client.put(ctx.href(active.externalId)).json({ Descripcion: description }),
+    post: () => client.post(ctx.base).json(created),
+  }
+  const ids: Record<string, string> = {
+    activar: viaActivar.externalId,
+    put: viaPut.externalId,
+    patch: viaPatch.externalId,
+    edit: active.externalId,
+    post: created.ExternalId,
+  }
+  // One after another `gap` ms apart, starting with the `first`th kind: a suspension can fall between them.
+  const answers = (gap = 0, first = 0) => {
+    const kinds = Object.entries(send)
+    const order = [...kinds.slice(first % kinds.length), ...kinds.slice(0, first % kinds.length)]
+    return Promise.all(
+      order.map(async ([name, request], index) => {
+        await new Promise((resolve) => setTimeout(resolve, index * gap))
+        const response = await request().bearerToken(ctx.token)
+        return { name, status: response.status(), body: response.body() }
+      })
+    )
+  }
+  return { answers, ids }
+}
