@@ -5,7 +5,7 @@ import { poolQuery } from '#core/database/pool_query'
  * Requests that ask while a read is on its way share that read (one statement
  * for a burst of requests under load): it was sent before they asked, so it is
  * still read before any data they read next — an ETag never claims data newer
- * than the body (docs/decisions.md, Catalog ETags).
+ * than the body (docs/decisions/catalog.md, ETags).
  */
 export default class CatalogRevision {
   #reading: Promise<string> | null = null

@@ -172,7 +172,7 @@ export default class VehicleResolver {
   }
 }
 
-/** SQL of the Refs, written out (docs/decisions.md, Performance): the select list and its joins. */
+/** SQL of the Refs, written out (docs/decisions/performance.md): the select list and its joins. */
 export const BRAND_SQL = `select brands.id, brands.name, brands.codename, brands.codenames,
   brands.new_market as "newMarket" from brands`
 export const MODEL_SQL = `select vehicle_models.id, vehicle_models.name, vehicle_models.codename,
