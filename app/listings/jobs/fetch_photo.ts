@@ -4,7 +4,7 @@
  * the final UPDATE only applies to a still-pending row. Finishing a photo
  * bumps the listing's revision, so its ETag changes.
  */
-import { createHash, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,13 +16,10 @@ import {
   MAX_INPUT_PIXELS,
   MIN_HEIGHT,
   MIN_WIDTH,
-  processPhoto,
   warmUpPhotoCodec,
   type PhotoRejection,
 } from '#listings/services/process_photo'
-import { photoKeys, storePhoto } from '#listings/services/photo_storage'
-import { lockListing, refreshPhotoCache } from '#listings/services/photo_set'
-import ListingEvents from '#listings/services/listing_events'
+import { keepPhoto, settlePhoto } from '#listings/services/keep_photo'
 
 /**
  * Downloads are written here, one file per try, removed when the try ends. A
@@ -127,28 +124,11 @@ export default class FetchPhoto implements JobHandler<PhotoFetchData> {
     job: JobContext
   ) {
     const downloaded = await this.#download(photo.source_url, file, job)
-    if (!downloaded.ok) return this.#settle(photo, { state: 'rejected', reason: downloaded.reason })
+    if (!downloaded.ok) return settlePhoto(photo, { state: 'rejected', reason: downloaded.reason })
 
-    const processed = await processPhoto(file)
-    if (!processed.ok) {
-      return this.#settle(photo, { state: 'rejected', reason: rejectionReason(processed.details!) })
-    }
-
-    const { image, thumbnail, width, height } = processed.value
-    const keys = photoKeys(
-      photo.listing_id,
-      photo.id,
-      createHash('sha256').update(image).digest('hex')
-    )
-    await storePhoto(keys.image, image)
-    await storePhoto(keys.thumbnail, thumbnail)
-    await this.#settle(photo, {
-      state: 'ready',
-      storage_key: keys.image,
-      thumbnail_key: keys.thumbnail,
-      width,
-      height,
-    })
+    const kept = await keepPhoto(photo, file)
+    if (!kept.ok)
+      await settlePhoto(photo, { state: 'rejected', reason: rejectionReason(kept.details) })
   }
 
   /** The body written to `file`, a permanent reason to reject, or a throw (retried by the queue) for passing trouble. */
@@ -179,20 +159,5 @@ export default class FetchPhoto implements JobHandler<PhotoFetchData> {
           : 'No se pudo descargar la foto.'
       return { ok: false, reason }
     }
-  }
-
-  async #settle(photo: { id: number; listing_id: number }, values: Record<string, unknown>) {
-    await db.transaction(async (trx) => {
-      // The listing row first (see photo_set.ts): concurrent settles of its photos queue here.
-      await lockListing(trx, photo.listing_id)
-      const changed = await trx
-        .from('listing_photos')
-        .where('id', photo.id)
-        .where('state', 'pending')
-        .update({ ...values, updated_at: new Date() })
-      if (Number(changed) === 0) return
-      await refreshPhotoCache(trx, photo.listing_id, { bumpRevision: true })
-      await new ListingEvents().photoSettled(trx, photo.id)
-    })
   }
 }
