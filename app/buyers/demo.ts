@@ -49,7 +49,7 @@ export const DEMO_LISTINGS = [
       ExternalId: 'DEMO-2',
       Marca: 'Volkswagen',
       Modelo: 'Amarok',
-      Version: '2.0 TDI Highline 4x4',
+      Version: 'V6 Extreme',
       VersionYear: new Date().getFullYear() - 3,
       Kilometraje: 48000,
       Color: 'Azul',
@@ -63,7 +63,7 @@ export const DEMO_LISTINGS = [
       ExternalId: 'DEMO-3',
       Marca: 'Peugeot',
       Modelo: '208',
-      Version: '1.6 Allure',
+      Version: '1.6 Feline Tiptronic',
       VersionYear: new Date().getFullYear() - 2,
       Kilometraje: 21500,
       Color: 'Blanco',
@@ -75,9 +75,9 @@ export const DEMO_LISTINGS = [
     colour: '#2e2e2e',
     body: {
       ExternalId: 'DEMO-4',
-      Marca: 'Ford',
-      Modelo: 'Ranger',
-      Version: '3.2 Limited 4x4 AT',
+      Marca: 'Toyota',
+      Modelo: 'Hilux',
+      Version: '2.8 SRX 4x4 AT',
       VersionYear: new Date().getFullYear() - 5,
       Kilometraje: 96000,
       Color: 'Negro',
@@ -93,6 +93,13 @@ const photoSource = (externalId: string, index: number) =>
   `https://demo.example.com/fotos/${externalId.toLowerCase()}-${index + 1}.jpg`
 
 export type DemoSwitches = { nodeEnv: string; demoData: boolean }
+
+export type DemoOptions = {
+  /** Default: the environment (settings). */
+  switches?: DemoSwitches
+  /** Default: DEMO_ADMIN_MAIL (a test takes its own, the test database outlives a run). */
+  adminMail?: string
+}
 
 /** Why the demo data is not made in this environment, or null when it is. */
 export function demoSkipped({ nodeEnv, demoData }: DemoSwitches): string | null {
@@ -111,20 +118,28 @@ export type DemoData = {
 }
 
 /**
- * The start step: `switches` default to the environment (the test passes its
- * own). Does nothing unless the apps step created the demo app on this boot.
+ * The start step. Does nothing unless the apps step created the demo app on
+ * this boot. A failure is reported in one line and the service starts anyway.
  */
 export async function runDemo(
   context: StartContext,
-  switches: DemoSwitches = { nodeEnv: settings.nodeEnv, demoData: settings.demoData }
+  options: DemoOptions = {}
 ): Promise<DemoData | null> {
   if (!context.demoApp) return null
-  const skipped = demoSkipped(switches)
+  const skipped = demoSkipped(
+    options.switches ?? { nodeEnv: settings.nodeEnv, demoData: settings.demoData }
+  )
   if (skipped) {
     context.logger.info(`No demo data (${skipped}).`)
     return null
   }
-  const demo = await createDemoData(context.demoApp, context.publicUrl)
+  let demo: DemoData
+  try {
+    demo = await createDemoData(context.demoApp, context.publicUrl, options.adminMail)
+  } catch (error) {
+    context.logger.warning(`No demo data: ${error instanceof Error ? error.message : error}`)
+    return null
+  }
   context.ui
     .sticker()
     .add(`Demo agency ${demo.adminMail}: ${demo.listings.length} listings, 1 inquiry.`)
@@ -139,7 +154,8 @@ export const steps: StartStep[] = [{ run: (context) => runDemo(context).then(() 
 /** The agency, its listings with their photos settled, and an inquiry, through the modules' actions. */
 export async function createDemoData(
   demoApp: { id: number; token: string },
-  publicUrl: string
+  publicUrl: string,
+  adminMail = DEMO_ADMIN_MAIL
 ): Promise<DemoData> {
   const caller = { id: demoApp.id }
   const region = await new PlaceResolver().region('AR-C')
@@ -149,7 +165,7 @@ export async function createDemoData(
     new CreateAgency().execute(
       {
         appId: demoApp.id,
-        adminEmail: DEMO_ADMIN_MAIL,
+        adminEmail: adminMail,
         tradeName: 'Agencia Demo',
         admin: {
           firstName: 'Dana',
@@ -163,9 +179,9 @@ export async function createDemoData(
       trx
     )
   )
-  if (!created.ok) throw new Error(`Demo data: ${DEMO_ADMIN_MAIL} exists already`)
-  const agency = await new AgencyDirectory().forApp(demoApp.id, DEMO_ADMIN_MAIL)
-  if (!agency) throw new Error('Demo data: the demo agency is not linked to the demo app')
+  if (!created.ok) throw new Error(`${adminMail} exists already`)
+  const agency = await new AgencyDirectory().forApp(demoApp.id, adminMail)
+  if (!agency) throw new Error('the demo agency is not linked to the demo app')
 
   const creator = await app.container.make(CreateListing)
   const listings: DemoData['listings'] = []
@@ -176,12 +192,15 @@ export async function createDemoData(
     }
     const input = toCreateInput(await listingCreateValidator.validate(wire))
     const listing = await creator.execute(caller, agency, input)
-    if (!listing.ok) throw new Error(`Demo data: ${body.ExternalId}: ${listing.reason}`)
+    if (!listing.ok) {
+      const details = 'details' in listing ? JSON.stringify(listing.details) : ''
+      throw new Error(`listing ${body.ExternalId}: ${listing.reason} ${details}`)
+    }
     const { id, slug } = listing.value.record.listing
     const photos = await pendingPhotos(id)
     for (const [index, photo] of photos.entries()) {
       const kept = await keepPhoto(photo, await drawCar(colour, index))
-      if (!kept.ok) throw new Error(`Demo data: a drawn photo was refused (${kept.details.issue})`)
+      if (!kept.ok) throw new Error(`a drawn photo was refused (${kept.details.issue})`)
     }
     listings.push({ id, externalId: body.ExternalId, slug })
   }
@@ -198,8 +217,7 @@ export async function createDemoData(
       Comentario: '¿Sigue disponible? ¿Toman usados? (Consulta de demostración.)',
     },
   })
-  if (!request.ok)
-    throw new Error(`Demo data: the inquiry is invalid: ${JSON.stringify(request.errors)}`)
+  if (!request.ok) throw new Error(`the inquiry is invalid: ${JSON.stringify(request.errors)}`)
   const receiver = await app.container.make(ReceiveInquiry)
   const inquiry = await receiver.execute({
     appId: demoApp.id,
@@ -207,14 +225,14 @@ export async function createDemoData(
     agency,
     request: request.value,
   })
-  if (!inquiry.ok) throw new Error(`Demo data: the inquiry was refused: ${inquiry.reason}`)
+  if (!inquiry.ok) throw new Error(`the inquiry was refused: ${inquiry.reason}`)
 
   return {
-    adminMail: DEMO_ADMIN_MAIL,
+    adminMail,
     listings,
     inquirySid: inquiry.value.sid,
     pageUrl: `${publicUrl}/autos/${listings[0].slug}`,
-    curl: `curl -H "Authorization: Bearer ${demoApp.token}" ${publicUrl}/v3/publicaciones/${DEMO_ADMIN_MAIL}`,
+    curl: `curl -H "Authorization: Bearer ${demoApp.token}" ${publicUrl}/v3/publicaciones/${adminMail}`,
   }
 }
 
