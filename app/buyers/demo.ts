@@ -26,7 +26,11 @@ import { readIntake } from '#leads/validators/intake_request'
 
 export const DEMO_ADMIN_MAIL = 'demo@agencia-demo.com.ar'
 
-/** The demo's vehicles: wire bodies of POST /v3/publicaciones, and the colour their photos are drawn in. */
+/**
+ * The demo's vehicles: wire bodies of POST /v3/publicaciones, and the colour their
+ * photos are drawn in. Versions are named as Argentine dealers name them; the bundled
+ * catalogue does not know them, so they carry Transmision and Propulsion.
+ */
 export const DEMO_LISTINGS = [
   {
     colour: '#b3261e',
@@ -35,6 +39,8 @@ export const DEMO_LISTINGS = [
       Marca: 'Toyota',
       Modelo: 'Corolla',
       Version: '2.0 XEI CVT',
+      Transmision: 'CVT',
+      Propulsion: 'Nafta',
       VersionYear: new Date().getFullYear(),
       Kilometraje: 0,
       Color: 'Rojo',
@@ -50,6 +56,8 @@ export const DEMO_LISTINGS = [
       Marca: 'Volkswagen',
       Modelo: 'Amarok',
       Version: 'V6 Extreme',
+      Transmision: 'Automática',
+      Propulsion: 'Diésel',
       VersionYear: new Date().getFullYear() - 3,
       Kilometraje: 48000,
       Color: 'Azul',
@@ -64,6 +72,8 @@ export const DEMO_LISTINGS = [
       Marca: 'Peugeot',
       Modelo: '208',
       Version: '1.6 Feline Tiptronic',
+      Transmision: 'Automática',
+      Propulsion: 'Nafta',
       VersionYear: new Date().getFullYear() - 2,
       Kilometraje: 21500,
       Color: 'Blanco',
@@ -78,6 +88,8 @@ export const DEMO_LISTINGS = [
       Marca: 'Toyota',
       Modelo: 'Hilux',
       Version: '2.8 SRX 4x4 AT',
+      Transmision: 'Automática',
+      Propulsion: 'Diésel',
       VersionYear: new Date().getFullYear() - 5,
       Kilometraje: 96000,
       Color: 'Negro',
