@@ -26,78 +26,49 @@ import { readIntake } from '#leads/validators/intake_request'
 
 export const DEMO_ADMIN_MAIL = 'demo@agencia-demo.com.ar'
 
-/**
- * The demo's vehicles: wire bodies of POST /v3/publicaciones, and the colour their
- * photos are drawn in. Versions are named as Argentine dealers name them; the bundled
- * catalogue does not know them, so they carry Transmision and Propulsion.
+/** A demo vehicle: ExternalId, brand / model / version, gearbox / fuel, age in years, km, colour (name, hex), price. */
+type DemoVehicle = [string, string[], string[], number, number, string[], [string, number], string]
+
+/*
+ * Versions are named as Argentine dealers name them; the bundled catalogue does
+ * not know them, so they carry Transmision and Propulsion.
  */
-export const DEMO_LISTINGS = [
-  {
-    colour: '#b3261e',
-    body: {
-      ExternalId: 'DEMO-1',
-      Marca: 'Toyota',
-      Modelo: 'Corolla',
-      Version: '2.0 XEI CVT',
-      Transmision: 'CVT',
-      Propulsion: 'Nafta',
-      VersionYear: new Date().getFullYear(),
-      Kilometraje: 0,
-      Color: 'Rojo',
-      Descripcion: 'Unidad 0 km, entrega inmediata. (Datos de demostración.)',
-      Precio: { Moneda: 'USD', Importe: 32500 },
-      Exposicion: 'Alta',
-    },
-  },
-  {
-    colour: '#1f4e8c',
-    body: {
-      ExternalId: 'DEMO-2',
-      Marca: 'Volkswagen',
-      Modelo: 'Amarok',
-      Version: 'V6 Extreme',
-      Transmision: 'Automática',
-      Propulsion: 'Diésel',
-      VersionYear: new Date().getFullYear() - 3,
-      Kilometraje: 48000,
-      Color: 'Azul',
-      Descripcion: 'Única dueña, service oficial al día. (Datos de demostración.)',
-      Precio: { Moneda: 'USD', Importe: 27900 },
-    },
-  },
-  {
-    colour: '#d9d9d6',
-    body: {
-      ExternalId: 'DEMO-3',
-      Marca: 'Peugeot',
-      Modelo: '208',
-      Version: '1.6 Feline Tiptronic',
-      Transmision: 'Automática',
-      Propulsion: 'Nafta',
-      VersionYear: new Date().getFullYear() - 2,
-      Kilometraje: 21500,
-      Color: 'Blanco',
-      Descripcion: 'Impecable, con garantía de la agencia. (Datos de demostración.)',
-      Precio: { Moneda: 'ARS', Importe: 18900000 },
-    },
-  },
-  {
-    colour: '#2e2e2e',
-    body: {
-      ExternalId: 'DEMO-4',
-      Marca: 'Toyota',
-      Modelo: 'Hilux',
-      Version: '2.8 SRX 4x4 AT',
-      Transmision: 'Automática',
-      Propulsion: 'Diésel',
-      VersionYear: new Date().getFullYear() - 5,
-      Kilometraje: 96000,
-      Color: 'Negro',
-      Descripcion: 'Lista para transferir. (Datos de demostración.)',
-      Precio: { Moneda: 'USD', Importe: 24500 },
-    },
-  },
+// prettier-ignore
+const VEHICLES: DemoVehicle[] = [
+  ['DEMO-1', ['Toyota', 'Corolla', '2.0 XEI CVT'], ['CVT', 'Nafta'], 0, 0, ['Rojo', '#b3261e'], ['USD', 32500], 'Unidad 0 km, entrega inmediata.'],
+  ['DEMO-2', ['Volkswagen', 'Amarok', 'V6 Extreme'], ['Automática', 'Diésel'], 3, 48000, ['Azul', '#1f4e8c'], ['USD', 27900], 'Única dueña, service oficial al día.'],
+  ['DEMO-3', ['Peugeot', '208', '1.6 Feline Tiptronic'], ['Automática', 'Nafta'], 2, 21500, ['Blanco', '#d9d9d6'], ['ARS', 18900000], 'Impecable, con garantía de la agencia.'],
+  ['DEMO-4', ['Toyota', 'Hilux', '2.8 SRX 4x4 AT'], ['Automática', 'Diésel'], 5, 96000, ['Negro', '#2e2e2e'], ['USD', 24500], 'Lista para transferir.'],
 ]
+
+/** The demo's listings: wire bodies of POST /v3/publicaciones, and the colour their photos are drawn in. */
+export const DEMO_LISTINGS = VEHICLES.map(
+  ([
+    externalId,
+    [brand, model, version],
+    [gearbox, fuel],
+    age,
+    km,
+    [color, colour],
+    price,
+    text,
+  ]) => ({
+    colour,
+    body: {
+      ExternalId: externalId,
+      Marca: brand,
+      Modelo: model,
+      Version: version,
+      Transmision: gearbox,
+      Propulsion: fuel,
+      VersionYear: new Date().getFullYear() - age,
+      Kilometraje: km,
+      Color: color,
+      Descripcion: `${text} (Datos de demostración.)`,
+      Precio: { Moneda: price[0], Importe: price[1] },
+    },
+  })
+)
 
 /** Photos per listing; their URLs are placeholders under a reserved domain (a photo row names its source), never fetched. */
 const PHOTOS = 2
