@@ -83,12 +83,12 @@ const OUTBOX_COST = 'outbox cost on intake'
 /** The outbox statement (app/apps/services/app_events.ts): the event row written and the subscription read, in one. */
 const OUTBOX_SQL = /\b(app_events|app_webhooks)\b|^with event as/
 const selected = scenarios.filter((scenario) => wanted(scenario.name))
-/** The heap flags of the deployment (README, Processes): a bounded young generation, garbage collected early;
+/** The heap flags of the deployment (docs/operations.md, Processes): a bounded young generation, garbage collected early;
  * the worker's smaller still (its peak is sharp's native memory on top of the heap). */
 const WEB_FLAGS = ['--max-old-space-size=128', '--max-semi-space-size=8']
 const WORKER_FLAGS = ['--max-old-space-size=128', '--max-semi-space-size=4']
 /**
- * The allocator settings of the deployment (README, Processes; `npm start` and `npm run worker` set them too): one
+ * The allocator settings of the deployment (docs/operations.md, Processes; `npm start` and `npm run worker` set them too): one
  * glibc arena instead of one per thread (libvips and libuv threads each grew their own), and a fixed 128 KiB mmap
  * threshold so freed decode buffers go back to the system instead of staying in the arena.
  */

@@ -1,6 +1,6 @@
 /*
- * `npm run test:scale`: the service scaled out the way the README's Operations
- * section describes it, proven end to end on 127.0.0.1.
+ * `npm run test:scale`: the service scaled out the way docs/operations.md (Beyond one machine)
+ * describes it, proven end to end on 127.0.0.1.
  *
  *   one PostgreSQL (embedded under tmp/scale-pg, or SCALE_DATABASE_URL / BENCH_DATABASE_URL)
  *   PgBouncer in transaction mode in front of it (Debian package `pgbouncer`)

@@ -29,6 +29,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   S3_SECRET_ACCESS_KEY: Env.schema.string.optional(),
   S3_FORCE_PATH_STYLE: Env.schema.boolean.optional(),
   OUTBOUND_ALLOW_PRIVATE: Env.schema.boolean.optional(),
+  DEMO_DATA: Env.schema.boolean.optional(),
   RESEND_WINDOW_DAYS: Env.schema.number.optional(),
   INVITATION_TTL_DAYS: Env.schema.number.optional(),
   RATE_LIMIT_PER_MINUTE: Env.schema.number.optional(),

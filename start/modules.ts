@@ -51,5 +51,11 @@ await registerModules([
     metrics: () => import('#leads/metrics'),
     deliveryDead: () => import('#leads/services/inquiry_events'),
   },
-  { name: 'buyers', jobs: () => import('#buyers/jobs'), openapi: () => import('#buyers/openapi') },
+  {
+    name: 'buyers',
+    jobs: () => import('#buyers/jobs'),
+    openapi: () => import('#buyers/openapi'),
+    // After the apps step: builds on the demo app it created (the first five minutes, README).
+    start: () => import('#buyers/demo'),
+  },
 ])

@@ -1,6 +1,7 @@
 /*
  * `npm start` on an empty database creates a demo app and prints its token
- * once (the newcomer's first request); later boots say how to get a token.
+ * once (the newcomer's first request), and hands it on to the later steps
+ * (the buyers module's demo data); later boots say how to get a token.
  */
 import app from '@adonisjs/core/services/app'
 import type { StartStep } from '#core/modules'
@@ -9,7 +10,8 @@ import CreateApp from '#apps/services/create_app'
 
 export const steps: StartStep[] = [
   {
-    async run({ logger, ui, publicUrl }) {
+    async run(context) {
+      const { logger, ui, publicUrl } = context
       const apps = await app.container.make(AppStore)
       const existing = await apps.first()
       if (existing) {
@@ -18,6 +20,7 @@ export const steps: StartStep[] = [
       }
       const creator = await app.container.make(CreateApp)
       const { app: demo, token } = await creator.execute('Demo', ['consultas:crear'])
+      context.demoApp = { id: demo.id, token }
       ui.sticker()
         .add(`Demo app ${demo.id} created. Its token is shown only now:`)
         .add('')

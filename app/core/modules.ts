@@ -13,8 +13,15 @@ import type { DeadDeliveryHook } from '#core/outbound/deliveries'
 
 export type ReferenceDataLoader = { name: string; load: () => Promise<string | void> }
 
-/** What a start step may use of the `npm start` command: its output. */
-export type StartContext = Pick<BaseCommand, 'logger' | 'ui'> & { publicUrl: string }
+/**
+ * What a start step may use of the `npm start` command: its output, and what
+ * an earlier step of this boot handed on (the apps module's demo app and token,
+ * when it created them now: the buyers module's demo data builds on them).
+ */
+export type StartContext = Pick<BaseCommand, 'logger' | 'ui'> & {
+  publicUrl: string
+  demoApp?: { id: number; token: string }
+}
 export type StartStep = { run: (context: StartContext) => Promise<void> }
 
 type Lazy<T> = () => Promise<T>

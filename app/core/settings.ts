@@ -12,6 +12,9 @@ export const settings = {
   /** Absolute base of Location headers, mail links and photo URLs, without a trailing slash. */
   publicUrl: (env.get('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
   outboundAllowPrivate: env.get('OUTBOUND_ALLOW_PRIVATE') ?? false,
+  nodeEnv: env.get('NODE_ENV') ?? 'development',
+  /** `npm start` on an empty database makes demo data (never in production or tests): DEMO_DATA=false skips it. */
+  demoData: env.get('DEMO_DATA') ?? true,
   resendWindowDays: env.get('RESEND_WINDOW_DAYS') ?? 7,
   invitationTtlDays: env.get('INVITATION_TTL_DAYS') ?? 14,
   rateLimitPerMinute: env.get('RATE_LIMIT_PER_MINUTE') ?? 1200,

@@ -3,7 +3,7 @@
  * `Prueba` event to the subscription now, through the same sender as the
  * deliveries, with a bounded wait. Not recorded in the history and not
  * retried: it answers whether the receiver works, it is not something that
- * happened to the app's data (docs/decisions.md, h-events).
+ * happened to the app's data (docs/decisions/apps.md, events).
  */
 import { randomUUID } from 'node:crypto'
 import { inject } from '@adonisjs/core'

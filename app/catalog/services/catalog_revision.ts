@@ -6,7 +6,7 @@ import CatalogStateStore from '#catalog/stores/catalog_state_store'
  * Requests that ask while a read is on its way share that read (one statement
  * for a burst of requests under load): it was sent before they asked, so it is
  * still read before any data they read next — an ETag never claims data newer
- * than the body (docs/decisions.md, Catalog ETags).
+ * than the body (docs/decisions/catalog.md, ETags).
  */
 @inject()
 export default class CatalogRevision {

@@ -112,7 +112,7 @@ export function versionFull(version: VersionRef): Wire<typeof VersionSchema> {
     Nombre: version.name,
     Codename: version.codename,
     Carroceria: version.bodyType,
-    // Every imported version has one (docs/decisions.md, Catalog); a row from before the derivation reads as unclassified.
+    // Every imported version has one (docs/decisions/catalog.md); a row from before the derivation reads as unclassified.
     Segmento: version.segment ?? UNCLASSIFIED,
     _links: {
       self: link(path('versiones', version.id)),

@@ -6,7 +6,7 @@ import { gracefulClose } from '#core/http/graceful_close'
 /**
  * `npm start`: the newcomer's one-machine service. Migrates, loads reference
  * data, runs the modules' start steps (the apps module creates a demo app on
- * first boot, its token printed once), and runs the web server and the job
+ * first boot, its token printed once; the buyers module adds demo data to it), and runs the web server and the job
  * workers in this process until Ctrl-C / SIGTERM.
  */
 export default class Start extends BaseCommand {
@@ -29,9 +29,10 @@ export default class Start extends BaseCommand {
       const summary = await loader.load()
       this.logger.info(`Reference data ${loader.name}: ${summary ?? 'ok'}`)
     }
+    // One context for every step: a step hands on what later ones build on (the demo app).
+    const context = { logger: this.logger, ui: this.ui, publicUrl: settings.publicUrl }
     for (const { steps } of await contributions('start')) {
-      for (const step of steps)
-        await step.run({ logger: this.logger, ui: this.ui, publicUrl: settings.publicUrl })
+      for (const step of steps) await step.run(context)
     }
 
     const runner = await this.app.container.make(JobRunner)

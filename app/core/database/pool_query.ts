@@ -2,7 +2,7 @@
  * Hot statements whose SQL is written out run on a connection of Lucid's pool
  * (or of the given transaction) without the query builder: building and
  * compiling a knex query cost more than PostgreSQL's answer to it
- * (docs/decisions.md, Performance). With `prepare` the statement is a named
+ * (docs/decisions/performance.md). With `prepare` the statement is a named
  * prepared one, named after its text: PostgreSQL parses and plans it once per
  * connection. Behind a transaction-mode pooler config/database.ts sends every
  * statement unnamed. `SqlParams` numbers the values of such a statement; every

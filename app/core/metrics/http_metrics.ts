@@ -4,7 +4,7 @@
  * counter. Its own small accumulator rather than prom-client's Histogram,
  * whose `observe` hashes the label set on every call (≈ 1 µs): here a request
  * costs three map lookups and a bucket scan (≈ 35 ns measured, see
- * docs/decisions.md), and no allocation once its combination has been seen.
+ * docs/decisions/core.md), and no allocation once its combination has been seen.
  * prom-client still renders it.
  */
 import type { Metric } from 'prom-client'

@@ -1,6 +1,6 @@
 /*
  * Wire → code for inquiries: the intake body (docs/design.md §6) and the query of
- * the inquiry list (docs/spec.md §4.5). Caps are recorded in docs/decisions.md.
+ * the inquiry list (docs/spec.md §4.5). Caps are recorded in docs/decisions/leads.md.
  */
 import vine from '@vinejs/vine'
 import { DateTime } from 'luxon'

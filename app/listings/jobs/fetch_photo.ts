@@ -4,7 +4,7 @@
  * the final UPDATE only applies to a still-pending row. Finishing a photo
  * bumps the listing's revision, so its ETag changes.
  */
-import { createHash, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,11 +16,10 @@ import {
   MAX_INPUT_PIXELS,
   MIN_HEIGHT,
   MIN_WIDTH,
-  processPhoto,
   warmUpPhotoCodec,
   type PhotoRejection,
 } from '#listings/services/process_photo'
-import { photoKeys, storePhoto } from '#listings/services/photo_storage'
+import KeepPhoto from '#listings/services/keep_photo'
 import SettlePhoto from '#listings/services/settle_photo'
 import ListingPhotoStore, { type PhotoOutcome } from '#listings/stores/listing_photo_store'
 
@@ -105,6 +104,7 @@ const RETRY_LIMIT = jobs[0].queue?.retryLimit ?? 0
 export default class FetchPhoto implements JobHandler<PhotoFetchData> {
   constructor(
     private photos: ListingPhotoStore,
+    private keeper: KeepPhoto,
     private settler: SettlePhoto
   ) {}
 
@@ -135,26 +135,9 @@ export default class FetchPhoto implements JobHandler<PhotoFetchData> {
     const downloaded = await this.#download(photo.source_url, file, job)
     if (!downloaded.ok) return this.#settle(photo, { state: 'rejected', reason: downloaded.reason })
 
-    const processed = await processPhoto(file)
-    if (!processed.ok) {
-      return this.#settle(photo, { state: 'rejected', reason: rejectionReason(processed.details!) })
-    }
-
-    const { image, thumbnail, width, height } = processed.value
-    const keys = photoKeys(
-      photo.listing_id,
-      photo.id,
-      createHash('sha256').update(image).digest('hex')
-    )
-    await storePhoto(keys.image, image)
-    await storePhoto(keys.thumbnail, thumbnail)
-    await this.#settle(photo, {
-      state: 'ready',
-      storage_key: keys.image,
-      thumbnail_key: keys.thumbnail,
-      width,
-      height,
-    })
+    const kept = await this.keeper.execute({ id: photo.id, listingId: photo.listing_id }, file)
+    if (!kept.ok)
+      await this.#settle(photo, { state: 'rejected', reason: rejectionReason(kept.details!) })
   }
 
   /** The body written to `file`, a permanent reason to reject, or a throw (retried by the queue) for passing trouble. */

@@ -10,7 +10,7 @@
  * 1/8 of its size by libjpeg itself (libvips' `shrink` load option, given in
  * the file name): a 12 MP photo then needs half the memory and less CPU.
  * sharp only does this for a reduction of 3× or more, so a 4000 px photo
- * going to 1920 px would be decoded whole (docs/decisions.md, Performance).
+ * going to 1920 px would be decoded whole (docs/decisions/performance.md).
  */
 import { open, readFile } from 'node:fs/promises'
 import sharp, { type Metadata } from 'sharp'

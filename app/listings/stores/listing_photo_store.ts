@@ -49,6 +49,16 @@ export default class ListingPhotoStore {
     return ListingPhoto.forApp({ id: appId }).where('listing_id', listingId).orderBy('position')
   }
 
+  /** The listing's photos still waiting for their bytes, in order. */
+  async pendingOf(listingId: number): Promise<{ id: number; listing_id: number }[]> {
+    return db
+      .from('listing_photos')
+      .where('listing_id', listingId)
+      .where('state', 'pending')
+      .orderBy('position')
+      .select('id', 'listing_id')
+  }
+
   /** The listing's photos that are no longer pending. */
   async settledOf(listingId: number, tx: Tx): Promise<SettledPhoto[]> {
     return tx

@@ -180,7 +180,7 @@ export function listingFull(
     Adelanto: money(listing.downPaymentCurrency, listing.downPaymentAmount),
     Cuota: money(listing.installmentCurrency, listing.installmentAmount),
     Fotos: photoUrls,
-    // Decision (docs/decisions.md): an object only while the certificate applies (used vehicle, flag on).
+    // Decision (docs/decisions/listings.md): an object only while the certificate applies (used vehicle, flag on).
     CertificadoDeGarantiaUsado:
       listing.warrantyCertificate && listing.mileage > 0 ? { Aplica: true } : null,
     Locacion: { Region: listing.regionName, Ciudad: listing.cityName, Direccion: listing.address },

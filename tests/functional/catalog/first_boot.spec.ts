@@ -2,7 +2,7 @@
  * First boot (issue 13): `npm start` on an empty database loads the bundled
  * catalogue in bulk before it reports ready, and the bulk writes give exactly
  * what row-by-row upserts in input order gave (same rows, same ids). How long
- * it takes is measured in README (Operations), not asserted here.
+ * it takes is measured in docs/performance.md (First boot), not asserted here.
  */
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
