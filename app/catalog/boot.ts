@@ -1,7 +1,7 @@
 /*
  * The catalogue's process-wide services (start/modules.ts `boot`): one
  * CatalogRevision per process, so that requests asking while a revision read
- * is on its way share it (docs/decisions.md, Catalog, "Catalogue ETags").
+ * is on its way share it (docs/decisions/catalog.md, Catalog, "Catalogue ETags").
  */
 import app from '@adonisjs/core/services/app'
 import CatalogRevision from '#catalog/services/catalog_revision'

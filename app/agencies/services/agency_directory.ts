@@ -55,7 +55,7 @@ const asTx = (client?: QueryClientContract) => client as Tx | undefined
 export default class AgencyDirectory {
   /**
    * `forApp` answers remembered for 5 s in this process: every agency-scoped
-   * request started with this lookup (docs/decisions.md, Performance: "Agency
+   * request started with this lookup (docs/decisions/performance.md, Performance: "Agency
    * lookups remembered 5 s"). A link is never removed, so a remembered answer
    * never grants access. What may be up to 5 s old in another process is a
    * display field or `receivesOtherLeads`; this process forgets at once

@@ -1,7 +1,7 @@
 /*
  * Agencies and their links to apps. Lucid for plain CRUD; the lookups other
  * modules make on every request (`linkedToApp`, `suspensions`) keep the
- * statements AgencyDirectory always made (docs/decisions.md, Performance).
+ * statements AgencyDirectory always made (docs/decisions/performance.md, Performance).
  */
 import db from '@adonisjs/lucid/services/db'
 import Agency from '#agencies/models/agency'

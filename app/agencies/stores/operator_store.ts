@@ -72,7 +72,7 @@ const OPERATOR_COLUMNS = [
  * The member (null columns when not one) and the plan (null when none): one
  * row, always. Written out and prepared: an edit of a listing's two reads in
  * one statement, and PostgreSQL's CPU per PUT fell 1.29 → 0.70 ms with the hot
- * statements prepared (docs/decisions.md, Performance: "Fewer statements per
+ * statements prepared (docs/decisions/performance.md, Performance: "Fewer statements per
  * write", "Hot statements are prepared").
  */
 const MEMBER_WITH_PLAN_SQL = `select ${OPERATOR_COLUMNS.join(', ')},

@@ -38,7 +38,7 @@ export default class AppEventStore {
    * Records the event and reads the app's active subscription to its topic,
    * if any. Written out and prepared because it runs inside every write that
    * emits an event: one round trip, the outbox cost the bench measures
-   * (docs/decisions.md, "Outbox cost").
+   * (docs/decisions/apps.md, "Outbox cost").
    */
   async record(event: NewEvent, tx: Tx): Promise<SubscriptionTarget | null> {
     // One round trip: the event row is written (a data-modifying WITH always

@@ -1,6 +1,6 @@
 /*
  * `catalog_lead_assignments`: when each agency last got a catalogue inquiry
- * from the model pages (docs/decisions.md, Buyers, "Catalogue inquiries").
+ * from the model pages (docs/decisions/buyers.md, Buyers, "Catalogue inquiries").
  * The query builder for the read, written-out SQL for the upsert's increment.
  */
 import db from '@adonisjs/lucid/services/db'

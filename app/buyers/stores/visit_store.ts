@@ -2,7 +2,7 @@
  * `listing_visitors` (one row per visitor, listing and day) and
  * `listing_visits` (the daily counts). Style: the count is written-out SQL —
  * one data-modifying `with` inserts the visitor and bumps the day only when
- * the visitor is new (docs/decisions.md, Buyers, "Visits": one statement per
+ * the visitor is new (docs/decisions/buyers.md, Buyers, "Visits": one statement per
  * page view); the report is the query builder (dynamic filters).
  */
 import db from '@adonisjs/lucid/services/db'

@@ -4,7 +4,7 @@
  * row-by-row upserts would have taken them. Written-out SQL: `json_to_recordset`,
  * `generate_series` runs and sequence reservation have no query-builder form,
  * and the bulk load they make is what lets a first boot load 225 376 versions in
- * seconds (docs/decisions.md, Catalog, "Bulk writes, no new dependency").
+ * seconds (docs/decisions/catalog.md, Catalog, "Bulk writes, no new dependency").
  * Every method runs in the import's transaction (`tx`), but `analyze`.
  */
 import db from '@adonisjs/lucid/services/db'

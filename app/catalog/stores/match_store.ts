@@ -2,7 +2,7 @@
  * The candidates of a best match over one catalogue table (the Matcher of
  * app/catalog/services/matcher.ts decides among them). Written-out SQL through
  * `poolQuery`: compiling knex queries cost more than PostgreSQL's answer —
- * bestmatch web CPU 1.46 → 0.79 ms per request (docs/decisions.md,
+ * bestmatch web CPU 1.46 → 0.79 ms per request (docs/decisions/performance.md,
  * Performance, "Catalogue reads without the query builder"). Statements stay
  * unnamed: a generic plan of a trigram search would not see the searched text.
  *
@@ -10,7 +10,7 @@
  * is looked up in the table's trigram-indexed `search` column: containment
  * first, trigram word similarity for typos.
  * No `tx` argument: catalogue reads never run inside a write transaction (they
- * come before it: docs/decisions.md, Database & deploys).
+ * come before it: docs/decisions/core.md, Database & deploys).
  */
 import { poolQuery, SqlParams, whereOf } from '#core/database/pool_query'
 

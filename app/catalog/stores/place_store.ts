@@ -2,7 +2,7 @@
  * Regions, cities and currencies. The query builder: small tables, dynamic
  * filters, no bench figure asking for written-out SQL.
  * No `tx` argument: catalogue reads never run inside a write transaction (they
- * come before it: docs/decisions.md, Database & deploys).
+ * come before it: docs/decisions/core.md, Database & deploys).
  */
 import db from '@adonisjs/lucid/services/db'
 import { likeLiteral } from './match_store.js'

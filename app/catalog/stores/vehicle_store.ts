@@ -2,11 +2,11 @@
  * Brands, models and versions as the catalogue's Refs. Written-out SQL through
  * `poolQuery`: compiling knex queries and Lucid's runner cost more than
  * PostgreSQL's answer — web CPU per request marcas 0.94 → 0.55, versiones
- * 1.09 → 0.60 ms, statements of a versiones request 3 → 2 (docs/decisions.md,
+ * 1.09 → 0.60 ms, statements of a versiones request 3 → 2 (docs/decisions/performance.md,
  * Performance, "Catalogue reads without the query builder"). Text filters go
  * through the trigram-indexed `search` column (accent/case-insensitive).
  * No `tx` argument: catalogue reads never run inside a write transaction (they
- * come before it: docs/decisions.md, Database & deploys).
+ * come before it: docs/decisions/core.md, Database & deploys).
  */
 import { poolQuery, SqlParams, whereOf } from '#core/database/pool_query'
 import { likeLiteral, YEAR_WINDOW } from './match_store.js'

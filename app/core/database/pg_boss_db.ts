@@ -2,7 +2,7 @@
  * pg-boss's statements on the connection of the caller's transaction (a job
  * sent with a write). They are `$n` statements already: they go to the
  * connection as they are, not through knex (pg-boss's `fromKnex` rewrites them
- * to `?` for knex to rewrite back; docs/decisions.md, Performance, "The
+ * to `?` for knex to rewrite back; docs/decisions/performance.md, Performance, "The
  * intake's transaction skips knex's placeholder rewriting"). Infrastructure of
  * the job runner, not domain SQL: it lives beside the pool query.
  */

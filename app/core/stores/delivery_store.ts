@@ -5,7 +5,7 @@
  * for dynamic filters, written-out SQL only on the hot paths where the bench
  * showed it pays: the intake's delivery INSERT and a try's claim and outcome,
  * kept verbatim and as many per intake and per try as before (intake: 8
- * statements, docs/decisions.md Performance; intake → webhook at 50 inquiries/s:
+ * statements, docs/decisions/performance.md Performance; intake → webhook at 50 inquiries/s:
  * p50 22 ms, p99 86 ms, worker 8.0 CPU ms per inquiry, the README's capacity
  * table). Every method takes an optional transaction last; without it, the pool.
  */
@@ -90,7 +90,7 @@ const INSERT_DELIVERY = `insert into deliveries (id, channel, owner_type, owner_
 export default class DeliveryStore {
   /**
    * Hot (one per channel of every inquiry): a prepared INSERT, not a model
-   * save — docs/decisions.md, Performance ("Each delivery is written by a
+   * save — docs/decisions/performance.md, Performance ("Each delivery is written by a
    * prepared INSERT"; 8 statements per intake).
    */
   async insert(row: NewDeliveryRow, tx?: Tx): Promise<void> {
@@ -114,7 +114,7 @@ export default class DeliveryStore {
   /**
    * Hot (every try): one statement claims the delivery when it is open and
    * due, or when `jobId` holds the claim already, and pushes `next_attempt_at`
-   * ahead by `claimSeconds` (docs/decisions.md, Jobs & outbound: Claims).
+   * ahead by `claimSeconds` (docs/decisions/core.md, Jobs & outbound: Claims).
    * Written out: the worker's 8.0 CPU ms per inquiry (bench) includes it.
    */
   async claim(

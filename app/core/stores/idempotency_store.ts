@@ -1,7 +1,7 @@
 /*
  * The `idempotency_keys` table (docs/design.md §14). Written-out SQL: the
  * claim is one `insert … on conflict do update … where <expired or lapsed>`
- * that no query builder expresses (docs/decisions.md, Core / HTTP,
+ * that no query builder expresses (docs/decisions/core.md, Core / HTTP,
  * "Idempotency-Key: the claim"), and every POST with a key runs it.
  */
 import db from '@adonisjs/lucid/services/db'

@@ -53,7 +53,7 @@ export default class InquiryReader {
 
   /**
    * One page of an agency's inquiries, newest first, and the total: two
-   * statements (docs/decisions.md, Performance, "The inquiry list's default period").
+   * statements (docs/decisions/performance.md, Performance, "The inquiry list's default period").
    */
   async page(audience: Audience, filters: ListFilters, adminMail: string): Promise<InquiryPage> {
     const visible = visibility(audience)

@@ -70,7 +70,7 @@ export default class ReceiveInquiry {
     agency: known,
     request,
   }: ReceiveInquiryInput): Promise<Result<ReceivedInquiry, ReceiveFailure>> {
-    // Statements of an intake (docs/decisions.md, Performance, "The intake's transaction skips
+    // Statements of an intake (docs/decisions/performance.md, Performance, "The intake's transaction skips
     // knex's placeholder rewriting": 8 per intake of an administrator's listing with one
     // channel): the admin and the listing (in parallel), BEGIN, the inquiry with its
     // configurations, a delivery and its job per channel, the event, COMMIT. The agency is

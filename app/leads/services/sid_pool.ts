@@ -1,5 +1,5 @@
 /*
- * Public ids of inquiries (docs/decisions.md, Leads: "sid"): 10 characters of
+ * Public ids of inquiries (docs/decisions/leads.md, Leads: "sid"): 10 characters of
  * `a-z2-9` without look-alikes (~50 bits). A singleton of the container
  * (bound in app/leads/boot.ts): its byte pool is its own private state.
  */
@@ -12,7 +12,7 @@ const SID_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789'
 const SID_LENGTH = 10
 
 export default class SidPool {
-  /** Random bytes drawn SID_LENGTH at a time: one `randomFillSync` per 100 sids, not a `randomBytes` per sid (docs/decisions.md, Performance). */
+  /** Random bytes drawn SID_LENGTH at a time: one `randomFillSync` per 100 sids, not a `randomBytes` per sid (docs/decisions/performance.md, Performance). */
   #bytes = Buffer.allocUnsafe(SID_LENGTH * 100)
   #at = this.#bytes.length
 

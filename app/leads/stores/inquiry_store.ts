@@ -75,7 +75,7 @@ const AUDIENCE_PARAM = `$${INQUIRY_COLUMNS.length + 1}`
  * configurations of its audience: a data-modifying WITH always runs, and the
  * left join answers one row even when there is no configuration. Only what the
  * fan-out reads is selected, into plain objects. Written out and prepared
- * (docs/decisions.md, Performance: "Intake writes its inquiry with a plain
+ * (docs/decisions/performance.md, Performance: "Intake writes its inquiry with a plain
  * INSERT that also reads the notification configurations", 10 → 9 statements
  * per inquiry; "The intake's transaction skips knex's placeholder rewriting").
  */
@@ -92,7 +92,7 @@ const INSERT_READING_CONFIGS = `with inquiry as (
 
 /**
  * A list reads plain rows, not models: hydrating 100 Lucid models cost more
- * than the page's query (docs/decisions.md, Performance: "Lists read rows, not
+ * than the page's query (docs/decisions/performance.md, Performance: "Lists read rows, not
  * models"). It selects `*`: PostgreSQL then hands on the stored row as is,
  * where a column list cost page 99 twice PostgreSQL's CPU ("Inquiry pages keep `select *`").
  */
@@ -181,7 +181,7 @@ export default class InquiryStore {
    * One page of an agency's inquiries, newest first: one ordered range of the
    * index (agency_id, audience_app_id, received_at desc, id desc) per
    * audience, each cut at offset + perPage, merged. Written out, not built by
-   * knex (docs/decisions.md, Performance: "The inquiry list's default period …
+   * knex (docs/decisions/performance.md, Performance: "The inquiry list's default period …
    * compiling them with knex was about 0.2 ms of a page's CPU").
    */
   async page(visible: Visibility, filters: ListFilters): Promise<InquiryFields[]> {
@@ -205,7 +205,7 @@ export default class InquiryStore {
   /**
    * The period's total from the hourly counters (inquiry_hour_counts, kept by
    * a trigger): whole UTC hours [firstHour, lastHour) summed, the partial
-   * hours at either end counted row by row (docs/decisions.md, Leads: "`Total`:
+   * hours at either end counted row by row (docs/decisions/leads.md, Leads: "`Total`:
    * hourly counters in stripes").
    */
   async countByHour(visible: Visibility, from: Date, firstHour: Date, lastHour: Date, to: Date) {

@@ -1,6 +1,6 @@
 /*
  * The queue of a listing's writers in this process and the rows they hand on
- * (docs/decisions.md, Performance: "Writers of one listing queue in-process",
+ * (docs/decisions/performance.md, Performance: "Writers of one listing queue in-process",
  * "An edit hands the row it wrote to the edit queued behind it"). Process-wide
  * state, so the container holds one instance (registered in
  * app/listings/boot.ts); nothing else keeps it.

@@ -97,7 +97,7 @@ export default class ListingStore {
     externalId: string
   ): Promise<ListingData | null> {
     // Written out and prepared, mapped without a model: a GET is this one statement
-    // (docs/decisions.md, Performance: "GET path", "Hot statements are prepared":
+    // (docs/decisions/performance.md, Performance: "GET path", "Hot statements are prepared":
     // PostgreSQL's CPU per PUT 1.29 → 0.70 ms with the UPDATE below).
     const values = [appId, adminMail.trim().toLowerCase(), externalId]
     const rows = await poolQuery(SHOW_SQL, values, { prepare: true })
@@ -182,7 +182,7 @@ export default class ListingStore {
     tx?: Tx
   ): Promise<ListingData | null> {
     // Written out, prepared (one text per set of columns), `returning *` instead of a second
-    // read: a stock-sync PUT is 3 statements instead of 6 (docs/decisions.md, Performance:
+    // read: a stock-sync PUT is 3 statements instead of 6 (docs/decisions/performance.md, Performance:
     // "Fewer statements per write", "A listing change that needs no lock takes none";
     // PostgreSQL's CPU per PUT 1.29 → 0.70 ms prepared).
     const columns = Object.keys(values)

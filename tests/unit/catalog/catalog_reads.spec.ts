@@ -1,6 +1,6 @@
 /*
  * The catalogue's read rules over fake stores: a list asks whether its parent
- * exists only when it comes back empty (docs/decisions.md, Performance:
+ * exists only when it comes back empty (docs/decisions/performance.md, Performance:
  * statements of a versiones request 3 → 2), and concurrent revision reads share
  * one statement.
  */

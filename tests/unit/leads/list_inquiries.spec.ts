@@ -1,5 +1,5 @@
 /*
- * ListInquiries alone (docs/decisions.md, Leads: "List"): the period in whole
+ * ListInquiries alone (docs/decisions/leads.md, Leads: "List"): the period in whole
  * days of TZ, the operator filter, and which read answers — over a fake reader.
  */
 import { test } from '@japa/runner'

@@ -257,7 +257,7 @@ test.group('ReceiveInquiry: the subject', () => {
     assert.equal(row.kind, 'catalog')
     assert.equal(row.versionId, 555)
     assert.isNull(row.listingId)
-    // Docs/decisions.md, Leads, "Snapshot": ExternalId '', Nuevo, no prices.
+    // docs/decisions/leads.md, Leads, "Snapshot": ExternalId '', Nuevo, no prices.
     assert.deepInclude(row.vehicle, {
       externalId: '',
       condition: 'Nuevo',

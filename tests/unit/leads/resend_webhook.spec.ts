@@ -1,5 +1,5 @@
 /*
- * ResendWebhook alone (docs/decisions.md, Leads: "Resend", "Resend window"):
+ * ResendWebhook alone (docs/decisions/leads.md, Leads: "Resend", "Resend window"):
  * fakes of the reader, the configuration and delivery stores, no PostgreSQL.
  */
 import { test } from '@japa/runner'
