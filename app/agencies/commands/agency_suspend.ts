@@ -17,8 +17,7 @@ export default class AgencySuspend extends AppCommand {
   declare off: boolean
 
   async run() {
-    const { default: SetSuspension } = await import('#agencies/services/set_suspension')
-    const service = await this.app.container.make(SetSuspension)
+    const service = await this.make(() => import('#agencies/services/set_suspension'))
     const suspended = !this.off
     const done = this.operator
       ? await service.operator(this.email, suspended)
