@@ -4,14 +4,15 @@
  */
 import { link, path } from '#core/http/links'
 import type NotificationConfig from '#leads/models/notification_config'
-import type { StoredHeader } from '#leads/models/notification_config'
 import { named, object, nullableObject, type Wire } from '#core/openapi/schema'
 import { LinksSchema, type ReferenceSchema } from '#core/openapi/wire'
+import {
+  HeaderCustomSchema,
+  HeaderCustomSlots,
+  wireHeader,
+  wireHeaderSlots,
+} from '#core/outbound/custom_header'
 
-const HeaderSchema = named(
-  'HeaderCustom',
-  nullableObject({ Name: { type: 'string' }, Value: { type: 'string' } })
-)
 const callback = { type: 'string', format: 'uri' } as const
 const active = { type: 'boolean' } as const
 
@@ -22,14 +23,12 @@ export const NotificacionesConfigSchema = named(
       Callback: callback,
       Secret: { type: 'null', description: 'Nunca se devuelve' },
       Activo: active,
-      HeaderCustom01: HeaderSchema,
-      HeaderCustom02: HeaderSchema,
-      HeaderCustom03: HeaderSchema,
+      ...HeaderCustomSlots,
     }),
     PublicacionConsultadaAdfHook: nullableObject({
       Callback: callback,
       Activo: active,
-      HeaderCustom01: HeaderSchema,
+      HeaderCustom01: HeaderCustomSchema,
     }),
     PublicacionConsultadaAdfMail: nullableObject({
       Email: { type: 'string', format: 'email' },
@@ -46,11 +45,6 @@ export const NotificacionesConfigSchema = named(
   })
 )
 
-const header = (headers: StoredHeader[], index: number) => {
-  const item = headers[index]
-  return item ? { Name: item.name, Value: item.value } : null
-}
-
 export function notificationConfigFull(
   config: NotificationConfig | null,
   adminMail: string
@@ -62,16 +56,14 @@ export function notificationConfigFull(
           Callback: config.webhookCallback,
           Secret: null,
           Activo: config.webhookActive,
-          HeaderCustom01: header(config.webhookHeaders, 0),
-          HeaderCustom02: header(config.webhookHeaders, 1),
-          HeaderCustom03: header(config.webhookHeaders, 2),
+          ...wireHeaderSlots(config.webhookHeaders),
         }
       : null,
     PublicacionConsultadaAdfHook: config?.adfHookCallback
       ? {
           Callback: config.adfHookCallback,
           Activo: config.adfHookActive,
-          HeaderCustom01: header(config.adfHookHeaders, 0),
+          HeaderCustom01: wireHeader(config.adfHookHeaders, 0),
         }
       : null,
     PublicacionConsultadaAdfMail: config?.adfMailEmail
