@@ -1,5 +1,6 @@
 /*
- * Code → wire for AppWebhook. `Secret` is write-only: responses carry null.
+ * Code → wire for AppWebhook. `Secret` is write-only: responses carry null, and
+ * `SecretConfigurado` says whether one is stored (docs/design.md §19).
  */
 import { link, path, type Links } from '#core/http/links'
 import { listEnvelope } from '#core/http/envelopes'
@@ -14,6 +15,11 @@ export const AppWebhookSchema = named(
   object({
     Callback: { type: 'string', format: 'uri' },
     Secret: { type: 'null', description: 'Nunca se devuelve' },
+    SecretConfigurado: {
+      type: 'boolean',
+      description:
+        'true si hay un Secret guardado (los envíos van firmados); el Secret nunca se devuelve',
+    },
     Description: { type: ['string', 'null'] },
     Activo: { type: 'boolean' },
     ...HeaderCustomSlots,
@@ -37,6 +43,7 @@ export function appWebhookFull(webhook: AppWebhookRow): Wire<typeof AppWebhookSc
   return {
     Callback: webhook.callback,
     Secret: null,
+    SecretConfigurado: Boolean(webhook.secret),
     Description: webhook.description,
     Activo: webhook.active,
     ...wireHeaderSlots(webhook.headers),
