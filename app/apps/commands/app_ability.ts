@@ -1,15 +1,11 @@
-import { args, flags } from '@adonisjs/core/ace'
+import { flags } from '@adonisjs/core/ace'
 import { ABILITIES, type Ability } from '#core/auth/abilities'
-import { AppCommand } from '#core/commands/app_command'
-import { auditToStderr, idOf } from './command_input.js'
+import { AppIdCommand } from './apps_command.js'
 
 /** Grants or withdraws one ability of an existing app; its tokens stay valid (docs/design.md §19). */
-export default class AppAbility extends AppCommand {
+export default class AppAbility extends AppIdCommand {
   static commandName = 'app:ability'
   static description = `Add or remove an ability of an app (${ABILITIES.join(', ')}); seen by every web process within 5 s`
-
-  @args.string({ description: 'Id of the app' })
-  declare appId: string
 
   @flags.string({ description: 'Ability to grant' })
   declare add: string | undefined
@@ -17,10 +13,7 @@ export default class AppAbility extends AppCommand {
   @flags.string({ description: 'Ability to withdraw' })
   declare remove: string | undefined
 
-  async run() {
-    await auditToStderr(this.app)
-    const id = idOf(this.appId)
-    if (id === null) return this.fail('APP_ID must be a positive integer')
+  protected async runFor(id: number) {
     if ((this.add === undefined) === (this.remove === undefined)) {
       return this.fail('Give exactly one of --add ABILITY or --remove ABILITY')
     }
@@ -28,8 +21,7 @@ export default class AppAbility extends AppCommand {
     if (!ABILITIES.includes(ability as Ability)) {
       return this.fail(`Unknown ability: ${ability}. Known: ${ABILITIES.join(', ')}`)
     }
-    const { default: SetAppAbility } = await import('#apps/services/set_app_ability')
-    const setter = await this.app.container.make(SetAppAbility)
+    const setter = await this.make(() => import('#apps/services/set_app_ability'))
     const change = this.add !== undefined ? 'add' : 'remove'
     const result = await setter.execute(id, change, ability as Ability)
     if (!result.ok) return this.fail(`No app with id ${id}`)
