@@ -369,6 +369,33 @@ test.group('Input gate: malformed requests are problem documents', (group) => {
     }
   })
 
+  test('a path or query whose bytes are not UTF-8 → 400 whose Errors name them, like NUL', async ({
+    assert,
+  }) => {
+    const mail = (await dealerWorld()).adminMail
+    for (const [target, keys] of [
+      [`/v3/publicaciones/${mail}/%C3%28%FF`, ['_path.externalid']],
+      ['/v3/publicaciones/a%FF@b.c/X1', ['_path.adminmail']],
+      [`/v3/publicaciones/${mail}/%FF?pagina=%C3%28`, ['_path.externalid', 'pagina']],
+      ['/v3/marcas/%C3%28', ['_path.id']],
+      // A numeric matcher (the buyers' model page) still names its parameter.
+      ['/modelos/%FF', ['_path.id']],
+      // A literal segment is no parameter: the path as a whole.
+      ['/v3/marcas%FF', ['_path']],
+      // Only the query is bad: the input gate names it.
+      ['/v3/marcas?q=%C3%28%FF', ['q']],
+    ] as const) {
+      const answer = await rawTarget(target, { Authorization: `Bearer ${token}` })
+      assertProblem(assert, answer, 400)
+      assert.sameMembers(Object.keys(answer.body.Errors ?? {}), [...keys], target)
+    }
+    // Valid escapes in the same place route as usual: an unknown listing is a 404.
+    const valid = await rawTarget(`/v3/publicaciones/${mail}/X%31%32`, {
+      Authorization: `Bearer ${token}`,
+    })
+    assertProblem(assert, valid, 404)
+  })
+
   test('valid percent-encoding still routes: %40 and an accent in a path', async ({ assert }) => {
     const answer = await rawTarget('/v3/marcas?q=Citro%C3%ABn', {
       Authorization: `Bearer ${token}`,
