@@ -71,12 +71,13 @@ function withReplayMarker(responses: Record<string, any>) {
 }
 
 /**
- * Any body sent to the API is refused before routing when it is not JSON
- * (415) or over 1 MiB (413): every operation whose method carries a body says so
- * (JSON_BODY_METHODS of the middleware that refuses it).
+ * Any body sent to the API is refused before the operation runs when it is not
+ * JSON (415), over 1 MiB (413) or stops arriving (408): every operation whose
+ * method carries a body says so (JSON_BODY_METHODS of the middleware that
+ * refuses it).
  */
 function bodyProblems(method: string, pattern: string) {
-  return pattern.startsWith('/v3') && JSON_BODY_METHODS.includes(method) ? [413, 415] : []
+  return pattern.startsWith('/v3') && JSON_BODY_METHODS.includes(method) ? [408, 413, 415] : []
 }
 
 export function openApiDocument() {
