@@ -93,11 +93,12 @@ function rawSocket(bytes: string): Promise<string> {
   })
 }
 
+/** Each group's own dealer (agency, token, listing), set by its setup. */
+let world: Awaited<ReturnType<typeof dealerWorld>>
+const freshWorld = async () => void (world = await dealerWorld())
+
 test.group('Input gate: NUL and unpaired surrogates', (group) => {
-  let world: Awaited<ReturnType<typeof dealerWorld>>
-  group.setup(async () => {
-    world = await dealerWorld()
-  })
+  group.setup(freshWorld)
 
   test('NUL in a path parameter → 400 naming _path.<param>', async ({ assert }) => {
     const { token, adminMail } = world
@@ -212,26 +213,21 @@ test.group('Input gate: NUL and unpaired surrogates', (group) => {
     let answer = await send(`/v3/notificaciones/${adminMail}`, json(config, token, 'PUT'))
     assertProblem(assert, answer, 400)
     assertErrorKey(assert, answer, 'PublicacionConsultadaHtmlMail.EmailsCCO')
-    answer = await send('/registro/token-inexistente', {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/x-www-form-urlencoded',
-        'Accept': 'application/json',
-      },
-      body: 'AdminNombre=a%00b&AdminApellido=%FF&Password=0123456789',
-    })
+    const register = (body: string) =>
+      send('/registro/token-inexistente', {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          'Accept': 'application/json',
+        },
+        body,
+      })
+    answer = await register('AdminNombre=a%00b&AdminApellido=%FF&Password=0123456789')
     assertProblem(assert, answer, 400)
     assertErrorKey(assert, answer, 'AdminNombre')
     assertErrorKey(assert, answer, 'AdminApellido')
     // A clean form reaches the page's own answer (unknown token → 404).
-    answer = await send('/registro/token-inexistente', {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/x-www-form-urlencoded',
-        'Accept': 'application/json',
-      },
-      body: 'AdminNombre=Ana&AdminApellido=P%C3%A9rez&Password=0123456789',
-    })
+    answer = await register('AdminNombre=Ana&AdminApellido=P%C3%A9rez&Password=0123456789')
     assert.equal(answer.status, 404)
   })
 
@@ -293,9 +289,7 @@ test.group('Input gate: ids beyond their column', (group) => {
   let adminMail: string
   group.setup(async () => {
     await seedCatalog()
-    const world = await dealerWorld()
-    token = world.token
-    adminMail = world.adminMail
+    ;({ token, adminMail } = await dealerWorld())
   })
 
   test('path ids beyond int4 → 404; the largest int4 → 404 too', async ({ assert }) => {
@@ -471,10 +465,7 @@ test.group('Input gate: malformed requests are problem documents', (group) => {
 })
 
 test.group('Input gate: e-mail addresses', (group) => {
-  let world: Awaited<ReturnType<typeof dealerWorld>>
-  group.setup(async () => {
-    world = await dealerWorld()
-  })
+  group.setup(freshWorld)
 
   test('every accepted address round-trips through its own Location', async ({ assert }) => {
     const { token, adminMail } = world
