@@ -24,6 +24,10 @@ export const settings = {
   acceptedCurrencies: ['ARS', 'USD'],
   /** Seconds before each retry of a failed delivery (docs/design.md §8); ±20 % jitter is added. Tests shorten it. */
   deliveryRetrySchedule: [5, 300, 1800, 7200, 18000, 36000, 86400] as number[],
+  /** A request body idle this long while it is read is answered 408 and its connection closed. Tests shorten it. */
+  bodyIdleTimeoutMs: 15_000,
+  /** The rest of a body refused as too large (413) is read and discarded up to this much, then the connection is cut. */
+  tooLargeDrain: { bytes: 64 * 1024 * 1024, ms: 10_000 },
   /** Longest `Retry-After` (seconds) a receiver can ask for. */
   deliveryRetryAfterMax: 86400,
 }

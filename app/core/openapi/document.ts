@@ -10,6 +10,7 @@ import { contributions } from '#core/modules'
 import { header, problems, secured, type OpenApiFragment, type Parameter } from './helpers.js'
 import { refsOf } from './schema.js'
 import { ProblemSchema } from './wire.js'
+import { JSON_BODY_METHODS } from '../http/middleware/json_body_middleware.js'
 
 let cached: Promise<object> | null = null
 
@@ -67,6 +68,16 @@ function withReplayMarker(responses: Record<string, any>) {
         : [status, response]
     )
   )
+}
+
+/**
+ * Any body sent to the API is refused before the operation runs when it is not
+ * JSON (415), over 1 MiB (413) or stops arriving (408): every operation whose
+ * method carries a body says so (JSON_BODY_METHODS of the middleware that
+ * refuses it).
+ */
+function bodyProblems(method: string, pattern: string) {
+  return pattern.startsWith('/v3') && JSON_BODY_METHODS.includes(method) ? [408, 413, 415] : []
 }
 
 export function openApiDocument() {
@@ -150,6 +161,7 @@ async function build() {
             ...(statuses ?? []),
             ...(isOpen ? [] : [401, 429]),
             ...(idempotent ? [409, 422] : []),
+            ...bodyProblems(method, pattern),
           ])
         ),
       },

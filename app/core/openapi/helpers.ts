@@ -60,6 +60,7 @@ const PROBLEM_TEXT: Record<number, string> = {
   404: 'No existe para la aplicación',
   405: 'Método no permitido',
   406: 'Representación no disponible',
+  408: 'El cuerpo dejó de llegar antes de completarse',
   409: 'Conflicto',
   410: 'Ya no disponible',
   412: 'El ETag no coincide',
