@@ -9,6 +9,12 @@ import { test } from '@japa/runner'
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import app from '@adonisjs/core/services/app'
+import { DateTime } from 'luxon'
+import { settings } from '#core/settings'
+import { createCaller } from '#tests/helpers/apps'
+import { seedCatalog } from '#tests/helpers/catalog'
+import { dealerWorld, inquiryBody } from '#tests/helpers/leads'
+import { invitationBody } from '../agencies/support.js'
 
 type Probe = {
   timeZone: string
@@ -92,4 +98,39 @@ test.group('One time zone per process', () => {
   test('an invalid TZ stops the process at boot with a message naming it', ({ assert }) => {
     assert.throws(() => probe('Mars/Olympus_Mons', [0]), /Mars\/Olympus_Mons/)
   }).timeout(90_000)
+})
+
+test.group('One time zone on the wire (this process)', () => {
+  test("an invitation's Enviada, an inquiry's Momento and its event's Momento carry the configured offset", async ({
+    client,
+    assert,
+  }) => {
+    const expected = DateTime.now().setZone(settings.timezone).toFormat('ZZ')
+    const sameOffset = (iso: string, what: string) =>
+      assert.equal(offsetOf(iso).replace('Z', '+00:00'), expected, `${what}: ${iso}`)
+
+    await seedCatalog()
+    const { token: inviter } = await createCaller('Time zone inviter')
+    const invited = await client.post('/v3/agencias').bearerToken(inviter).json(invitationBody())
+    invited.assertStatus(202)
+    sameOffset(invited.body().Enviada, 'Enviada')
+    sameOffset(invited.body().Vence, 'Vence')
+
+    const world = await dealerWorld()
+    const inquiry = await client
+      .post(`/v3/consultas/${world.adminMail}`)
+      .bearerToken(world.token)
+      .json(inquiryBody(world.listing.externalId))
+    inquiry.assertStatus(201)
+    sameOffset(inquiry.body().Momento, 'inquiry Momento')
+
+    const events = await client.get('/v3/eventos').bearerToken(world.token)
+    events.assertStatus(200)
+    const received = events.body()._entries.filter((entry: any) => entry.Topico === 'consultas')
+    assert.isAbove(received.length, 0, JSON.stringify(events.body()._entries))
+    for (const entry of received) {
+      sameOffset(entry.Momento, 'event Momento')
+      if (entry.Datos?.Momento) sameOffset(entry.Datos.Momento, 'event Datos.Momento')
+    }
+  })
 })
