@@ -2,7 +2,7 @@
  * Typed, defaulted view of the environment, read once. Modules use this
  * rather than reading env variables themselves.
  */
-import env from '#start/env'
+import env, { timeZone } from '#start/env'
 
 const port = env.get('PORT') ?? 3333
 
@@ -20,7 +20,8 @@ export const settings = {
   rateLimitPerMinute: env.get('RATE_LIMIT_PER_MINUTE') ?? 1200,
   /** Failed authentications (401) per client address and minute before 429. */
   authFailuresPerMinute: env.get('AUTH_FAILURES_PER_MINUTE') ?? 30,
-  timezone: env.get('TZ') ?? 'America/Argentina/Buenos_Aires',
+  /** The IANA zone of every instant written (TZ, default America/Argentina/Buenos_Aires); also the process zone. */
+  timezone: timeZone,
   acceptedCurrencies: ['ARS', 'USD'],
   /** Seconds before each retry of a failed delivery (docs/design.md §8); ±20 % jitter is added. Tests shorten it. */
   deliveryRetrySchedule: [5, 300, 1800, 7200, 18000, 36000, 86400] as number[],
