@@ -20,6 +20,8 @@ export type Statement =
       command: string
       /** The status the README says it answers, when it says one. */
       status?: number
+      /** The trailing comment, when there is one. */
+      comment?: string
       stdin?: string
     }
   | { kind: 'assign'; line: number; name: string; value: string }
@@ -60,6 +62,7 @@ export function extractExamples(markdown: string): Statement[] {
         line: start + 1,
         command: text.trim(),
         ...(status ? { status: Number(status[1]) } : {}),
+        ...(words.comment ? { comment: words.comment } : {}),
         ...(stdin !== undefined ? { stdin } : {}),
       })
       continue
