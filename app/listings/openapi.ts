@@ -6,7 +6,8 @@
 import {
   bodyOf,
   etagHeader,
-  headerParam,
+  ifMatchParam,
+  ifNoneMatchParam,
   jsonBody,
   locationHeader,
   negotiated,
@@ -32,10 +33,6 @@ import {
   PublicacionSchema,
 } from '#listings/transformers/listing_transformer'
 
-const ifMatch = headerParam(
-  'If-Match',
-  'ETag de la publicación (comparación fuerte) o `*`; sin él la escritura procede. No coincide → 412.'
-)
 const listing = (description: string, headers = {}) =>
   negotiated(description, PublicacionSchema, PublicacionRefSchema, {
     ETag: etagHeader,
@@ -52,7 +49,7 @@ const write = (
   tag: 'Publicaciones',
   summary,
   description,
-  parameters: [ifMatch],
+  parameters: [ifMatchParam],
   responses: { '200': listing(summary) },
   problems: [400, 403, 406, 409, 412],
   ...extra,
@@ -103,7 +100,7 @@ export const openapi: OpenApiFragment = {
       tag: 'Publicaciones',
       summary: 'Una publicación',
       description: 'Con ETag fuerte; un If-None-Match igual responde 304.',
-      parameters: [headerParam('If-None-Match', 'ETag de una copia anterior')],
+      parameters: [ifNoneMatchParam],
       responses: { '200': listing('Publicación'), '304': notModified },
       problems: [400, 404, 406],
     },

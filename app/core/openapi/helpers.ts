@@ -197,5 +197,18 @@ export function headerParam(name: string, description: string): Parameter {
   return { name, in: 'header', required: false, description, schema: { type: 'string' } }
 }
 
+/** The conditional headers as #core/http/etag reads them. */
+export const ifMatchParam = headerParam(
+  'If-Match',
+  'ETag entre comillas dobles, tal como lo da el encabezado ETag (`"2.6"`), una lista de ellos, o `*`; ' +
+    'sin él la escritura procede. Mal formado (sin comillas) → 400 con `Errors["If-Match"]`; ' +
+    'no coincide (o `W/…`, que nunca coincide) → 412 con el ETag actual.'
+)
+export const ifNoneMatchParam = headerParam(
+  'If-None-Match',
+  'ETag de una copia anterior entre comillas dobles (`"2.6"`, o débil `W/"2.6"`), una lista de ellos, o `*`: ' +
+    'si coincide, 304. Mal formado → 400 con `Errors["If-None-Match"]`.'
+)
+
 export const secured = [{ bearer: [] }]
 export const open: never[] = []

@@ -40,9 +40,6 @@ test.group('ETags: If-Match on writes', () => {
     put.assertStatus(200)
   })
 
-  // Needs the listings wiring (change_listing's 'precondition' failure carrying
-  // listingEtag(listing), problemFor answering preconditionFailed(etag) of #core/http/etag);
-  // app/listings is being refactored elsewhere — see the report of issue 28 item 3.
   test('a stale tag → 412 carrying the ETag a fresh GET gives; retrying with it → 200', async ({
     client,
     assert,
@@ -57,7 +54,7 @@ test.group('ETags: If-Match on writes', () => {
     ;(await patchPrice(client, ctx, 34000).header('If-Match', stale.header('etag')!)).assertStatus(
       200
     )
-  }).skip(true, 'awaits the listings wiring of issue 28 item 3 (app/listings is owned elsewhere)')
+  })
 
   test('unquoted 2.6 → 400 naming If-Match with how to quote it; quoted → not a 400', async ({
     client,
