@@ -127,6 +127,11 @@ test.group('Lead notifications: the four channels of one inquiry', (group) => {
     assert.include(htmlMessage.parsed.subject!, world.fixture.agency.tradeName)
     assert.include(htmlMessage.parsed.html!, 'Ana &lt;b&gt;&amp; &quot;Co&quot;&lt;/b&gt;')
     assert.notInclude(htmlMessage.parsed.html!, '<script>')
+    // The time it was received names the service's zone (TZ unset: Buenos Aires).
+    assert.match(
+      htmlMessage.parsed.html!,
+      /\d{2}:\d{2} \(UTC-3, America\/Argentina\/Buenos_Aires\)/
+    )
     assert.include(htmlMessage.parsed.text!, 'Quiero <script>alert(1)</script> & más ]]>')
   })
 })

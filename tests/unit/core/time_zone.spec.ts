@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import { settings } from '#core/settings'
-import { wireTime } from '#core/wire_time'
+import { readableTime, wireTime } from '#core/wire_time'
 
 test.group('wireTime at the DST edges of Europe/Madrid', (group) => {
   const configured = settings.timezone
@@ -29,5 +29,18 @@ test.group('wireTime at the DST edges of Europe/Madrid', (group) => {
       '2026-10-25T02:59:59.999+02:00'
     )
     assert.equal(wireTime(new Date(Date.UTC(2026, 9, 25, 1))), '2026-10-25T02:00:00+01:00')
+  })
+
+  test('readableTime (mails, pages) names the zone and its offset on each side of an edge', ({
+    assert,
+  }) => {
+    assert.equal(
+      readableTime(new Date(Date.UTC(2026, 9, 25, 0, 59))),
+      '25 de octubre de 2026, 02:59 (UTC+2, Europe/Madrid)'
+    )
+    assert.equal(
+      readableTime('2026-10-25T01:00:00Z'),
+      '25 de octubre de 2026, 02:00 (UTC+1, Europe/Madrid)'
+    )
   })
 })
