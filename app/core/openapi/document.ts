@@ -149,8 +149,10 @@ async function build() {
       return param
     })
     // A path parameter checked by a validator answers 400 when malformed; so does an
-    // If-None-Match that is not a quoted entity tag, wherever a 304 can answer.
-    const checked = pathParams.some((param) => param.validated) || responses['304'] ? [400] : []
+    // If-None-Match that is not a quoted entity tag, wherever the API can answer 304
+    // (the buyers' HTML pages read it leniently).
+    const conditional = pattern.startsWith('/v3') && responses['304']
+    const checked = pathParams.some((param) => param.validated) || conditional ? [400] : []
     const isOpen = security !== undefined && security.length === 0
     const idempotent = method === 'POST' && !isOpen && pattern.startsWith('/v3') && keyed !== false
     const extraParameters = [...(parameters ?? []), ...(idempotent ? [idempotencyKey] : [])]
