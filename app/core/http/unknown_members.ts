@@ -31,44 +31,76 @@ const isOpen = (schema: Schema) =>
   (schema.additionalProperties !== undefined && schema.additionalProperties !== false) ||
   (schema.properties === undefined && schema.patternProperties === undefined)
 
+/** What a body may hold, compiled once per operation from its schemas. */
+export type MemberTree = {
+  /** An object's members by name; null: not checked here (open, or not an object). */
+  members: Map<string, MemberTree> | null
+  known: string[]
+  items: MemberTree | null
+}
+
+const UNCHECKED: MemberTree = { members: null, known: [], items: null }
+
+/** Compiles `schemas` (any of which a value may meet) into the members each level defines. */
+export function compileMembers(
+  schemas: Schema[],
+  components: Record<string, Schema>,
+  depth = 0
+): MemberTree {
+  // Request bodies nest a few levels; a deeper (or recursive) schema is left to the validator.
+  if (depth > 16) return UNCHECKED
+  const candidates = schemas.flatMap((schema) => expand(schema, components))
+  const items = candidates.filter((s) => allows(s, 'array') && s.items).map((s) => s.items)
+  const objects = candidates.filter((schema) => allows(schema, 'object') || schema.properties)
+  const closed = objects.length > 0 && !objects.some(isOpen)
+  const known = closed
+    ? [...new Set(objects.flatMap((schema) => Object.keys(schema.properties ?? {})))]
+    : []
+  const members = closed
+    ? new Map(
+        known.map((name) => [
+          name,
+          compileMembers(
+            objects
+              .filter((schema) => schema.properties && name in schema.properties)
+              .map((schema) => schema.properties[name]),
+            components,
+            depth + 1
+          ),
+        ])
+      )
+    : null
+  return {
+    members,
+    known,
+    items: items.length ? compileMembers(items, components, depth + 1) : null,
+  }
+}
+
 /**
  * The paths (`precio`, `Locacion.Calle`, `Fotos.0.x`) of the members of `value`
- * that none of `schemas` defines. Type mismatches are the validator's to report.
+ * that `tree` does not define. Type mismatches are the validator's to report.
  */
 export function unknownMembers(
   value: unknown,
-  schemas: Schema[],
-  components: Record<string, Schema>,
-  prefix = ''
+  tree: MemberTree,
+  prefix = '',
+  found: { path: string; known: string[] }[] = []
 ): { path: string; known: string[] }[] {
-  if (value === null || typeof value !== 'object') return []
-  const candidates = schemas.flatMap((schema) => expand(schema, components))
-  const found: { path: string; known: string[] }[] = []
+  if (value === null || typeof value !== 'object') return found
   if (Array.isArray(value)) {
-    const items = candidates.filter((s) => allows(s, 'array') && s.items).map((s) => s.items)
-    if (items.length === 0) return []
-    value.forEach((item, index) =>
-      found.push(...unknownMembers(item, items, components, `${prefix}${index}.`))
-    )
+    if (tree.items) {
+      for (let index = 0; index < value.length; index++)
+        unknownMembers(value[index], tree.items, `${prefix}${index}.`, found)
+    }
     return found
   }
-  const objects = candidates.filter((schema) => allows(schema, 'object') || schema.properties)
-  if (objects.length === 0 || objects.some(isOpen)) return []
-  const known = [...new Set(objects.flatMap((schema) => Object.keys(schema.properties ?? {})))]
-  for (const [name, member] of Object.entries(value)) {
-    const defining = objects.filter((schema) => schema.properties && name in schema.properties)
-    if (defining.length === 0) {
-      found.push({ path: prefix + name, known })
-      continue
-    }
-    found.push(
-      ...unknownMembers(
-        member,
-        defining.map((schema) => schema.properties[name]),
-        components,
-        `${prefix}${name}.`
-      )
-    )
+  if (!tree.members) return found
+  for (const name in value) {
+    const member = tree.members.get(name)
+    if (member)
+      unknownMembers((value as Record<string, unknown>)[name], member, `${prefix}${name}.`, found)
+    else found.push({ path: prefix + name, known: tree.known })
   }
   return found
 }
@@ -98,9 +130,9 @@ type Document = { paths: Record<string, Record<string, Operation & Schema>>; com
  * the resource's own representation, the GET of the same path, so a client can
  * GET, change and PUT back; a collection's envelope is not that.
  */
-export function bodySchemas(document: Document): Map<string, Schema[]> {
+export function bodyMembers(document: Document): Map<string, MemberTree> {
   const components = document.components?.schemas ?? {}
-  const out = new Map<string, Schema[]>()
+  const out = new Map<string, MemberTree>()
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(item)) {
       const schema = operation?.requestBody?.content?.['application/json']?.schema
@@ -111,7 +143,7 @@ export function bodySchemas(document: Document): Map<string, Schema[]> {
         const resource = expand(own, components)
         if (resource.length && !resource.some((s) => s.properties?._entries)) schemas.push(own)
       }
-      out.set(`${method.toUpperCase()} ${path}`, schemas)
+      out.set(`${method.toUpperCase()} ${path}`, compileMembers(schemas, components))
     }
   }
   return out

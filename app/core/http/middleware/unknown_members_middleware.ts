@@ -10,19 +10,18 @@ import { openApiDocument } from '#core/openapi/document'
 import { Problem } from '../problem.js'
 import {
   UNKNOWN_MEMBERS_DETAIL,
-  bodySchemas,
+  bodyMembers,
   unknownMemberErrors,
   unknownMembers,
+  type MemberTree,
 } from '../unknown_members.js'
 
-let schemas: Promise<{ byOperation: Map<string, object[]>; components: any }> | null = null
+/** Per operation, the members its body may hold: compiled once, on the first JSON body. */
+let compiled: Promise<Map<string, MemberTree>> | null = null
 
 function load() {
-  schemas ??= openApiDocument().then((document: any) => ({
-    byOperation: bodySchemas(document),
-    components: document.components?.schemas ?? {},
-  }))
-  return schemas
+  compiled ??= openApiDocument().then((document: any) => bodyMembers(document))
+  return compiled
 }
 
 /** `/v3/agencias/:adminmail` → `/v3/agencias/{adminmail}`, as the document names it. */
@@ -37,10 +36,10 @@ export default class UnknownMembersMiddleware {
     if (request.bodyType !== 'json' || body === null || typeof body !== 'object' || !ctx.route) {
       return next()
     }
-    const { byOperation, components } = await load()
-    const operation = byOperation.get(`${request.method()} ${documentPath(ctx.route.pattern)}`)
+    const operations = await load()
+    const operation = operations.get(`${request.method()} ${documentPath(ctx.route.pattern)}`)
     if (operation) {
-      const found = unknownMembers(body, operation as any[], components)
+      const found = unknownMembers(body, operation)
       if (found.length) throw Problem.badRequest(unknownMemberErrors(found), UNKNOWN_MEMBERS_DETAIL)
     }
     return next()
