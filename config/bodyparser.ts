@@ -1,11 +1,13 @@
 import { defineConfig } from '@adonisjs/core/bodyparser'
+import { JSON_BODY_METHODS } from '#core/http/middleware/json_body_middleware'
 
 /**
  * Bodies over 1 MiB are refused (413). Empty strings are kept as sent: the
  * validators decide per field (Color must reject '').
  */
 const bodyParserConfig = defineConfig({
-  allowedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+  // The methods the 415 check and the OpenAPI document's 413/415 cover.
+  allowedMethods: JSON_BODY_METHODS,
   json: {
     encoding: 'utf-8',
     limit: '1mb',

@@ -19,6 +19,7 @@ const loader = Promise.all([
   import('#apps/commands/app_revoke'),
   import('#apps/commands/app_disable'),
   import('#apps/commands/app_enable'),
+  import('#apps/commands/app_ability'),
   import('#agencies/commands/agency_grant'),
   import('#agencies/commands/agency_plan'),
   import('#agencies/commands/agency_suspend'),

@@ -3,8 +3,12 @@
  * the defaults serve a newcomer running `npm start` on one machine.
  */
 import { Env } from '@adonisjs/core/env'
+import { IANAZone, Settings } from 'luxon'
 
-export default await Env.create(new URL('../', import.meta.url), {
+/** The zone of every instant the service writes when `TZ` is unset (README). */
+export const DEFAULT_TIME_ZONE = 'America/Argentina/Buenos_Aires'
+
+const env = await Env.create(new URL('../', import.meta.url), {
   NODE_ENV: Env.schema.enum.optional(['development', 'production', 'test'] as const),
   HOST: Env.schema.string.optional({ format: 'host' }),
   PORT: Env.schema.number.optional(),
@@ -40,3 +44,21 @@ export default await Env.create(new URL('../', import.meta.url), {
   METRICS_PORT: Env.schema.number.optional(),
   METRICS_TOKEN: Env.schema.string.optional(),
 })
+
+/*
+ * One zone per process (docs/design.md §19): the configured TZ, or the default,
+ * becomes the process zone before the app reads the clock, so luxon's
+ * `toISO()`/`toFormat()`, `Date`'s local methods and `wireTime` all write the
+ * same offset. Set here rather than in bin/*: this is the first code that sees
+ * a TZ given in a .env file as well as in the environment (Node re-reads
+ * process.env.TZ when it is assigned).
+ */
+export const timeZone = env.get('TZ') || DEFAULT_TIME_ZONE
+if (!IANAZone.isValidZone(timeZone)) {
+  throw new Error(`TZ "${timeZone}" is not an IANA time zone (e.g. ${DEFAULT_TIME_ZONE})`)
+}
+process.env.TZ = timeZone
+// luxon by name too: its zone then owes nothing to what the process zone was before.
+Settings.defaultZone = timeZone
+
+export default env

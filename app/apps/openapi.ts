@@ -17,6 +17,8 @@ import { AppWebhookRefSchema, AppWebhookSchema } from '#apps/transformers/app_we
 import { eventHistoryValidator } from '#apps/validators/event_history_validator'
 import { EventosSchema, PruebaResultadoSchema } from '#apps/transformers/app_event_transformer'
 import { rotateCredentialValidator } from '#apps/validators/credentials_validator'
+import { AplicacionSchema } from '#apps/transformers/application_transformer'
+import { ReferenceSchema } from '#core/openapi/wire'
 import {
   CredencialNuevaSchema,
   CredencialRefSchema,
@@ -108,6 +110,16 @@ export const openapi: OpenApiFragment = {
       }),
       responses: { '200': negotiated('Eventos', EventosSchema, EventosSchema) },
       problems: [400, 406],
+    },
+    'GET /v3/aplicacion': {
+      operationId: 'getApplication',
+      tag: 'Aplicación',
+      summary: 'La aplicación que llama',
+      description:
+        'Id, nombre y permisos (Habilidades) de la aplicación del token. Los permisos los cambia un operador ' +
+        '(ace app:ability) y rigen en a lo sumo 5 s.',
+      responses: { '200': negotiated('Aplicación', AplicacionSchema, ReferenceSchema) },
+      problems: [406],
     },
     'GET /v3/credenciales': {
       operationId: 'listCredentials',

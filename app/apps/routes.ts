@@ -8,6 +8,7 @@ import { apiRoutes } from '#core/http/api'
 const AppNotificationsController = () => import('#apps/controllers/app_notifications_controller')
 const EventsController = () => import('#apps/controllers/events_controller')
 const CredentialsController = () => import('#apps/controllers/credentials_controller')
+const ApplicationController = () => import('#apps/controllers/application_controller')
 
 apiRoutes(() => {
   router
@@ -26,6 +27,7 @@ apiRoutes(() => {
     .post('/appnotificaciones/:topic/prueba', [AppNotificationsController, 'test'])
     .as('appnotificaciones.test')
   router.get('/eventos', [EventsController, 'index']).as('eventos.index')
+  router.get('/aplicacion', [ApplicationController, 'show']).as('aplicacion.show')
 })
 
 apiRoutes(() => {

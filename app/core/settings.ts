@@ -2,7 +2,7 @@
  * Typed, defaulted view of the environment, read once. Modules use this
  * rather than reading env variables themselves.
  */
-import env from '#start/env'
+import env, { timeZone } from '#start/env'
 
 const port = env.get('PORT') ?? 3333
 
@@ -20,10 +20,15 @@ export const settings = {
   rateLimitPerMinute: env.get('RATE_LIMIT_PER_MINUTE') ?? 1200,
   /** Failed authentications (401) per client address and minute before 429. */
   authFailuresPerMinute: env.get('AUTH_FAILURES_PER_MINUTE') ?? 30,
-  timezone: env.get('TZ') ?? 'America/Argentina/Buenos_Aires',
+  /** The IANA zone of every instant written (TZ, default America/Argentina/Buenos_Aires); also the process zone. */
+  timezone: timeZone,
   acceptedCurrencies: ['ARS', 'USD'],
   /** Seconds before each retry of a failed delivery (docs/design.md §8); ±20 % jitter is added. Tests shorten it. */
   deliveryRetrySchedule: [5, 300, 1800, 7200, 18000, 36000, 86400] as number[],
+  /** A request body idle this long while it is read is answered 408 and its connection closed. Tests shorten it. */
+  bodyIdleTimeoutMs: 15_000,
+  /** The rest of a body refused as too large (413) is read and discarded up to this much, then the connection is cut. */
+  tooLargeDrain: { bytes: 64 * 1024 * 1024, ms: 10_000 },
   /** Longest `Retry-After` (seconds) a receiver can ask for. */
   deliveryRetryAfterMax: 86400,
 }

@@ -49,3 +49,19 @@ export function wireTime(value: Date | DateTime): string {
   const millis = ms % 1000 === 0 ? '' : local.slice(19, 23)
   return local.slice(0, 19) + millis + offset.suffix
 }
+
+/**
+ * An instant as a person reads it in a mail or a page: `26 de noviembre de 2026, 19:35 (UTC-3,
+ * America/Argentina/Buenos_Aires)` — in the service's zone, which it names, so a reader elsewhere
+ * is not misled.
+ */
+export function readableTime(value: Date | DateTime | string): string {
+  const at =
+    typeof value === 'string'
+      ? DateTime.fromISO(value)
+      : value instanceof Date
+        ? DateTime.fromJSDate(value)
+        : value
+  const local = at.setZone(settings.timezone).setLocale('es')
+  return `${local.toFormat("d 'de' MMMM 'de' yyyy, HH:mm")} (UTC${local.toFormat('Z')}, ${settings.timezone})`
+}

@@ -14,7 +14,11 @@ import {
 } from '#core/openapi/helpers'
 import { ReferenceSchema } from '#core/openapi/wire'
 import { intakeValidator, listQueryValidator } from '#leads/validators/inquiry_validators'
-import { notificationConfigValidator } from '#leads/validators/notification_validators'
+import {
+  notificationConfigValidator,
+  notificationTestValidator,
+} from '#leads/validators/notification_validators'
+import { PruebaResultadoSchema } from '#apps/transformers/app_event_transformer'
 import {
   ConsultaSchema,
   ConsultasPaginaRefSchema,
@@ -134,6 +138,25 @@ export const openapi: OpenApiFragment = {
       requestBody: jsonBody(bodyOf('NotificacionesConfigEdit', notificationConfigValidator)),
       responses: { '200': negotiated('Configuración guardada', NotificacionesConfigSchema) },
       problems: [400, 403, 406, 413, 415],
+    },
+    'POST /v3/notificaciones/:adminmail/prueba': {
+      operationId: 'testNotificationConfig',
+      tag: 'Notificaciones',
+      summary: 'Envía una carga de prueba al webhook o al ADF hook',
+      description:
+        'Ahora, al Callback configurado (también si el canal está inactivo), con sus encabezados custom: al webhook ' +
+        '(por omisión) el JSON {Tipo: "Prueba", Momento, Agencia: {AdminMail, href}, Consulta: null}, firmado con su Secret ' +
+        '(Standard Webhooks); al ADF hook un documento ADF 1.0 de prueba (id source="Prueba"), sin firma como sus ' +
+        'entregas. Responde el código del receptor y la demora, o el error de conexión (receptor caído o 5xx: igual ' +
+        '200 aquí). No se reintenta ni se registra. Canal sin Callback configurado: 404.',
+      parameters: parametersOf(notificationTestValidator, 'query', {
+        canal:
+          'Canal a probar: PublicacionConsultadaWebHook (por omisión) o PublicacionConsultadaAdfHook',
+      }),
+      responses: {
+        '200': negotiated('Resultado del envío', PruebaResultadoSchema, PruebaResultadoSchema),
+      },
+      problems: [400, 404, 406],
     },
   },
 }

@@ -25,4 +25,7 @@ apiRoutes(() => {
   router
     .put('/notificaciones/:adminmail', [NotificationsController, 'update'])
     .as('leads.notifications.update')
+  router
+    .post('/notificaciones/:adminmail/prueba', [NotificationsController, 'test'])
+    .as('leads.notifications.test')
 })

@@ -6,7 +6,8 @@
 import {
   bodyOf,
   etagHeader,
-  headerParam,
+  ifMatchParam,
+  ifNoneMatchParam,
   jsonBody,
   locationHeader,
   negotiated,
@@ -33,10 +34,6 @@ import {
 } from '#listings/transformers/listing_transformer'
 import { MAX_KM_PER_YEAR } from '#listings/services/listing_rules'
 
-const ifMatch = headerParam(
-  'If-Match',
-  'ETag de la publicación (comparación fuerte) o `*`; sin él la escritura procede. No coincide → 412.'
-)
 const listing = (description: string, headers = {}) =>
   negotiated(description, PublicacionSchema, PublicacionRefSchema, {
     ETag: etagHeader,
@@ -53,7 +50,7 @@ const write = (
   tag: 'Publicaciones',
   summary,
   description,
-  parameters: [ifMatch],
+  parameters: [ifMatchParam],
   responses: { '200': listing(summary) },
   problems: [400, 403, 406, 409, 412],
   ...extra,
@@ -142,7 +139,7 @@ export const openapi: OpenApiFragment = {
       tag: 'Publicaciones',
       summary: 'Una publicación',
       description: 'Con ETag fuerte; un If-None-Match igual responde 304.',
-      parameters: [headerParam('If-None-Match', 'ETag de una copia anterior')],
+      parameters: [ifNoneMatchParam],
       responses: { '200': listing('Publicación'), '304': notModified },
       problems: [400, 404, 406],
     },

@@ -54,10 +54,11 @@ export function get(client: ApiClient, path: string, who: Visitor) {
 }
 
 /** Opens the page and keeps its session cookie; returns the page and its CSRF token. */
-export async function openForm(client: ApiClient, path: string, who: Visitor) {
+/** Opens the form page as `who` (a new visitor by default), keeping its cookies. */
+export async function openForm(client: ApiClient, path: string, who: Visitor = visitor()) {
   const page = await get(client, path, who)
   who.cookie = cookiesOf(page.headers()['set-cookie'], who.cookie)
-  return { page, csrf: csrfOf(page.text()) }
+  return { page, csrf: csrfOf(page.text()), who }
 }
 
 export function postForm(

@@ -21,8 +21,7 @@ export default class AgencyGrant extends AppCommand {
     if (!Number.isInteger(this.appId) || this.appId < 1) {
       return this.fail('--app must be an app id')
     }
-    const { default: GrantAgency } = await import('#agencies/services/grant_agency')
-    const grant = await this.app.container.make(GrantAgency)
+    const grant = await this.make(() => import('#agencies/services/grant_agency'))
     const granted = await grant.execute(this.adminmail, this.appId, Boolean(this.otherLeads))
     if (!granted.ok) {
       return this.fail(

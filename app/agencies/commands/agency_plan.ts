@@ -32,9 +32,8 @@ export default class AgencyPlan extends AppCommand {
     if (error) {
       return this.fail('--capacity, --alta, --media and --baja must be whole numbers ≥ 0')
     }
-    const { default: AgencyService } = await import('#agencies/services/agency_service')
     const plan = toPlan(given)
-    const service = await this.app.container.make(AgencyService)
+    const service = await this.make(() => import('#agencies/services/agency_service'))
     const agency = await service.setPlan(this.adminmail, plan)
     if (!agency) {
       return this.fail(`No agency administered by ${this.adminmail}`)

@@ -17,17 +17,12 @@ export default class AgencySuspend extends AppCommand {
   declare off: boolean
 
   async run() {
-    const { default: SetSuspension } = await import('#agencies/services/set_suspension')
-    const service = await this.app.container.make(SetSuspension)
+    const who = this.operator ? 'operator' : 'agency'
     const suspended = !this.off
-    const done = this.operator
-      ? await service.operator(this.email, suspended)
-      : await service.agency(this.email, suspended)
-    if (!done) {
-      return this.fail(`No ${this.operator ? 'operator' : 'agency'} with ${this.email}`)
-    }
-    this.logger.success(
-      `${this.operator ? 'Operator' : 'Agency'} ${this.email} ${suspended ? 'suspended' : 'reinstated'}`
-    )
+    const service = await this.make(() => import('#agencies/services/set_suspension'))
+    const done = await service[who](this.email, suspended)
+    if (!done) return this.fail(`No ${who} with ${this.email}`)
+    const what = suspended ? 'suspended' : 'reinstated'
+    this.logger.success(`${this.operator ? 'Operator' : 'Agency'} ${this.email} ${what}`)
   }
 }

@@ -24,6 +24,8 @@ export default class InvitationEvents {
         Tipo: 'InvitacionAceptada',
         Momento: (invitation.acceptedAt ?? DateTime.now()).toISO(),
         Agencia: agencyRef(agency),
+        // The envelope's resource is the agency that registered (docs/design.md §9, §19).
+        Recurso: { href: agencyRef(agency).href, title: agency.tradeName },
       },
       trx
     )

@@ -6,7 +6,7 @@
 import { inject } from '@adonisjs/core'
 import mail from '@adonisjs/mail/services/main'
 import InvitationStore from '#agencies/stores/invitation_store'
-import { settings } from '#core/settings'
+import { readableTime } from '#core/wire_time'
 import { renderView } from '#agencies/views'
 import { registrationUrl } from './invitation_tokens.js'
 import type { InvitationMailJob } from './invite_agency.js'
@@ -29,10 +29,7 @@ export default class SendInvitationMail {
       tradeName: invitation.tradeName,
       email: invitation.adminEmail,
       link: registrationUrl(invitation.tokenNonce),
-      expires: invitation.expiresAt
-        .setZone(settings.timezone)
-        .setLocale('es')
-        .toFormat("d 'de' MMMM 'de' yyyy, HH:mm"),
+      expires: readableTime(invitation.expiresAt),
     }
     const [html, text] = await Promise.all([
       renderView('mail/invitation', data),

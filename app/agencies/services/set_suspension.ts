@@ -9,7 +9,7 @@ import { inject } from '@adonisjs/core'
 import UnitOfWork from '#core/database/unit_of_work'
 import AgencyStore from '#agencies/stores/agency_store'
 import OperatorStore from '#agencies/stores/operator_store'
-import { AgencyHooks } from '#agencies/hooks'
+import { AgencyHooks, type SuspensionEffects } from '#agencies/hooks'
 import AgencyDirectory from './agency_directory.js'
 import { normalizeEmail } from './emails.js'
 
@@ -30,11 +30,8 @@ export default class SetSuspension {
       })
       if (!agency) return false
       await this.agencies.setSuspended(agency, suspended, tx)
-      if (suspended) {
-        for (const effects of await this.hooks.suspensionEffects()) {
-          await effects.agencySuspended(agency.id, tx)
-        }
-      }
+      if (suspended)
+        await this.#suspendWhatIsTheirs((effects) => effects.agencySuspended(agency.id, tx))
       return true
     })
     this.directory.forget()
@@ -46,12 +43,14 @@ export default class SetSuspension {
       const operator = await this.operators.byEmail(normalizeEmail(email), tx, { forUpdate: true })
       if (!operator) return false
       await this.operators.setSuspended(operator, suspended, tx)
-      if (suspended) {
-        for (const effects of await this.hooks.suspensionEffects()) {
-          await effects.operatorSuspended(operator.id, tx)
-        }
-      }
+      if (suspended)
+        await this.#suspendWhatIsTheirs((effects) => effects.operatorSuspended(operator.id, tx))
       return true
     })
+  }
+
+  /** The other modules' share of a suspension (their active listings), in registration order. */
+  async #suspendWhatIsTheirs(effect: (effects: SuspensionEffects) => Promise<unknown>) {
+    for (const effects of await this.hooks.suspensionEffects()) await effect(effects)
   }
 }

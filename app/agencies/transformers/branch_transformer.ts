@@ -8,6 +8,7 @@ import type Branch from '#agencies/models/branch'
 import type { PlaceNames } from '#agencies/services/place_names'
 import { named, object, nullableObject, type Wire } from '#core/openapi/schema'
 import { LinksSchema, type ReferenceSchema } from '#core/openapi/wire'
+import { LocationProperties, locationOf } from './location.js'
 
 const HoursSchema = named(
   'Horario',
@@ -23,9 +24,7 @@ export const SucursalSchema = named(
     Descripcion: { type: 'string' },
     Email: { type: ['string', 'null'], format: 'email' },
     Telefono: { type: ['string', 'null'] },
-    Region: { type: 'string' },
-    Ciudad: { type: 'string' },
-    Direccion: { type: 'string' },
+    ...LocationProperties,
     Comercial: { type: 'boolean' },
     TallerMecanico: { type: 'boolean' },
     Autopartes: { type: 'boolean' },
@@ -59,9 +58,7 @@ export function branchFull(
     // A freshly created row leaves unset columns undefined; the wire sends null.
     Email: branch.email ?? null,
     Telefono: branch.phone ?? null,
-    Region: names.region(branch.regionId),
-    Ciudad: names.city(branch.cityId),
-    Direccion: branch.address ?? '',
+    ...locationOf(branch, names),
     Comercial: branch.sales,
     TallerMecanico: branch.workshop,
     Autopartes: branch.parts,

@@ -8,6 +8,7 @@ import type Operator from '#agencies/models/operator'
 import type { PlaceNames } from '#agencies/services/place_names'
 import { named, object, type Wire } from '#core/openapi/schema'
 import { LinkGroupSchema, LinksSchema, type ReferenceSchema } from '#core/openapi/wire'
+import { LocationProperties, locationOf } from './location.js'
 
 export const OperadorSchema = named(
   'Operador',
@@ -18,11 +19,7 @@ export const OperadorSchema = named(
     Telefonos: { type: 'array', items: { type: 'string' } },
     Direcciones: {
       type: 'array',
-      items: object({
-        Region: { type: 'string' },
-        Ciudad: { type: 'string' },
-        Direccion: { type: 'string' },
-      }),
+      items: object(LocationProperties),
     },
     EsAdministradorAgencia: { type: 'boolean' },
     Publicaciones: LinkGroupSchema,
@@ -69,15 +66,7 @@ export function operatorFull(entry: OperatorEntry, names: PlaceNames): Wire<type
     Apellido: operator.lastName,
     Email: operator.email,
     Telefonos: operator.phones,
-    Direcciones: hasAddress
-      ? [
-          {
-            Region: names.region(operator.regionId),
-            Ciudad: names.city(operator.cityId),
-            Direccion: operator.address ?? '',
-          },
-        ]
-      : [],
+    Direcciones: hasAddress ? [locationOf(operator, names)] : [],
     EsAdministradorAgencia: isAdmin,
     Publicaciones: group({
       self: link(expand(`/v3/publicaciones/${a}{?operador}`, { operador: operator.email })),

@@ -3,7 +3,7 @@
  * invitation as the invited person sees it and the form's fields with their
  * values and messages.
  */
-import { settings } from '#core/settings'
+import { readableTime } from '#core/wire_time'
 import type Invitation from '#agencies/models/invitation'
 import type { PlaceNames } from '#agencies/services/place_names'
 
@@ -88,10 +88,7 @@ export function registrationPage(
     title: `Registro de ${invitation.tradeName}`,
     invitation,
     place,
-    expires: invitation.expiresAt
-      .setZone(settings.timezone)
-      .setLocale('es')
-      .toFormat("d 'de' MMMM 'de' yyyy, HH:mm"),
+    expires: readableTime(invitation.expiresAt),
     action,
     fields,
     hasErrors: Object.keys(errors).length > 0,

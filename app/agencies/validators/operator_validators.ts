@@ -59,16 +59,15 @@ export function toNewCollaborator(body: CollaboratorCreate): NewCollaborator {
   }
 }
 
+/** An operator named in the query string by e-mail. */
+const operatorEmail = () => vine.string().trim().maxLength(254).use(emailAddress())
+
 /** `?operador=` where it filters (optional) and where it selects (required). */
-export const operatorFilterValidator = vine.create({
-  operador: vine.string().trim().maxLength(254).use(emailAddress()).optional(),
-})
-export const operatorQueryValidator = vine.create({
-  operador: vine.string().trim().maxLength(254).use(emailAddress()),
-})
+export const operatorFilterValidator = vine.create({ operador: operatorEmail().optional() })
+export const operatorQueryValidator = vine.create({ operador: operatorEmail() })
 export const operatorTargetValidator = operatorFilterValidator
 
 export const detachValidator = vine.create({
-  operador: vine.string().trim().maxLength(254).use(emailAddress()),
-  operadorDestino: vine.string().trim().maxLength(254).use(emailAddress()),
+  operador: operatorEmail(),
+  operadorDestino: operatorEmail(),
 })

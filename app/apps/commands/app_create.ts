@@ -1,9 +1,8 @@
 import { args, flags } from '@adonisjs/core/ace'
 import { ABILITIES, type Ability } from '#core/auth/abilities'
-import { AppCommand } from '#core/commands/app_command'
-import { auditToStderr } from './command_input.js'
+import { AppsCommand } from './apps_command.js'
 
-export default class AppCreate extends AppCommand {
+export default class AppCreate extends AppsCommand {
   static commandName = 'app:create'
   static description = 'Create an app (API client) and print its first access token once'
 
@@ -17,7 +16,6 @@ export default class AppCreate extends AppCommand {
   declare json: boolean
 
   async run() {
-    await auditToStderr(this.app)
     const abilities = this.ability ?? []
     const unknown = abilities.filter((ability) => !ABILITIES.includes(ability as Ability))
     if (unknown.length > 0) {
@@ -26,12 +24,10 @@ export default class AppCreate extends AppCommand {
     if (this.name.trim().length === 0 || this.name.length > 100) {
       return this.fail('The name must have 1 to 100 characters')
     }
-    const { default: CreateApp } = await import('#apps/services/create_app')
-    const creator = await this.app.container.make(CreateApp)
+    const creator = await this.make(() => import('#apps/services/create_app'))
     const { app, token } = await creator.execute(this.name.trim(), abilities as Ability[])
     if (this.json) {
-      process.stdout.write(JSON.stringify({ Id: app.id, Nombre: app.name, Token: token }) + '\n')
-      return
+      return this.printJson({ Id: app.id, Nombre: app.name, Token: token })
     }
     this.logger.success(`App ${app.id} "${app.name}" created`)
     this.logger.log(`Token (shown once, store it now): ${token}`)

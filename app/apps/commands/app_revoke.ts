@@ -1,8 +1,8 @@
 import { args, flags } from '@adonisjs/core/ace'
-import { AppCommand } from '#core/commands/app_command'
-import { auditToStderr, idOf } from './command_input.js'
+import { AppsCommand } from './apps_command.js'
+import { idOf } from './command_input.js'
 
-export default class AppRevoke extends AppCommand {
+export default class AppRevoke extends AppsCommand {
   static commandName = 'app:revoke'
   static description =
     'Revoke a token (TOKEN_ID), or every token of an app (--app APP_ID --all); 401 everywhere within 5 s'
@@ -21,11 +21,9 @@ export default class AppRevoke extends AppCommand {
   declare all: boolean
 
   async run() {
-    await auditToStderr(this.app)
     const target = this.#target()
     if (typeof target === 'string') return this.fail(target)
-    const { default: RevokeTokens } = await import('#apps/services/revoke_tokens')
-    const revoker = await this.app.container.make(RevokeTokens)
+    const revoker = await this.make(() => import('#apps/services/revoke_tokens'))
     const result = await revoker.execute(target)
     if (!result.ok) {
       return this.fail(

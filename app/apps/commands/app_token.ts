@@ -1,14 +1,10 @@
-import { args, flags } from '@adonisjs/core/ace'
-import { AppCommand } from '#core/commands/app_command'
-import { auditToStderr, idOf } from './command_input.js'
+import { flags } from '@adonisjs/core/ace'
+import { AppIdCommand } from './apps_command.js'
 
-export default class AppToken extends AppCommand {
+export default class AppToken extends AppIdCommand {
   static commandName = 'app:token'
   static description =
     'Issue a new access token for an app (shown once); its other tokens keep working'
-
-  @args.string({ description: 'Id of the app' })
-  declare appId: string
 
   @flags.string({ description: 'Name of the token (1 to 100 characters)' })
   declare name?: string
@@ -19,10 +15,7 @@ export default class AppToken extends AppCommand {
   @flags.boolean({ description: 'Print {"Id","AppId","Nombre","Token","Vence"} as JSON only' })
   declare json: boolean
 
-  async run() {
-    await auditToStderr(this.app)
-    const id = idOf(this.appId)
-    if (id === null) return this.fail('APP_ID must be a positive integer')
+  protected async runFor(id: number) {
     const { durationSeconds } = await import('#apps/services/token_format')
     const seconds = this.expiresIn === undefined ? null : durationSeconds(this.expiresIn)
     if (this.expiresIn !== undefined && seconds === null) {
@@ -32,17 +25,20 @@ export default class AppToken extends AppCommand {
     if (name !== undefined && (name.length === 0 || name.length > 100)) {
       return this.fail('--name must have 1 to 100 characters')
     }
-    const { default: IssueToken } = await import('#apps/services/issue_token')
-    const issuer = await this.app.container.make(IssueToken)
+    const issuer = await this.make(() => import('#apps/services/issue_token'))
     const result = await issuer.execute(id, { name: name ?? null, expiresInSeconds: seconds })
     if (!result.ok) return this.fail(`No app with id ${id}`)
     const { row, token } = result.value
     const { wireInstant } = await import('#apps/transformers/credential_transformer')
     const expires = row.expiresAt ? wireInstant(row.expiresAt) : null
     if (this.json) {
-      const out = { Id: row.id, AppId: row.appId, Nombre: row.name, Token: token, Vence: expires }
-      process.stdout.write(JSON.stringify(out) + '\n')
-      return
+      return this.printJson({
+        Id: row.id,
+        AppId: row.appId,
+        Nombre: row.name,
+        Token: token,
+        Vence: expires,
+      })
     }
     this.logger.log(`Token ${row.id} for app ${id}${expires ? `, expires ${expires}` : ''}`)
     this.logger.log(`Token (shown once, store it now): ${token}`)

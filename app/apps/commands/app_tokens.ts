@@ -1,32 +1,21 @@
-import { args, flags } from '@adonisjs/core/ace'
-import { AppCommand } from '#core/commands/app_command'
-import { auditToStderr, idOf } from './command_input.js'
+import { flags } from '@adonisjs/core/ace'
+import { AppIdCommand } from './apps_command.js'
 
-export default class AppTokens extends AppCommand {
+export default class AppTokens extends AppIdCommand {
   static commandName = 'app:tokens'
   static description =
     "List an app's tokens: id, name, created, last used, expiry, revoked (never a secret)"
 
-  @args.string({ description: 'Id of the app' })
-  declare appId: string
-
   @flags.boolean({ description: 'Print [{"Id","Nombre","Creado","UltimoUso","Vence","Revocado"}]' })
   declare json: boolean
 
-  async run() {
-    await auditToStderr(this.app)
-    const id = idOf(this.appId)
-    if (id === null) return this.fail('APP_ID must be a positive integer')
-    const { default: TokenReader } = await import('#apps/services/token_reader')
-    const reader = await this.app.container.make(TokenReader)
+  protected async runFor(id: number) {
+    const reader = await this.make(() => import('#apps/services/token_reader'))
     const tokens = await reader.ofApp(id)
     if (!tokens) return this.fail(`No app with id ${id}`)
     const { tokenListing } = await import('#apps/transformers/credential_transformer')
     const listed = tokens.map(tokenListing)
-    if (this.json) {
-      process.stdout.write(JSON.stringify(listed) + '\n')
-      return
-    }
+    if (this.json) return this.printJson(listed)
     const table = this.ui.table()
     table.head(['Id', 'Name', 'Created', 'Last used', 'Expires', 'Revoked'])
     for (const token of listed) {

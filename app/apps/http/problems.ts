@@ -7,7 +7,10 @@ import { Problem } from '#core/http/problem'
 import type { SaveFailure } from '#apps/services/save_app_webhook'
 import type { RotateFailure } from '#apps/services/rotate_token'
 
-export type AppsFailure = SaveFailure | RotateFailure
+/** The calling app is gone (deleted between its authentication and the read). */
+export type ReadFailure = 'app_not_found'
+
+export type AppsFailure = SaveFailure | RotateFailure | ReadFailure
 
 /** A bearer token presented and refused: unknown, wrong, expired, revoked, or its app disabled (RFC 6750 §3.1). */
 export function invalidToken(
@@ -28,6 +31,8 @@ export function problemFor(reason: AppsFailure): Problem {
     case 'credential_invalid':
       // Revoked, expired or disabled since this process last verified it (credential memory).
       return invalidToken('El token usado ya no es válido: no puede emitir otro.')
+    case 'app_not_found':
+      return invalidToken()
     default:
       return unmapped(reason)
   }

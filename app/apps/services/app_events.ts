@@ -14,8 +14,9 @@
  * docs/design.md §8) whose `webhook-id` is the event's Id. Returns the
  * delivery, or null.
  *
- * The delivered body is `{Id, Tipo, Momento, Topico, Agencia, Recurso, Datos}`;
- * `invitaciones` keeps its own body (docs/spec.md §9: `{Tipo, Momento, Agencia}`).
+ * The delivered body is `{Id, Tipo, Momento, Topico, Agencia, Recurso, Datos}`
+ * on every topic, `invitaciones` included (docs/design.md §19: one envelope, so
+ * a receiver built against the test event or the history reads the real one).
  */
 import { randomUUID } from 'node:crypto'
 import { inject } from '@adonisjs/core'
@@ -83,7 +84,7 @@ export default class AppEvents {
         ownerId: subscription.id,
         appId,
         target: subscription.callback,
-        payload: topic === 'invitaciones' ? payload : eventBody(event),
+        payload: eventBody(event),
         queue: APP_WEBHOOK_QUEUE,
         messageId: event.id,
       },

@@ -36,22 +36,29 @@ export default class SendTestEvent {
       Recurso: { href: path('appnotificaciones', topic), title: `Notificaciones de ${topic}` },
       Datos: {},
     }
-    const started = performance.now()
-    let status: number | null = null
-    let error: string | null = null
-    try {
-      const response = await postAppEvent(
-        subscription,
-        { id: event.Id, payload: event },
-        TEST_TIMEOUT_MS
-      )
-      status = response.status
-      if (status < 200 || status > 299) error = `HTTP ${status}`
-    } catch (thrown) {
-      const code = (thrown as { code?: unknown }).code
-      const message = thrown instanceof Error ? thrown.message : String(thrown)
-      error = (typeof code === 'string' ? `${code}: ` : '') + message.slice(0, 500)
-    }
-    return { status, durationMs: Math.round(performance.now() - started), error }
+    return probe(() =>
+      postAppEvent(subscription, { id: event.Id, payload: event }, TEST_TIMEOUT_MS)
+    )
   }
+}
+
+/**
+ * One try of a test send, measured: the receiver's status (an error unless
+ * 2xx), or the connection's failure (outbound code and message). Shared by the
+ * lead-notification test (docs/design.md §19), so both answer alike.
+ */
+export async function probe(send: () => Promise<{ status: number }>): Promise<TestOutcome> {
+  const started = performance.now()
+  let status: number | null = null
+  let error: string | null = null
+  try {
+    const response = await send()
+    status = response.status
+    if (status < 200 || status > 299) error = `HTTP ${status}`
+  } catch (thrown) {
+    const code = (thrown as { code?: unknown }).code
+    const message = thrown instanceof Error ? thrown.message : String(thrown)
+    error = (typeof code === 'string' ? `${code}: ` : '') + message.slice(0, 500)
+  }
+  return { status, durationMs: Math.round(performance.now() - started), error }
 }

@@ -47,4 +47,13 @@ export default class AppStore {
     await app.save()
     return rowOf(app)
   }
+
+  /** Replaces the app's abilities; null when there is no such app. */
+  async setAbilities(id: number, abilities: Ability[], tx?: Tx): Promise<AppRow | null> {
+    const app = await App.find(id, { client: tx })
+    if (!app) return null
+    app.abilities = abilities
+    await app.save()
+    return rowOf(app)
+  }
 }

@@ -1,28 +1,28 @@
 /*
- * Code → wire for AppWebhook. `Secret` is write-only: responses carry null.
+ * Code → wire for AppWebhook. `Secret` is write-only: responses carry null, and
+ * `SecretConfigurado` says whether one is stored (docs/design.md §19).
  */
 import { link, path, type Links } from '#core/http/links'
 import { listEnvelope } from '#core/http/envelopes'
-import { APP_TOPICS, type StoredHeader } from '#apps/topics'
+import { APP_TOPICS } from '#apps/topics'
 import type { AppWebhookRow } from '#apps/stores/app_webhook_store'
-import { named, object, nullableObject, type Wire } from '#core/openapi/schema'
+import { named, object, type Wire } from '#core/openapi/schema'
+import { HeaderCustomSlots, wireHeaderSlots } from '#core/outbound/custom_header'
 import { LinksSchema } from '#core/openapi/wire'
-
-const HeaderSchema = named(
-  'HeaderCustom',
-  nullableObject({ Name: { type: 'string' }, Value: { type: 'string' } })
-)
 
 export const AppWebhookSchema = named(
   'AppWebhook',
   object({
     Callback: { type: 'string', format: 'uri' },
     Secret: { type: 'null', description: 'Nunca se devuelve' },
+    SecretConfigurado: {
+      type: 'boolean',
+      description:
+        'true si hay un Secret guardado (los envíos van firmados); el Secret nunca se devuelve',
+    },
     Description: { type: ['string', 'null'] },
     Activo: { type: 'boolean' },
-    HeaderCustom01: HeaderSchema,
-    HeaderCustom02: HeaderSchema,
-    HeaderCustom03: HeaderSchema,
+    ...HeaderCustomSlots,
     _links: LinksSchema,
   })
 )
@@ -37,22 +37,16 @@ export const AppWebhookRefSchema = named(
   })
 )
 
-const header = (headers: StoredHeader[], index: number) => {
-  const item = headers[index]
-  return item ? { Name: item.name, Value: item.value } : null
-}
-
 const self = (topic: string) => path('appnotificaciones', topic)
 
 export function appWebhookFull(webhook: AppWebhookRow): Wire<typeof AppWebhookSchema> {
   return {
     Callback: webhook.callback,
     Secret: null,
+    SecretConfigurado: Boolean(webhook.secret),
     Description: webhook.description,
     Activo: webhook.active,
-    HeaderCustom01: header(webhook.headers, 0),
-    HeaderCustom02: header(webhook.headers, 1),
-    HeaderCustom03: header(webhook.headers, 2),
+    ...wireHeaderSlots(webhook.headers),
     _links: {
       self: link(self(webhook.topic)),
       edit: link(self(webhook.topic), { method: 'PUT' }),

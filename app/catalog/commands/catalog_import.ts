@@ -19,8 +19,6 @@ export default class CatalogImport extends AppCommand {
 
   async run() {
     const { migrate } = await import('#core/database/migrate')
-    const { default: ImportCatalog } = await import('#catalog/services/import_catalog')
-    const { default: LoadBundledCatalog } = await import('#catalog/services/load_bundled_catalog')
     const { default: ReadCatalogFile } = await import('#catalog/services/read_catalog_file')
     const { progressBar } = await import('#catalog/services/progress_bar')
 
@@ -33,10 +31,10 @@ export default class CatalogImport extends AppCommand {
       if (!read.ok) {
         return this.fail(`Cannot import ${this.file}: ${read.message}`)
       }
-      const importer = await this.app.container.make(ImportCatalog)
+      const importer = await this.make(() => import('#catalog/services/import_catalog'))
       summary = await importer.execute(read.value, progressBar('file'))
     } else {
-      const loader = await this.app.container.make(LoadBundledCatalog)
+      const loader = await this.make(() => import('#catalog/services/load_bundled_catalog'))
       const loaded = await loader.execute({ force: true, progress: progressBar })
       summary = loaded.summary
     }

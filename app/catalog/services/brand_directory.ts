@@ -26,14 +26,6 @@ export default class BrandDirectory {
     return this.store.brand(id)
   }
 
-  brandExists(id: number): Promise<boolean> {
-    return this.store.brandExists(id)
-  }
-
-  models(filter: ModelFilter): Promise<ModelRef[]> {
-    return this.store.models(filter)
-  }
-
   /** The brand's models; a brand that does not exist fails (asked only when no model came back). */
   async listModels(filter: ModelFilter): Promise<Result<ModelRef[], 'unknown_brand'>> {
     const models = await this.store.models(filter)

@@ -27,8 +27,4 @@ export default class VersionDirectory {
   version(id: number): Promise<VersionRef | null> {
     return this.store.version(id)
   }
-
-  modelExists(id: number): Promise<boolean> {
-    return this.store.modelExists(id)
-  }
 }

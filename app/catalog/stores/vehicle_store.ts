@@ -64,15 +64,27 @@ const VERSION_SQL = `select versions.id, versions.name, versions.codename, versi
   from versions join vehicle_models on vehicle_models.id = versions.model_id
   join brands on brands.id = vehicle_models.brand_id`
 
-/** The conditions of a name search (`q`, folded, anywhere in the name) and the new-market filter. */
+type Table = 'brands' | 'vehicle_models' | 'versions'
+
+/** The condition of a name search: `q`, folded, anywhere in the name. */
+function nameLike(table: Table, q: string, params: SqlParams) {
+  return `${table}.search like '%' || catalog_fold(${params.add(likeLiteral(q))}) || '%'`
+}
+
+/** The conditions of a name search and the new-market filter. */
 function searched(table: 'brands' | 'vehicle_models', filter: BrandFilter, params: SqlParams) {
   const conditions: string[] = []
-  if (filter.q)
-    conditions.push(
-      `${table}.search like '%' || catalog_fold(${params.add(likeLiteral(filter.q))}) || '%'`
-    )
+  if (filter.q) conditions.push(nameLike(table, filter.q, params))
   if (filter.newMarketOnly) conditions.push(`${table}.new_market = true`)
   return conditions
+}
+
+/** The rows of `select` that meet the conditions, by name (then id: a stable order). */
+function byName<T>(select: string, table: Table, conditions: string[], params: SqlParams) {
+  return poolQuery<T>(
+    `${select}${whereOf(conditions)} order by ${table}.name asc, ${table}.id asc`,
+    params.values
+  )
 }
 
 async function idExists(table: 'brands' | 'vehicle_models', id: number) {
@@ -101,10 +113,7 @@ export default class VehicleStore {
   brands(filter: BrandFilter): Promise<BrandRef[]> {
     const params = new SqlParams()
     const conditions = searched('brands', filter, params)
-    return poolQuery<BrandRef>(
-      `${BRAND_SQL}${whereOf(conditions)} order by brands.name asc, brands.id asc`,
-      params.values
-    )
+    return byName<BrandRef>(BRAND_SQL, 'brands', conditions, params)
   }
 
   brandExists(id: number): Promise<boolean> {
@@ -117,10 +126,7 @@ export default class VehicleStore {
       `vehicle_models.brand_id = ${params.add(filter.brandId)}`,
       ...searched('vehicle_models', filter, params),
     ]
-    return poolQuery<ModelRef>(
-      `${MODEL_SQL}${whereOf(conditions)} order by vehicle_models.name asc, vehicle_models.id asc`,
-      params.values
-    )
+    return byName<ModelRef>(MODEL_SQL, 'vehicle_models', conditions, params)
   }
 
   modelExists(id: number): Promise<boolean> {
@@ -144,10 +150,7 @@ export default class VehicleStore {
     } else {
       conditions.push('versions.new_market = true')
     }
-    if (filter.q)
-      conditions.push(
-        `versions.search like '%' || catalog_fold(${params.add(likeLiteral(filter.q))}) || '%'`
-      )
+    if (filter.q) conditions.push(nameLike('versions', filter.q, params))
     return poolQuery<VersionRef>(
       `${VERSION_SQL}${whereOf(conditions)} ` +
         `order by ${closest}versions.year desc, versions.name asc, versions.id asc`,

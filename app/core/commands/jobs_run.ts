@@ -12,8 +12,7 @@ export default class JobsRun extends AppCommand {
   declare data: string
 
   async run() {
-    const { default: JobRunner } = await import('#core/jobs/runner')
-    const runner = await this.app.container.make(JobRunner)
+    const runner = await this.make(() => import('#core/jobs/runner'))
     const known = runner.definitions().map((definition) => definition.name)
     if (!known.includes(this.name)) {
       return this.fail(`Unknown queue "${this.name}". Known: ${known.join(', ') || '(none)'}`)

@@ -1,7 +1,8 @@
-import { BaseCommand, flags } from '@adonisjs/core/ace'
+import { flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
+import { AppCommand } from './app_command.js'
 
-export default class JobsWork extends BaseCommand {
+export default class JobsWork extends AppCommand {
   static commandName = 'jobs:work'
   static description = 'Run the job workers and cron schedules (no HTTP)'
   static options: CommandOptions = { startApp: true, staysAlive: true }
@@ -10,8 +11,7 @@ export default class JobsWork extends BaseCommand {
   declare queues: string[]
 
   async run() {
-    const { default: JobRunner } = await import('#core/jobs/runner')
-    const runner = await this.app.container.make(JobRunner)
+    const runner = await this.make(() => import('#core/jobs/runner'))
     const queues = (this.queues ?? [])
       .flatMap((value) => value.split(','))
       .map((q) => q.trim())

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
-import { BaseCommand } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { gracefulClose } from '#core/http/graceful_close'
+import { AppCommand } from './app_command.js'
 
 /**
  * `npm start`: the newcomer's one-machine service. Migrates, loads reference
@@ -9,7 +9,7 @@ import { gracefulClose } from '#core/http/graceful_close'
  * first boot, its token printed once; the buyers module adds demo data to it), and runs the web server and the job
  * workers in this process until Ctrl-C / SIGTERM.
  */
-export default class Start extends BaseCommand {
+export default class Start extends AppCommand {
   static commandName = 'start'
   static description = 'Migrate, seed and run web + worker in one process (newcomer setup)'
   static options: CommandOptions = { startApp: true, staysAlive: true }
@@ -19,7 +19,6 @@ export default class Start extends BaseCommand {
     const { referenceDataLoaders } = await import('#core/bootstrap/reference_data')
     const { contributions } = await import('#core/modules')
     const { settings } = await import('#core/settings')
-    const { default: JobRunner } = await import('#core/jobs/runner')
 
     const migrated = await migrate()
     this.logger.info(
@@ -35,7 +34,7 @@ export default class Start extends BaseCommand {
       for (const step of steps) await step.run(context)
     }
 
-    const runner = await this.app.container.make(JobRunner)
+    const runner = await this.make(() => import('#core/jobs/runner'))
     const queues = await runner.work({ work: true, schedule: true })
     this.logger.info(`Job workers on ${queues.length} queue(s)`)
 

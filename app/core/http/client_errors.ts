@@ -8,9 +8,16 @@
 import { randomUUID } from 'node:crypto'
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import { PROBLEM_CONTENT_TYPE } from './problem.js'
+import { PROBLEM_CONTENT_TYPE, type ProblemErrors } from './problem.js'
+import { checkPercentEncoding, notUtf8 } from './input_gate.js'
 
-function problemBody(status: number, detail: string, instance: string, requestId: string) {
+function problemBody(
+  status: number,
+  detail: string,
+  instance: string,
+  requestId: string,
+  errors?: ProblemErrors
+) {
   return JSON.stringify({
     Type: `https://httpstatuses.io/${status}`,
     Title: status === 400 ? 'La solicitud no es válida' : (STATUS_CODES[status] ?? 'Error'),
@@ -18,6 +25,7 @@ function problemBody(status: number, detail: string, instance: string, requestId
     Detail: detail,
     Instance: instance,
     Extensions: { TraceId: requestId },
+    ...(errors ? { Errors: errors } : {}),
   })
 }
 
@@ -30,6 +38,61 @@ function logRefusal(requestId: string, fields: Record<string, unknown>, message:
 
 const BAD_URL_DETAIL = 'La ruta tiene una codificación porcentual inválida (no es UTF-8).'
 
+/** Stand-ins for a bad segment when matching routes: text, then a number (numeric matchers). */
+const PLACEHOLDERS = ['x', '0']
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
+
+function decodes(text: string) {
+  try {
+    decodeURIComponent(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The `Errors` of a URL whose percent-encoding is not UTF-8, keyed like the
+ * input gate keys NUL bytes: `_path.<param>` for a path parameter (found by
+ * matching the route with the bad segments replaced), `_path` for a literal
+ * segment, the name of a query value.
+ */
+export async function badUrlErrors(method: string, url: string): Promise<ProblemErrors> {
+  const errors: ProblemErrors = {}
+  const [path, ...rest] = url.split('?')
+  const segments = path.split('/')
+  const bad = segments.map((segment) => !decodes(segment))
+  if (bad.some(Boolean)) {
+    const names = await paramNames(method, segments, bad)
+    bad.forEach((isBad, index) => {
+      if (!isBad) return
+      const name = names?.[index]
+      const key = name ? `_path.${name}` : '_path'
+      ;(errors[key] ??= []).push(notUtf8(name ?? 'ruta'))
+    })
+  }
+  checkPercentEncoding(rest.join('?'), errors)
+  return errors
+}
+
+/** Route parameter names by segment index, from the first route the cleaned path matches. */
+async function paramNames(method: string, segments: string[], bad: boolean[]) {
+  const { default: router } = await import('@adonisjs/core/services/router')
+  const methods = [method === 'HEAD' ? 'GET' : method, ...METHODS.filter((m) => m !== method)]
+  for (const placeholder of PLACEHOLDERS) {
+    const clean = segments.map((segment, index) => (bad[index] ? placeholder : segment)).join('/')
+    for (const candidate of methods) {
+      const match = router.match(clean, candidate, false)
+      if (match) {
+        return match.route.pattern
+          .split('/')
+          .map((token) => (token.startsWith(':') ? token.slice(1).replace(/\?$/, '') : undefined))
+      }
+    }
+  }
+  return null
+}
+
 /** `http.onBadUrl` of config/app.ts. */
 export function onBadUrl(req: IncomingMessage, res: ServerResponse) {
   const header = req.headers['x-request-id']
@@ -37,14 +100,17 @@ export function onBadUrl(req: IncomingMessage, res: ServerResponse) {
   const url = req.url ?? '/'
   const path = url.split('?')[0]
   logRefusal(requestId, { method: req.method, path, status: 400 }, 'malformed URL refused')
-  const body = problemBody(400, BAD_URL_DETAIL, path, requestId)
-  res.writeHead(400, {
-    'Content-Type': PROBLEM_CONTENT_TYPE,
-    'Content-Length': Buffer.byteLength(body),
-    'X-Request-Id': requestId,
-    'Vary': 'Accept',
-  })
-  res.end(body)
+  const answer = (errors: ProblemErrors) => {
+    const body = problemBody(400, BAD_URL_DETAIL, path, requestId, errors)
+    res.writeHead(400, {
+      'Content-Type': PROBLEM_CONTENT_TYPE,
+      'Content-Length': Buffer.byteLength(body),
+      'X-Request-Id': requestId,
+      'Vary': 'Accept',
+    })
+    res.end(body)
+  }
+  badUrlErrors(req.method ?? 'GET', url).then(answer, () => answer({ _path: [notUtf8('ruta')] }))
 }
 
 const CLIENT_ERRORS: Record<string, [number, string]> = {

@@ -33,6 +33,11 @@ export function isCleanText(value: string): boolean {
   return !BAD_TEXT.test(value)
 }
 
+/** The message for a value whose bytes are not UTF-8 (a bad percent-escape in a path). */
+export function notUtf8(key: string): string {
+  return messages.text(key)
+}
+
 function textProblem(value: string, key: string): string {
   return value.includes('\u0000') ? messages.nul(key) : messages.text(key)
 }

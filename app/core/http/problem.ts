@@ -24,6 +24,7 @@ const TITLES: Record<number, string> = {
   404: 'Recurso no encontrado',
   405: 'Método no permitido',
   406: 'Representación no disponible',
+  408: 'La solicitud no llegó completa a tiempo',
   409: 'Conflicto con el estado del recurso',
   410: 'El recurso ya no está disponible',
   412: 'La precondición no se cumple',

@@ -17,8 +17,10 @@ export type RespondOptions = {
 export function respond(ctx: HttpContext, shapes: Shapes, options: RespondOptions = {}) {
   const representation: Representation = negotiate(ctx)
   if (options.etag) {
+    // Strict: a malformed If-None-Match is a 400 naming it (docs/design.md §19), before any header is set.
+    const fresh = ctx.request.method() === 'GET' && notModified(ctx, options.etag, { strict: true })
     ctx.response.header('ETag', options.etag)
-    if (ctx.request.method() === 'GET' && notModified(ctx, options.etag)) {
+    if (fresh) {
       ctx.response.status(304)
       ctx.response.removeHeader('Content-Type')
       return ctx.response.send('')

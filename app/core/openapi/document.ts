@@ -7,9 +7,17 @@
  */
 import router from '@adonisjs/core/services/router'
 import { contributions } from '#core/modules'
-import { header, problems, secured, type OpenApiFragment, type Parameter } from './helpers.js'
+import {
+  etagHeader,
+  header,
+  problems,
+  secured,
+  type OpenApiFragment,
+  type Parameter,
+} from './helpers.js'
 import { refsOf } from './schema.js'
 import { ProblemSchema } from './wire.js'
+import { JSON_BODY_METHODS } from '../http/middleware/json_body_middleware.js'
 
 let cached: Promise<object> | null = null
 
@@ -69,6 +77,23 @@ function withReplayMarker(responses: Record<string, any>) {
   )
 }
 
+/**
+ * Any body sent to the API is refused before the operation runs when it is not
+ * JSON (415), over 1 MiB (413) or stops arriving (408): every operation whose
+ * method carries a body says so (JSON_BODY_METHODS of the middleware that
+ * refuses it).
+ */
+function bodyProblems(method: string, pattern: string) {
+  return pattern.startsWith('/v3') && JSON_BODY_METHODS.includes(method) ? [408, 413, 415] : []
+}
+
+/** A 412 names the resource's current ETag, so the client can retry without a GET (#core/http/etag). */
+function withCurrentEtag(responses: Record<string, any>) {
+  const failed = responses['412']
+  if (!failed) return responses
+  return { ...responses, '412': { ...failed, headers: { ...failed.headers, ETag: etagHeader } } }
+}
+
 export function openApiDocument() {
   cached ??= build()
   return cached
@@ -123,8 +148,9 @@ async function build() {
       if (!param) throw new Error(`OpenAPI: no description for path parameter ${name} of ${key}`)
       return param
     })
-    // A path parameter checked by a validator answers 400 when malformed.
-    const checked = pathParams.some((param) => param.validated) ? [400] : []
+    // A path parameter checked by a validator answers 400 when malformed; so does an
+    // If-None-Match that is not a quoted entity tag, wherever a 304 can answer.
+    const checked = pathParams.some((param) => param.validated) || responses['304'] ? [400] : []
     const isOpen = security !== undefined && security.length === 0
     const idempotent = method === 'POST' && !isOpen && pattern.startsWith('/v3') && keyed !== false
     const extraParameters = [...(parameters ?? []), ...(idempotent ? [idempotencyKey] : [])]
@@ -141,7 +167,7 @@ async function build() {
             ),
           }
         : {}),
-      responses: {
+      responses: withCurrentEtag({
         '503': unavailable(responses),
         ...(idempotent ? withReplayMarker(responses) : responses),
         ...problems(
@@ -150,9 +176,10 @@ async function build() {
             ...(statuses ?? []),
             ...(isOpen ? [] : [401, 429]),
             ...(idempotent ? [409, 422] : []),
+            ...bodyProblems(method, pattern),
           ])
         ),
-      },
+      }),
     }
   }
   const unused = [...owners.keys()]

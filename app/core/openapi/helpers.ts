@@ -60,6 +60,7 @@ const PROBLEM_TEXT: Record<number, string> = {
   404: 'No existe para la aplicación',
   405: 'Método no permitido',
   406: 'Representación no disponible',
+  408: 'El cuerpo dejó de llegar antes de completarse',
   409: 'Conflicto',
   410: 'Ya no disponible',
   412: 'El ETag no coincide',
@@ -195,6 +196,19 @@ export function queryParam(
 export function headerParam(name: string, description: string): Parameter {
   return { name, in: 'header', required: false, description, schema: { type: 'string' } }
 }
+
+/** The conditional headers as #core/http/etag reads them. */
+export const ifMatchParam = headerParam(
+  'If-Match',
+  'ETag entre comillas dobles, tal como lo da el encabezado ETag (`"2.6"`), una lista de ellos, o `*`; ' +
+    'sin él la escritura procede. Mal formado (sin comillas) → 400 con `Errors["If-Match"]`; ' +
+    'no coincide (o `W/…`, que nunca coincide) → 412 con el ETag actual.'
+)
+export const ifNoneMatchParam = headerParam(
+  'If-None-Match',
+  'ETag de una copia anterior entre comillas dobles (`"2.6"`, o débil `W/"2.6"`), una lista de ellos, o `*`: ' +
+    'si coincide, 304. Mal formado → 400 con `Errors["If-None-Match"]`.'
+)
 
 export const secured = [{ bearer: [] }]
 export const open: never[] = []

@@ -13,6 +13,7 @@
  * NUL or other control characters, so a value can never split a header.
  */
 import vine from '@vinejs/vine'
+import { named, nullableObject } from '#core/openapi/schema'
 
 export const HEADER_NAME_MAX = 64
 export const HEADER_VALUE_MAX = 1024
@@ -43,35 +44,30 @@ export function isReservedHeader(name: string) {
   return RESERVED.has(lower) || lower.startsWith('webhook-')
 }
 
-const notReserved = vine.createRule((value, _options, field) => {
-  if (typeof value === 'string' && isReservedHeader(value)) {
-    field.report(
-      'El encabezado {{ field }} está reservado por el servicio.',
-      'headerReserved',
-      field
-    )
-  }
-})
+/** A Vine rule: a string `value` that is not `valid` is reported with `message` and `code`. */
+function stringRule(valid: (value: string) => boolean, message: string, code: string) {
+  return vine.createRule((value, _options, field) => {
+    if (typeof value === 'string' && !valid(value)) field.report(message, code, field)
+  })
+}
 
-const headerValue = vine.createRule((value, _options, field) => {
-  if (typeof value === 'string' && !VALUE.test(value)) {
-    field.report(
-      'El campo {{ field }} no puede contener saltos de línea ni caracteres de control.',
-      'headerValue',
-      field
-    )
-  }
-})
+const notReserved = stringRule(
+  (name) => !isReservedHeader(name),
+  'El encabezado {{ field }} está reservado por el servicio.',
+  'headerReserved'
+)
 
-const headerName = vine.createRule((value, _options, field) => {
-  if (typeof value === 'string' && !TOKEN.test(value)) {
-    field.report(
-      'El campo {{ field }} debe ser un nombre de encabezado HTTP válido.',
-      'headerName',
-      field
-    )
-  }
-})
+const headerValue = stringRule(
+  (value) => VALUE.test(value),
+  'El campo {{ field }} no puede contener saltos de línea ni caracteres de control.',
+  'headerValue'
+)
+
+const headerName = stringRule(
+  (name) => TOKEN.test(name),
+  'El campo {{ field }} debe ser un nombre de encabezado HTTP válido.',
+  'headerName'
+)
 
 /** Vine schema of one `{Name, Value}` custom header. */
 export const customHeader = vine.object({
@@ -98,4 +94,32 @@ export function safeHeaders(list: Array<StoredHeader | null | undefined>): Recor
     headers[name.toLowerCase()] = value
   }
   return headers
+}
+
+/** A `HeaderCustom0N` slot on the wire: `{Name, Value}`, or null when unset. */
+export const HeaderCustomSchema = named(
+  'HeaderCustom',
+  nullableObject({ Name: { type: 'string' }, Value: { type: 'string' } })
+)
+
+/** Slot `index` of stored headers (`HeaderCustom0N` is index N-1) as the wire sends it. */
+export function wireHeader(headers: Array<{ name: string; value: string } | null>, index: number) {
+  const item = headers[index]
+  return item ? { Name: item.name, Value: item.value } : null
+}
+
+/** A webhook's three custom header slots: the properties of its wire schema. */
+export const HeaderCustomSlots = {
+  HeaderCustom01: HeaderCustomSchema,
+  HeaderCustom02: HeaderCustomSchema,
+  HeaderCustom03: HeaderCustomSchema,
+}
+
+/** Stored headers in the three slots, as the wire sends them. */
+export function wireHeaderSlots(headers: Array<{ name: string; value: string } | null>) {
+  return {
+    HeaderCustom01: wireHeader(headers, 0),
+    HeaderCustom02: wireHeader(headers, 1),
+    HeaderCustom03: wireHeader(headers, 2),
+  }
 }

@@ -3,6 +3,7 @@
  * xmlbuilder2, which escapes every text and attribute; characters XML 1.0
  * cannot carry are dropped first. The output is valid against adf-1.0.dtd.
  */
+import { DateTime } from 'luxon'
 import { create } from 'xmlbuilder2'
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js'
 import type { InquiryFields, Money } from '#leads/models/inquiry'
@@ -141,5 +142,33 @@ export function buildAdf({ inquiry, agency, operator, resend }: AdfContext): str
   text(provider, 'name', 'Dealership Listing API', { part: 'full', type: 'business' })
   text(provider, 'service', inquiry.origin)
 
+  return root.end({ prettyPrint: true })
+}
+
+/**
+ * The ADF hook's test document (POST /v3/notificaciones/{adminmail}/prueba):
+ * valid ADF 1.0, so a receiver's parser runs as on a real lead; unmistakably a
+ * test: the prospect id's source is `Prueba` and its comments say so
+ * (docs/decisions/leads.md).
+ */
+export function buildAdfTest(agency: { adminMail: string; tradeName: string }, id: string) {
+  const root = create({ version: '1.0', encoding: 'UTF-8' }).ins('adf', 'version="1.0"').ele('adf')
+  const prospect = root.ele('prospect', { status: 'new' })
+  text(prospect, 'id', id, { sequence: '1', source: 'Prueba' })
+  text(prospect, 'requestdate', moment(DateTime.now()))
+  const car = prospect.ele('vehicle', { interest: 'buy', status: 'new' })
+  text(car, 'year', DateTime.now().year)
+  text(car, 'make', 'Prueba')
+  text(car, 'model', 'Prueba')
+  const customer = prospect.ele('customer')
+  const contact = customer.ele('contact')
+  text(contact, 'name', 'Prueba', { part: 'full' })
+  text(contact, 'email', agency.adminMail)
+  text(customer, 'comments', 'Tipo: Prueba. Envío de prueba del ADF hook; no es una consulta.')
+  const vendor = prospect.ele('vendor')
+  text(vendor, 'vendorname', agency.tradeName)
+  const vendorContact = vendor.ele('contact', { primarycontact: '1' })
+  text(vendorContact, 'name', agency.tradeName, { part: 'full', type: 'business' })
+  text(vendorContact, 'email', agency.adminMail)
   return root.end({ prettyPrint: true })
 }

@@ -25,8 +25,7 @@ export default class DeliveriesList extends AppCommand {
   declare json: boolean
 
   async run() {
-    const { default: DeliveryStore } = await import('#leads/stores/delivery_store')
-    const store = await this.app.container.make(DeliveryStore)
+    const store = await this.make(() => import('#leads/stores/delivery_store'))
     const { rows, stuckIds } = await store.log({
       failed: this.failed,
       stuck: this.stuck,

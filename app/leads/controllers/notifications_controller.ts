@@ -10,6 +10,10 @@ import {
   toNotificationSettings,
 } from '#leads/validators/notification_validators'
 import { notificationConfigShapes } from '#leads/transformers/notification_config_transformer'
+import SendNotificationTest from '#leads/services/send_notification_test'
+import { notificationTestValidator, toTestChannel } from '#leads/validators/notification_validators'
+import { problemFor } from '#leads/http/problems'
+import { testEventShapes } from '#apps/transformers/app_event_transformer'
 
 export default class NotificationsController {
   @inject()
@@ -28,5 +32,19 @@ export default class NotificationsController {
     })
     const config = await saveConfig.execute(ctx.caller.id, agency.id, toNotificationSettings(input))
     return respond(ctx, notificationConfigShapes(config, agency.adminMail))
+  }
+
+  /** Sends a test payload to the configured channel now and reports how the receiver answered. */
+  @inject()
+  async test(ctx: HttpContext, sender: SendNotificationTest) {
+    negotiate(ctx) // 406 before anything is sent
+    // Read isolation: another app's agency answers 404, as the GET does.
+    const agency = await agencyOfCaller(ctx, 'read')
+    const query = await ctx.request.validateUsing(notificationTestValidator, {
+      data: ctx.request.qs(),
+    })
+    const result = await sender.execute(ctx.caller.id, agency, toTestChannel(query))
+    if (!result.ok) throw problemFor(result.reason)
+    return respond(ctx, testEventShapes(result.value))
   }
 }

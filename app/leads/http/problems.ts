@@ -8,8 +8,9 @@ import { Problem } from '#core/http/problem'
 import type { ReceiveFailure } from '#leads/services/receive_inquiry'
 import type { ListFailure } from '#leads/services/list_inquiries'
 import type { ResendFailure } from '#leads/services/resend_webhook'
+import type { NotificationTestFailure } from '#leads/services/send_notification_test'
 
-export type LeadsFailure = ReceiveFailure | ListFailure | ResendFailure
+export type LeadsFailure = ReceiveFailure | ListFailure | ResendFailure | NotificationTestFailure
 
 export const NO_INQUIRY = 'La consulta no existe para esta aplicación.'
 
@@ -39,6 +40,15 @@ export function problemFor(reason: LeadsFailure): Problem {
       })
     case 'no_active_webhook':
       return Problem.badRequest({ _: ['No hay un webhook activo configurado para la agencia.'] })
+    // Like the app subscriptions' test without a subscription (docs/design.md §14): 404.
+    case 'no_webhook':
+      return Problem.notFound(
+        'La agencia no tiene un webhook (PublicacionConsultadaWebHook) configurado para esta aplicación.'
+      )
+    case 'no_adf_hook':
+      return Problem.notFound(
+        'La agencia no tiene un ADF hook (PublicacionConsultadaAdfHook) configurado para esta aplicación.'
+      )
     default:
       return unmapped(reason)
   }

@@ -4,6 +4,7 @@
  */
 import edge from 'edge.js'
 import { fileURLToPath } from 'node:url'
+import { readableTime } from '#core/wire_time'
 import type { InquiryFields } from '#leads/models/inquiry'
 import { inquiryFull, vehicleTitle } from '#leads/transformers/inquiry_transformer'
 
@@ -31,7 +32,7 @@ function rows({ inquiry, agency }: MailContext) {
   const money = (valor: { Moneda: string; Importe: number } | null) =>
     valor ? `${valor.Moneda} ${valor.Importe}` : null
   const entries: Array<[string, unknown]> = [
-    ['Recibida', consulta.Momento],
+    ['Recibida', readableTime(consulta.Momento)],
     ['Origen', consulta.OrigenLead],
     ['Vehículo', vehicleTitle(inquiry)],
     ['ExternalId', car.ExternalId],

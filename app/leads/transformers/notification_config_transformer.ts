@@ -1,17 +1,21 @@
 /*
  * Code → wire for NotificacionesConfig (docs/spec.md §2.14). `Secret` is write-only:
- * responses always carry null there.
+ * responses always carry null there, and `SecretConfigurado` says whether one
+ * is stored (docs/design.md §19). The ADF hook has no Secret (it is not signed).
  */
+import type { DateTime } from 'luxon'
 import { link, path } from '#core/http/links'
+import { moment } from '#leads/transformers/inquiry_transformer'
 import type NotificationConfig from '#leads/models/notification_config'
-import type { StoredHeader } from '#leads/models/notification_config'
 import { named, object, nullableObject, type Wire } from '#core/openapi/schema'
 import { LinksSchema, type ReferenceSchema } from '#core/openapi/wire'
+import {
+  HeaderCustomSchema,
+  HeaderCustomSlots,
+  wireHeader,
+  wireHeaderSlots,
+} from '#core/outbound/custom_header'
 
-const HeaderSchema = named(
-  'HeaderCustom',
-  nullableObject({ Name: { type: 'string' }, Value: { type: 'string' } })
-)
 const callback = { type: 'string', format: 'uri' } as const
 const active = { type: 'boolean' } as const
 
@@ -21,15 +25,18 @@ export const NotificacionesConfigSchema = named(
     PublicacionConsultadaWebHook: nullableObject({
       Callback: callback,
       Secret: { type: 'null', description: 'Nunca se devuelve' },
+      SecretConfigurado: {
+        type: 'boolean',
+        description:
+          'true si hay un Secret guardado (los envíos van firmados); el Secret nunca se devuelve',
+      },
       Activo: active,
-      HeaderCustom01: HeaderSchema,
-      HeaderCustom02: HeaderSchema,
-      HeaderCustom03: HeaderSchema,
+      ...HeaderCustomSlots,
     }),
     PublicacionConsultadaAdfHook: nullableObject({
       Callback: callback,
       Activo: active,
-      HeaderCustom01: HeaderSchema,
+      HeaderCustom01: HeaderCustomSchema,
     }),
     PublicacionConsultadaAdfMail: nullableObject({
       Email: { type: 'string', format: 'email' },
@@ -46,11 +53,6 @@ export const NotificacionesConfigSchema = named(
   })
 )
 
-const header = (headers: StoredHeader[], index: number) => {
-  const item = headers[index]
-  return item ? { Name: item.name, Value: item.value } : null
-}
-
 export function notificationConfigFull(
   config: NotificationConfig | null,
   adminMail: string
@@ -61,17 +63,16 @@ export function notificationConfigFull(
       ? {
           Callback: config.webhookCallback,
           Secret: null,
+          SecretConfigurado: Boolean(config.webhookSecret),
           Activo: config.webhookActive,
-          HeaderCustom01: header(config.webhookHeaders, 0),
-          HeaderCustom02: header(config.webhookHeaders, 1),
-          HeaderCustom03: header(config.webhookHeaders, 2),
+          ...wireHeaderSlots(config.webhookHeaders),
         }
       : null,
     PublicacionConsultadaAdfHook: config?.adfHookCallback
       ? {
           Callback: config.adfHookCallback,
           Activo: config.adfHookActive,
-          HeaderCustom01: header(config.adfHookHeaders, 0),
+          HeaderCustom01: wireHeader(config.adfHookHeaders, 0),
         }
       : null,
     PublicacionConsultadaAdfMail: config?.adfMailEmail
@@ -93,5 +94,32 @@ export function notificationConfigShapes(config: NotificationConfig | null, admi
   return {
     full: () => notificationConfigFull(config, adminMail),
     ref: () => notificationConfigRef(adminMail),
+  }
+}
+
+export const PublicacionConsultadaPruebaSchema = named('PublicacionConsultadaPrueba', {
+  type: 'object',
+  description:
+    'Carga de POST /v3/notificaciones/{adminmail}/prueba al webhook: la forma de PublicacionConsultada con ' +
+    'Tipo "Prueba" y Consulta null; firmada como las entregas (Standard Webhooks, con el Secret).',
+  required: ['Tipo', 'Momento', 'Agencia', 'Consulta'],
+  properties: {
+    Tipo: { type: 'string', const: 'Prueba' },
+    Momento: { type: 'string', format: 'date-time' },
+    Agencia: object({ AdminMail: { type: 'string' }, href: { type: 'string' } }),
+    Consulta: { type: 'null' },
+  },
+})
+
+/** The lead webhook's test payload: PublicacionConsultada's members, no inquiry. */
+export function notificationTestPayload(
+  adminMail: string,
+  at: DateTime
+): Wire<typeof PublicacionConsultadaPruebaSchema> {
+  return {
+    Tipo: 'Prueba' as const,
+    Momento: moment(at),
+    Agencia: { AdminMail: adminMail, href: path('agencias', adminMail) },
+    Consulta: null,
   }
 }

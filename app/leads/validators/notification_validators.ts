@@ -161,3 +161,18 @@ export function toNotificationSettings(input: NotificationConfigInput): Notifica
       : null,
   }
 }
+
+/** `canal` of POST /v3/notificaciones/{adminmail}/prueba: the member name of the channel to test. */
+export const TEST_CHANNELS = {
+  PublicacionConsultadaWebHook: 'webhook',
+  PublicacionConsultadaAdfHook: 'adfHook',
+} as const
+
+export const notificationTestValidator = vine.create({
+  canal: vine.enum(Object.keys(TEST_CHANNELS) as Array<keyof typeof TEST_CHANNELS>).optional(),
+})
+
+/** The channel to test; the lead webhook by default. */
+export function toTestChannel(query: Infer<typeof notificationTestValidator>) {
+  return TEST_CHANNELS[query.canal ?? 'PublicacionConsultadaWebHook']
+}

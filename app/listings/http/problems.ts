@@ -6,6 +6,7 @@
  * looks exactly like a missing one). Exhaustive: a new reason or issue does
  * not compile until it is mapped here.
  */
+import { preconditionFailed } from '#core/http/etag'
 import { Problem, type ProblemErrors } from '#core/http/problem'
 import type { AgencyView } from '#agencies/services/agency_directory'
 import type { ListingRecord } from '#listings/services/listing_record'
@@ -102,7 +103,7 @@ export function problemFor(failure: ListingFailure, mode: 'read' | 'write'): Pro
     case 'not_found':
       return mode === 'read' ? Problem.notFound(NOT_FOR_APP) : Problem.forbidden(NOT_FOR_APP)
     case 'precondition':
-      return Problem.preconditionFailed()
+      return preconditionFailed(failure.details?.etag)
     case 'invalid':
       return Problem.badRequest(errorsOf(failure.details))
     case 'archived':

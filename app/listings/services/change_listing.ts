@@ -35,7 +35,7 @@ import { toRecord, type ListingRecord } from './listing_record.js'
 import ListingWriters from './listing_writers.js'
 import PhotoSet from './photo_set.js'
 import { changesNothing, transition } from './listing_rules.js'
-import { expectedRevision } from './listing_etag.js'
+import { expectedRevision, listingEtag } from './listing_etag.js'
 import type { ListingFailure } from './listing_failures.js'
 import ListingEvents, { type StateCause } from './listing_events.js'
 import { isSignal, signal, type Signal } from './write_signals.js'
@@ -158,7 +158,9 @@ export default class ChangeListing {
     const { listing } = current
 
     const expected = expectedRevision(request.ifMatch, listing.id)
-    if (expected !== undefined && expected !== listing.revision) return fail('precondition')
+    if (expected !== undefined && expected !== listing.revision) {
+      return fail('precondition', { details: { etag: listingEtag(listing) } })
+    }
 
     const target = targetState(request.change, listing.state)
     let values: Record<string, unknown>
@@ -207,7 +209,9 @@ export default class ChangeListing {
 
     // The answer is the updated row, no second read (unless photos change it again).
     const updated = await this.listings.update(listing.id, listing.revision, values, tx)
-    if (!updated) return expected !== undefined ? fail('precondition') : signal('lost_race')
+    // Changed since it was read: the next try reads it again and, with If-Match, answers the 412
+    // that names the current ETag.
+    if (!updated) return signal('lost_race')
     if (request.cause && tx && updated.state !== listing.state) {
       await this.events.stateChanged(listing, updated.state, request.cause, tx)
     }

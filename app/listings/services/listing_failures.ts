@@ -33,7 +33,7 @@ export type ListingConflict =
   | Fail<'changed_concurrently'>
 
 export type ListingFailure =
-  Fail<'not_found'> | Fail<'precondition'> | InvalidListing | ListingConflict
+  Fail<'not_found'> | Fail<'precondition', { etag: string }> | InvalidListing | ListingConflict
 
 export const invalid = (issues: ListingIssue[]): InvalidListing =>
   fail('invalid', { details: issues })

@@ -143,6 +143,34 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
       title: 'Autos del Plata',
     })
 
+    // One envelope (docs/design.md §19): Id = webhook-id, the same body as the history's entry…
+    assert.equal(payload.Id, hook.headers['webhook-id'])
+    assert.deepEqual(payload, {
+      Id: hook.headers['webhook-id'],
+      Tipo: 'InvitacionAceptada',
+      Momento: payload.Momento,
+      Topico: 'invitaciones',
+      Agencia: payload.Agencia,
+      Recurso: { href: `/v3/agencias/${body.AdminMail}`, title: 'Autos del Plata' },
+      Datos: {},
+    })
+    const history = await client.get('/v3/eventos?topico=invitaciones').bearerToken(token)
+    history.assertStatus(200)
+    const stored = history.body()._entries.find((entry: any) => entry.Id === payload.Id)
+    assert.deepEqual(stored, payload)
+    // …and the same members, field for field, as the test event of the topic.
+    const tried = await client.post('/v3/appnotificaciones/invitaciones/prueba').bearerToken(token)
+    tried.assertStatus(200)
+    const [, probe] = await receiver.waitFor(2)
+    const testEvent = new Webhook(SECRET, { format: 'raw' }).verify(
+      probe.rawBody.toString(),
+      probe.headers as Record<string, string>
+    ) as any
+    assert.equal(testEvent.Tipo, 'Prueba')
+    assert.equal(testEvent.Id, probe.headers['webhook-id'])
+    assert.deepEqual(Object.keys(testEvent).sort(), Object.keys(payload).sort())
+    for (const key of Object.keys(payload)) assert.equal(typeof testEvent[key], typeof payload[key])
+
     // Registered: Location now answers 200 with the Agencia.
     const agency = await client.get(pathOf(location)).bearerToken(token)
     agency.assertStatus(200)

@@ -81,6 +81,7 @@ test.group('App notifications: subscriptions', (group) => {
     assert.deepEqual(created.body(), {
       Callback: 'https://hooks.example.com/app-events',
       Secret: null,
+      SecretConfigurado: true,
       Description: 'Altas de agencias',
       Activo: true,
       HeaderCustom01: { Name: 'Authorization', Value: 'Bearer xyz' },
@@ -313,5 +314,32 @@ test.group('App notifications: subscriptions', (group) => {
   test('requires a token', async ({ client }) => {
     const response = await client.get(URL_TOPIC)
     response.assertStatus(401)
+  })
+})
+
+test.group('App notifications: SecretConfigurado (docs/design.md §19)', () => {
+  test('true with a Secret stored, false without; kept by null or absent, cleared by ""; never echoed', async ({
+    client,
+    assert,
+  }) => {
+    const { token } = await createCaller()
+    const secret = 'a-secret-of-sixteen-plus'
+    const put = async (body: Record<string, unknown>) => {
+      const response = await client.put(URL_TOPIC).bearerToken(token).json(valid(body))
+      response.assertStatus(200)
+      assert.notInclude(response.text(), secret)
+      assert.isNull(response.body().Secret)
+      const read = await client.get(URL_TOPIC).bearerToken(token)
+      assert.notInclude(read.text(), secret)
+      assert.equal(read.body().SecretConfigurado, response.body().SecretConfigurado)
+      return response.body().SecretConfigurado
+    }
+    assert.isFalse(await put({ Secret: undefined }), 'saved without a secret')
+    assert.isTrue(await put({ Secret: secret }), 'saved with one')
+    assert.isTrue(await put({ Secret: null }), 'null keeps it')
+    assert.isTrue(await put({ Secret: undefined }), 'absent keeps it')
+    assert.isFalse(await put({ Secret: '' }), 'an empty string removes it')
+    const list = await client.get('/v3/appnotificaciones').bearerToken(token)
+    assert.isFalse(list.body()._entries[0].SecretConfigurado)
   })
 })

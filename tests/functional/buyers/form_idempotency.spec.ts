@@ -38,8 +38,7 @@ test.group('Buyers’ inquiry form: one inquiry per rendered form', () => {
     assert,
   }) => {
     const { path, agencyId } = await world()
-    const who = visitor()
-    const { page, csrf } = await openForm(client, path, who)
+    const { page, csrf, who } = await openForm(client, path)
     const fields = { _csrf: csrf, ClaveEnvio: keyOf(page.text())!, ...formFields() }
     const first = await postForm(client, `${path}/consultas`, who, fields)
     first.assertStatus(303)
@@ -71,8 +70,7 @@ test.group('Buyers’ inquiry form: one inquiry per rendered form', () => {
 
   test('eight submissions at once: one inquiry', async ({ client, assert }) => {
     const { path, agencyId } = await world()
-    const who = visitor()
-    const { page, csrf } = await openForm(client, path, who)
+    const { page, csrf, who } = await openForm(client, path)
     const fields = { _csrf: csrf, ClaveEnvio: keyOf(page.text())!, ...formFields() }
     const responses = await Promise.all(
       Array.from({ length: 8 }, () => postForm(client, `${path}/consultas`, who, fields))
@@ -89,8 +87,7 @@ test.group('Buyers’ inquiry form: one inquiry per rendered form', () => {
     assert,
   }) => {
     const { path, agencyId } = await world()
-    const who = visitor()
-    const { csrf } = await openForm(client, path, who)
+    const { csrf, who } = await openForm(client, path)
     const response = await postForm(client, `${path}/consultas`, who, {
       _csrf: csrf,
       ...formFields(),

@@ -182,8 +182,7 @@ test.group('Listing inquiry form', () => {
     assert,
   }) => {
     const { path, adminMail, token, listing } = await world()
-    const who = visitor()
-    const { csrf } = await openForm(client, path, who)
+    const { csrf, who } = await openForm(client, path)
 
     const missing = await postForm(client, `${path}/consultas`, who, formFields())
     missing.assertStatus(403)
@@ -243,8 +242,7 @@ test.group('Listing inquiry form', () => {
     assert,
   }) => {
     const { path } = await world()
-    const who = visitor()
-    const { csrf } = await openForm(client, path, who)
+    const { csrf, who } = await openForm(client, path)
     for (let n = 1; n <= FORM_LIMIT.requests; n++) {
       // Invalid posts count too: the limit is on attempts.
       const response = await postForm(client, `${path}/consultas`, who, {

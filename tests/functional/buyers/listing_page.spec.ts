@@ -89,8 +89,7 @@ test.group('Listing page', () => {
 
   test('answers 304 to the same visitor while nothing changed', async ({ client, assert }) => {
     const { path } = await world()
-    const who = visitor()
-    const { page } = await openForm(client, path, who)
+    const { page, who } = await openForm(client, path)
     const etag = page.header('etag')!
     const again = await get(client, path, who).header('If-None-Match', etag)
     again.assertStatus(304)
@@ -107,8 +106,7 @@ test.group('Listing page', () => {
     const { token, fixture, listing, path } = await world({
       Precio: { Moneda: 'USD', Importe: 30000 },
     })
-    const who = visitor()
-    const { page } = await openForm(client, path, who)
+    const { page, who } = await openForm(client, path)
     const etag = page.header('etag')!
     const api = `/v3/publicaciones/${fixture.agency.adminMail}/${listing.externalId}`
     ;(

@@ -3,6 +3,7 @@
  * sent to an agency of the buyer's region that receives other leads).
  */
 import { test } from '@japa/runner'
+import type { ApiClient } from '@japa/api-client'
 import { seedCatalog } from '#tests/helpers/catalog'
 import { createCaller } from '#tests/helpers/apps'
 import { createAgency } from '#tests/helpers/agencies'
@@ -12,6 +13,25 @@ async function corolla() {
   const seed = await seedCatalog()
   const modelId = seed.models['toyota/corolla']
   return { seed, modelId, path: `/modelos/${modelId}` }
+}
+
+/** A new visitor sends the Corolla 2.0 XEI CVT's form for `region`. */
+async function sendCatalogueInquiry(
+  client: ApiClient,
+  path: string,
+  region: number,
+  fields: Record<string, string> = {}
+) {
+  const page = await get(client, path, visitor())
+  const version = /<option value="(\d+)"[^>]*>2\.0 XEI CVT/.exec(page.text())![1]
+  const { csrf, who } = await openForm(client, path)
+  const response = await postForm(client, `${path}/consultas`, who, {
+    _csrf: csrf,
+    ...formFields(fields),
+    Region: String(region),
+    VersionId: version,
+  })
+  return { response, who }
 }
 
 test.group('Model page', () => {
@@ -44,8 +64,7 @@ test.group('Model page', () => {
 
   test('region and version are required and must be offered ones', async ({ client, assert }) => {
     const { path, seed } = await corolla()
-    const who = visitor()
-    const { csrf } = await openForm(client, path, who)
+    const { csrf, who } = await openForm(client, path)
     const hilux =
       Object.entries(seed.versions ?? {}).find(([key]) => key.startsWith('hilux'))?.[1] ?? 999999
     const cases: Array<[Record<string, string>, string]> = [
@@ -69,16 +88,7 @@ test.group('Model page', () => {
     assert,
   }) => {
     const { path, seed } = await corolla()
-    const page = await get(client, path, visitor())
-    const version = /<option value="(\d+)"[^>]*>2\.0 XEI CVT/.exec(page.text())![1]
-    const who = visitor()
-    const { csrf } = await openForm(client, path, who)
-    const response = await postForm(client, `${path}/consultas`, who, {
-      _csrf: csrf,
-      ...formFields(),
-      Region: String(seed.regions['AR-C']),
-      VersionId: version,
-    })
+    const { response } = await sendCatalogueInquiry(client, path, seed.regions['AR-C'])
     response.assertStatus(409)
     assert.match(
       response.text(),
@@ -106,15 +116,8 @@ test.group('Model page', () => {
       .json({ Region: 'AR-S', Ciudad: 'Rosario' })
     placed.assertStatus(200)
 
-    const page = await get(client, path, visitor())
-    const version = /<option value="(\d+)"[^>]*>2\.0 XEI CVT/.exec(page.text())![1]
-    const who = visitor()
-    const { csrf } = await openForm(client, path, who)
-    const response = await postForm(client, `${path}/consultas`, who, {
-      _csrf: csrf,
-      ...formFields({ Nombre: 'Julián' }),
-      Region: String(seed.regions['AR-S']),
-      VersionId: version,
+    const { response, who } = await sendCatalogueInquiry(client, path, seed.regions['AR-S'], {
+      Nombre: 'Julián',
     })
     response.assertStatus(303)
     who.cookie = cookiesOf(response.headers()['set-cookie'], who.cookie)

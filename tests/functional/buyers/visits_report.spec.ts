@@ -28,6 +28,13 @@ function listing(
   return { listingId: nextListingId, appId, agencyId, externalId, operatorId }
 }
 
+/** A listing of a new agency of a new app, for the counting tests. */
+async function agencyListing(appName: string, externalId: string) {
+  const { app } = await createCaller(appName)
+  const fixture = await createAgency(app)
+  return { app, fixture, car: listing(app.id, fixture.agency.id, externalId) }
+}
+
 const person = (n: number) => ({
   ip: `10.1.0.${n}`,
   userAgent: `Mozilla/5.0 (X11; Linux x86_64) Firefox/13${n}.0`,
@@ -262,9 +269,7 @@ test.group('Visit counting', () => {
   test('a visitor counts once per listing and day; another visitor and another day count again', async ({
     assert,
   }) => {
-    const { app } = await createCaller('Conteo')
-    const fixture = await createAgency(app)
-    const car = listing(app.id, fixture.agency.id, 'CNT-1')
+    const { app, fixture, car } = await agencyListing('Conteo', 'CNT-1')
     const record = await adonis.container.make(RecordVisit)
     const day = today()
     assert.equal(await record.execute(car, person(1), day), 'counted')
@@ -283,9 +288,7 @@ test.group('Visit counting', () => {
   })
 
   test('robots and requests without a User-Agent are not counted', async ({ assert }) => {
-    const { app } = await createCaller('Robots')
-    const fixture = await createAgency(app)
-    const car = listing(app.id, fixture.agency.id, 'BOT-1')
+    const { car } = await agencyListing('Robots', 'BOT-1')
     const record = await adonis.container.make(RecordVisit)
     for (const userAgent of [
       'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
@@ -306,9 +309,7 @@ test.group('Visit counting', () => {
   test('visitor hashes older than yesterday are pruned; the daily counts stay', async ({
     assert,
   }) => {
-    const { app } = await createCaller('Poda')
-    const fixture = await createAgency(app)
-    const car = listing(app.id, fixture.agency.id, 'PODA-1')
+    const { car } = await agencyListing('Poda', 'PODA-1')
     for (const days of [0, 1, 2, 3]) await visits(car, 2, shiftDay(today(), -days))
     await (await adonis.container.make(PruneVisitors)).execute()
     const left = await db

@@ -1,24 +1,15 @@
 import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
-import { createCaller } from '#tests/helpers/apps'
-import { seedCatalog, type CatalogSeed } from '#tests/helpers/catalog'
+import type { CatalogSeed } from '#tests/helpers/catalog'
+import { REF, assertItem, catalogWorld, getAs, names } from '#tests/helpers/catalog_api'
 
-const REF = 'application/vnd.service.ref+json'
 let token: string
 let seed: CatalogSeed
 
-function get(client: ApiClient, url: string, accept?: string) {
-  const request = client.get(url).bearerToken(token)
-  return accept ? request.header('Accept', accept) : request
-}
-
-const names = (body: any) => body._entries.map((entry: any) => entry.Nombre ?? entry.title)
+const get = (client: ApiClient, url: string, accept?: string) => getAs(token, client, url, accept)
 
 test.group('GET /v3/regiones', (group) => {
-  group.setup(async () => {
-    seed = await seedCatalog()
-    token = (await createCaller('catalog regions')).token
-  })
+  group.setup(async () => void ({ seed, token } = await catalogWorld('catalog regions')))
 
   test('lists regions with ISO 3166-2 code and a Ciudades link group, in both forms', async ({
     client,
@@ -62,10 +53,7 @@ test.group('GET /v3/regiones', (group) => {
 })
 
 test.group('GET /v3/ciudades', (group) => {
-  group.setup(async () => {
-    seed = await seedCatalog()
-    token = (await createCaller('catalog cities')).token
-  })
+  group.setup(async () => void ({ seed, token } = await catalogWorld('catalog cities')))
 
   test('cities of a region given as id, href, name or ISO code', async ({ client, assert }) => {
     const id = seed.regions['AR-X']
@@ -123,28 +111,19 @@ test.group('GET /v3/ciudades', (group) => {
     )
   })
 
-  test('GET /v3/ciudades/{id}: full, reference, 304, 404, 400', async ({ client, assert }) => {
-    const id = seed.cities['AR-B/La Plata']
-    const full = await get(client, `/v3/ciudades/${id}`)
-    full.assertStatus(200)
-    assert.include(full.body(), { Nombre: 'La Plata', Region: 'Buenos Aires' })
-    assert.deepEqual((await get(client, `/v3/ciudades/${id}`, REF)).body(), {
-      href: `/v3/ciudades/${id}`,
-      title: 'La Plata, Buenos Aires',
+  test('GET /v3/ciudades/{id}: full, reference, 304, 404, 400', async (context) => {
+    const url = `/v3/ciudades/${seed.cities['AR-B/La Plata']}`
+    const ref = { href: url, title: 'La Plata, Buenos Aires' }
+    await assertItem(context, token, url, {
+      full: { Nombre: 'La Plata', Region: 'Buenos Aires' },
+      ref,
+      malformed: 'laplata',
     })
-    ;(
-      await get(client, `/v3/ciudades/${id}`).header('If-None-Match', full.header('etag')!)
-    ).assertStatus(304)
-    ;(await get(client, '/v3/ciudades/2147483647')).assertStatus(404)
-    ;(await get(client, '/v3/ciudades/laplata')).assertStatus(400)
   })
 })
 
 test.group('GET /v3/monedas, /v3/carrocerias, /v3/propulsiones, /v3/transmisiones', (group) => {
-  group.setup(async () => {
-    seed = await seedCatalog()
-    token = (await createCaller('catalog value sets')).token
-  })
+  group.setup(async () => void ({ seed, token } = await catalogWorld('catalog value sets')))
 
   test('monedas lists the currencies accepted in Valor with Spanish names', async ({
     client,

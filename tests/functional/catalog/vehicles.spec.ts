@@ -1,24 +1,15 @@
 import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
-import { createCaller } from '#tests/helpers/apps'
-import { seedCatalog, type CatalogSeed } from '#tests/helpers/catalog'
+import type { CatalogSeed } from '#tests/helpers/catalog'
+import { REF, assertItem, catalogWorld, getAs, names } from '#tests/helpers/catalog_api'
 
-const REF = 'application/vnd.service.ref+json'
 let token: string
 let seed: CatalogSeed
 
-function get(client: ApiClient, url: string, accept?: string) {
-  const request = client.get(url).bearerToken(token)
-  return accept ? request.header('Accept', accept) : request
-}
-
-const names = (body: any) => body._entries.map((entry: any) => entry.Nombre ?? entry.title)
+const get = (client: ApiClient, url: string, accept?: string) => getAs(token, client, url, accept)
 
 test.group('GET /v3/marcas', (group) => {
-  group.setup(async () => {
-    seed = await seedCatalog()
-    token = (await createCaller('catalog brands')).token
-  })
+  group.setup(async () => void ({ seed, token } = await catalogWorld('catalog brands')))
 
   test('lists brands in full form with Codenames, a Modelos link group and self links', async ({
     client,
@@ -122,10 +113,7 @@ test.group('GET /v3/marcas', (group) => {
 })
 
 test.group('GET /v3/marcas/{id} and /v3/marcas/bestmatch', (group) => {
-  group.setup(async () => {
-    seed = await seedCatalog()
-    token = (await createCaller('catalog brand')).token
-  })
+  group.setup(async () => void ({ seed, token } = await catalogWorld('catalog brand')))
 
   test('one brand, full and reference, with an ETag', async ({ client, assert }) => {
     const id = seed.brands['mercedes-benz']
@@ -213,10 +201,7 @@ test.group('GET /v3/marcas/{id} and /v3/marcas/bestmatch', (group) => {
 })
 
 test.group('GET /v3/modelos', (group) => {
-  group.setup(async () => {
-    seed = await seedCatalog()
-    token = (await createCaller('catalog models')).token
-  })
+  group.setup(async () => void ({ seed, token } = await catalogWorld('catalog models')))
 
   test('models of a brand in full form', async ({ client, assert }) => {
     const response = await get(client, `/v3/modelos?marca=${seed.brands.toyota}`)
@@ -284,28 +269,18 @@ test.group('GET /v3/modelos', (group) => {
     assert.properties(flag.body().Errors, ['soloMercadoNuevos'])
   })
 
-  test('GET /v3/modelos/{id}: full, reference, 304, 404, 400', async ({ client, assert }) => {
-    const id = seed.models['peugeot/208']
-    const full = await get(client, `/v3/modelos/${id}`)
-    full.assertStatus(200)
-    assert.include(full.body(), { Marca: 'Peugeot', Nombre: '208', Codename: '208' })
-    assert.deepEqual((await get(client, `/v3/modelos/${id}`, REF)).body(), {
-      href: `/v3/modelos/${id}`,
-      title: 'Peugeot 208',
+  test('GET /v3/modelos/{id}: full, reference, 304, 404, 400', async (context) => {
+    const url = `/v3/modelos/${seed.models['peugeot/208']}`
+    await assertItem(context, token, url, {
+      full: { Marca: 'Peugeot', Nombre: '208', Codename: '208' },
+      ref: { href: url, title: 'Peugeot 208' },
+      malformed: 'x',
     })
-    ;(
-      await get(client, `/v3/modelos/${id}`).header('If-None-Match', full.header('etag')!)
-    ).assertStatus(304)
-    ;(await get(client, '/v3/modelos/2147483647')).assertStatus(404)
-    ;(await get(client, '/v3/modelos/x')).assertStatus(400)
   })
 })
 
 test.group('GET /v3/modelos/bestmatch', (group) => {
-  group.setup(async () => {
-    seed = await seedCatalog()
-    token = (await createCaller('catalog model match')).token
-  })
+  group.setup(async () => void ({ seed, token } = await catalogWorld('catalog model match')))
 
   test('make and model as names, codenames, ids or hrefs; a numeric model name', async ({
     client,
@@ -370,10 +345,7 @@ test.group('GET /v3/modelos/bestmatch', (group) => {
 })
 
 test.group('GET /v3/versiones', (group) => {
-  group.setup(async () => {
-    seed = await seedCatalog()
-    token = (await createCaller('catalog versions')).token
-  })
+  group.setup(async () => void ({ seed, token } = await catalogWorld('catalog versions')))
 
   test('without year: only versions on the new-vehicle market, full form', async ({
     client,
@@ -464,36 +436,21 @@ test.group('GET /v3/versiones', (group) => {
     }
   })
 
-  test('GET /v3/versiones/{id}: full, reference, 304, 404, 400', async ({ client, assert }) => {
-    const id = seed.versions['amarok/v6-extreme/2024']
-    const full = await get(client, `/v3/versiones/${id}`)
-    full.assertStatus(200)
-    assert.include(full.body(), {
-      Nombre: 'V6 Extreme',
-      Propulsion: 'Diésel',
-      Transmision: 'Automática',
-      Carroceria: 'Pick-up',
+  test('GET /v3/versiones/{id}: full, reference, 304, 404, 400', async (context) => {
+    const full = { Nombre: 'V6 Extreme', Propulsion: 'Diésel', Transmision: 'Automática' }
+    const ref = { Marca: 'Volkswagen', Modelo: 'Amarok', Version: 'V6 Extreme', VersionYear: 2024 }
+    const url = `/v3/versiones/${seed.versions['amarok/v6-extreme/2024']}`
+    await assertItem(context, token, url, {
+      full: { ...full, Carroceria: 'Pick-up' },
+      ref,
+      partialRef: true,
+      malformed: '12abc',
     })
-    const ref = await get(client, `/v3/versiones/${id}`, REF)
-    assert.include(ref.body(), {
-      Marca: 'Volkswagen',
-      Modelo: 'Amarok',
-      Version: 'V6 Extreme',
-      VersionYear: 2024,
-    })
-    ;(
-      await get(client, `/v3/versiones/${id}`).header('If-None-Match', full.header('etag')!)
-    ).assertStatus(304)
-    ;(await get(client, '/v3/versiones/2147483647')).assertStatus(404)
-    ;(await get(client, '/v3/versiones/12abc')).assertStatus(400)
   })
 })
 
 test.group('GET /v3/versiones/bestmatch', (group) => {
-  group.setup(async () => {
-    seed = await seedCatalog()
-    token = (await createCaller('catalog version match')).token
-  })
+  group.setup(async () => void ({ seed, token } = await catalogWorld('catalog version match')))
 
   test('picks the closest model year of the named version', async ({ client, assert }) => {
     const response = await get(

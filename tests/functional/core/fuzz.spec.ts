@@ -333,6 +333,7 @@ function validQueryValue(name: string, world: World): string {
     year: '2024',
     region: 'Buenos Aires',
     estado: 'Activa',
+    canal: 'PublicacionConsultadaAdfHook',
   }
   return encodeURIComponent(values[name] ?? 'x')
 }
@@ -454,6 +455,20 @@ async function makeWorld(withUntouched: boolean) {
     body: JSON.stringify(inquiryBody(listing.externalId)),
   })
   const sid = (inquiry.headers.get('location') ?? '').split('/').pop() ?? 'x'
+  // Callbacks to test (POST /v3/notificaciones/{adminmail}/prueba reaches its send; nothing
+  // listens there: Estado null). Inactive, so the drawn inquiries queue nothing to them.
+  await raw(`/v3/notificaciones/${fixture.agency.adminMail}`, {
+    method: 'PUT',
+    headers: { 'Authorization': `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      PublicacionConsultadaWebHook: {
+        Callback: 'http://127.0.0.1:9/fuzz',
+        Secret: 'fuzz-secret-0123456789',
+        Activo: false,
+      },
+      PublicacionConsultadaAdfHook: { Callback: 'http://127.0.0.1:9/fuzz-adf', Activo: false },
+    }),
+  })
   const branches: any = await (
     await raw(`/v3/sucursales/${fixture.agency.adminMail}`, {
       headers: { Authorization: `Bearer ${token}` },

@@ -93,11 +93,12 @@ function rawSocket(bytes: string): Promise<string> {
   })
 }
 
+/** Each group's own dealer (agency, token, listing), set by its setup. */
+let world: Awaited<ReturnType<typeof dealerWorld>>
+const freshWorld = async () => void (world = await dealerWorld())
+
 test.group('Input gate: NUL and unpaired surrogates', (group) => {
-  let world: Awaited<ReturnType<typeof dealerWorld>>
-  group.setup(async () => {
-    world = await dealerWorld()
-  })
+  group.setup(freshWorld)
 
   test('NUL in a path parameter → 400 naming _path.<param>', async ({ assert }) => {
     const { token, adminMail } = world
@@ -212,26 +213,21 @@ test.group('Input gate: NUL and unpaired surrogates', (group) => {
     let answer = await send(`/v3/notificaciones/${adminMail}`, json(config, token, 'PUT'))
     assertProblem(assert, answer, 400)
     assertErrorKey(assert, answer, 'PublicacionConsultadaHtmlMail.EmailsCCO')
-    answer = await send('/registro/token-inexistente', {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/x-www-form-urlencoded',
-        'Accept': 'application/json',
-      },
-      body: 'AdminNombre=a%00b&AdminApellido=%FF&Password=0123456789',
-    })
+    const register = (body: string) =>
+      send('/registro/token-inexistente', {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          'Accept': 'application/json',
+        },
+        body,
+      })
+    answer = await register('AdminNombre=a%00b&AdminApellido=%FF&Password=0123456789')
     assertProblem(assert, answer, 400)
     assertErrorKey(assert, answer, 'AdminNombre')
     assertErrorKey(assert, answer, 'AdminApellido')
     // A clean form reaches the page's own answer (unknown token → 404).
-    answer = await send('/registro/token-inexistente', {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/x-www-form-urlencoded',
-        'Accept': 'application/json',
-      },
-      body: 'AdminNombre=Ana&AdminApellido=P%C3%A9rez&Password=0123456789',
-    })
+    answer = await register('AdminNombre=Ana&AdminApellido=P%C3%A9rez&Password=0123456789')
     assert.equal(answer.status, 404)
   })
 
@@ -293,9 +289,7 @@ test.group('Input gate: ids beyond their column', (group) => {
   let adminMail: string
   group.setup(async () => {
     await seedCatalog()
-    const world = await dealerWorld()
-    token = world.token
-    adminMail = world.adminMail
+    ;({ token, adminMail } = await dealerWorld())
   })
 
   test('path ids beyond int4 → 404; the largest int4 → 404 too', async ({ assert }) => {
@@ -367,6 +361,33 @@ test.group('Input gate: malformed requests are problem documents', (group) => {
       const body = assertProblem(assert, answer, 400)
       assert.isString(body.Detail)
     }
+  })
+
+  test('a path or query whose bytes are not UTF-8 → 400 whose Errors name them, like NUL', async ({
+    assert,
+  }) => {
+    const mail = (await dealerWorld()).adminMail
+    for (const [target, keys] of [
+      [`/v3/publicaciones/${mail}/%C3%28%FF`, ['_path.externalid']],
+      ['/v3/publicaciones/a%FF@b.c/X1', ['_path.adminmail']],
+      [`/v3/publicaciones/${mail}/%FF?pagina=%C3%28`, ['_path.externalid', 'pagina']],
+      ['/v3/marcas/%C3%28', ['_path.id']],
+      // A numeric matcher (the buyers' model page) still names its parameter.
+      ['/modelos/%FF', ['_path.id']],
+      // A literal segment is no parameter: the path as a whole.
+      ['/v3/marcas%FF', ['_path']],
+      // Only the query is bad: the input gate names it.
+      ['/v3/marcas?q=%C3%28%FF', ['q']],
+    ] as const) {
+      const answer = await rawTarget(target, { Authorization: `Bearer ${token}` })
+      assertProblem(assert, answer, 400)
+      assert.sameMembers(Object.keys(answer.body.Errors ?? {}), [...keys], target)
+    }
+    // Valid escapes in the same place route as usual: an unknown listing is a 404.
+    const valid = await rawTarget(`/v3/publicaciones/${mail}/X%31%32`, {
+      Authorization: `Bearer ${token}`,
+    })
+    assertProblem(assert, valid, 404)
   })
 
   test('valid percent-encoding still routes: %40 and an accent in a path', async ({ assert }) => {
@@ -444,10 +465,7 @@ test.group('Input gate: malformed requests are problem documents', (group) => {
 })
 
 test.group('Input gate: e-mail addresses', (group) => {
-  let world: Awaited<ReturnType<typeof dealerWorld>>
-  group.setup(async () => {
-    world = await dealerWorld()
-  })
+  group.setup(freshWorld)
 
   test('every accepted address round-trips through its own Location', async ({ assert }) => {
     const { token, adminMail } = world

@@ -1,5 +1,8 @@
 import { test } from '@japa/runner'
 import router from '@adonisjs/core/services/router'
+import { request as httpRequest } from 'node:http'
+import { baseUrl, raw } from '#tests/helpers/http'
+import { createCaller } from '#tests/helpers/apps'
 
 /** Registered routes as `METHOD /path/{param}`, HEAD left out (it follows GET). */
 function registeredRoutes(): string[] {
@@ -57,5 +60,65 @@ test.group('OpenAPI document', () => {
     bundle.assertStatus(200)
     assert.match(bundle.header('content-type')!, /javascript/)
     ;(await client.get('/docs/assets/nope.js')).assertStatus(404)
+  })
+})
+
+test.group('OpenAPI document: bodies refused before routing', () => {
+  /** `[METHOD, path]` of every documented API operation that can carry a body. */
+  async function bodyOperations(client: any): Promise<[string, string][]> {
+    const document = (await client.get('/v3/openapi.json')).body()
+    return Object.entries(document.paths as Record<string, object>).flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter((key) => ['post', 'put', 'patch', 'delete'].includes(key))
+        .filter(() => path.startsWith('/v3'))
+        .map((method): [string, string] => [method.toUpperCase(), path.replace(/\{\w+\}/g, 'x')])
+    )
+  }
+
+  // raw() checks each answer against the document: an undeclared 415 or 413 fails here.
+  test('every operation that takes a body declares the 415 and 413 it answers', async ({
+    client,
+    assert,
+  }) => {
+    const operations = await bodyOperations(client)
+    assert.isAbove(operations.length, 15)
+    const oversize = JSON.stringify({ Relleno: 'x'.repeat(1024 * 1024) })
+    for (const [method, path] of operations) {
+      const json = { 'Content-Type': 'application/json' }
+      const plain = await raw(path, {
+        method,
+        headers: { 'Content-Type': 'text/plain' },
+        body: 'a',
+      })
+      assert.equal(plain.status, 415, `${method} ${path}`)
+      const large = await raw(path, { method, headers: json, body: oversize })
+      assert.equal(large.status, 413, `${method} ${path}`)
+      // A JSON body within the limit passes both checks (no token: 401).
+      const small = await raw(path, { method, headers: json, body: '{}' })
+      assert.equal(small.status, 401, `${method} ${path}`)
+    }
+  })
+
+  test('a GET whose body is not JSON is served: only methods whose body is read are checked', async ({
+    assert,
+  }) => {
+    const { token } = await createCaller()
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(`${baseUrl()}/v3/monedas`, {
+        method: 'GET',
+        headers: {
+          'Authorization': `Bearer ${token}`,
+          'Content-Type': 'text/plain',
+          'Content-Length': '4',
+        },
+      })
+      request.on('response', (response) => {
+        response.resume()
+        resolve(response.statusCode!)
+      })
+      request.on('error', reject)
+      request.end('hola')
+    })
+    assert.equal(status, 200)
   })
 })

@@ -17,6 +17,7 @@ import { createCaller } from '#tests/helpers/apps'
 import { createAgency, uniqueEmail } from '#tests/helpers/agencies'
 import { seedCatalog } from '#tests/helpers/catalog'
 import { uniqueExternalId } from '#tests/helpers/listings'
+import { startReceiver } from '#tests/helpers/receiver'
 
 const run = promisify(execFile)
 const OUT = app.makePath('tmp/typed_client')
@@ -76,14 +77,16 @@ test.group('Typed client (openapi-typescript + openapi-fetch)', () => {
     const { dealerScenario } = (await import(pathToFileURL(SCENARIO).href)) as {
       dealerScenario: (options: Record<string, unknown>) => Promise<Record<string, any>>
     }
+    const receiver = await startReceiver()
     const result = await dealerScenario({
       baseUrl: baseUrl(),
       token,
       adminMail: agency.adminMail,
       externalId,
       buyerEmail,
+      callback: receiver.url('/typed-leads'),
       fetch: checkedFetch,
-    })
+    }).finally(() => receiver.close())
     assert.equal(result.created.ExternalId, externalId)
     assert.equal(result.listing.ExternalId, externalId)
     assert.equal(result.listing.Marca, 'Toyota')

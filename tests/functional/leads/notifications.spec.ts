@@ -127,6 +127,11 @@ test.group('Lead notifications: the four channels of one inquiry', (group) => {
     assert.include(htmlMessage.parsed.subject!, world.fixture.agency.tradeName)
     assert.include(htmlMessage.parsed.html!, 'Ana &lt;b&gt;&amp; &quot;Co&quot;&lt;/b&gt;')
     assert.notInclude(htmlMessage.parsed.html!, '<script>')
+    // The time it was received names the service's zone (TZ unset: Buenos Aires).
+    assert.match(
+      htmlMessage.parsed.html!,
+      /\d{2}:\d{2} \(UTC-3, America\/Argentina\/Buenos_Aires\)/
+    )
     assert.include(htmlMessage.parsed.text!, 'Quiero <script>alert(1)</script> & más ]]>')
   })
 })
@@ -156,6 +161,7 @@ test.group('Lead notifications: configuration', () => {
     assert.deepEqual(get.body().PublicacionConsultadaWebHook, {
       Callback: 'http://127.0.0.1:9/hook',
       Secret: null,
+      SecretConfigurado: true,
       Activo: true,
       HeaderCustom01: null,
       HeaderCustom02: null,
@@ -199,18 +205,27 @@ test.group('Lead notifications: configuration', () => {
           .firstOrFail()
       ).webhook_secret as string | null
     const secret = 's3cr3t-'.padEnd(24, 'x')
-    const first = await put(secret)
-    first.assertStatus(200)
-    assert.isNull(first.body().PublicacionConsultadaWebHook.Secret)
+    // SecretConfigurado says whether one is stored; the Secret itself is never echoed.
+    const configured = async (response: Awaited<ReturnType<typeof put>>) => {
+      response.assertStatus(200)
+      assert.notInclude(response.text(), secret)
+      assert.isNull(response.body().PublicacionConsultadaWebHook.Secret)
+      const read = await client.get(url).bearerToken(world.token)
+      assert.notInclude(read.text(), secret)
+      assert.deepEqual(read.body(), response.body())
+      return response.body().PublicacionConsultadaWebHook.SecretConfigurado
+    }
+    assert.isFalse(await configured(await put(undefined)), 'saved without a secret')
+    assert.isTrue(await configured(await put(secret)), 'saved with one')
     const sealed = await stored()
     assert.isString(sealed)
     assert.notInclude(sealed!, secret)
     assert.equal(openSecret(sealed), secret)
-    ;(await put(null)).assertStatus(200)
+    assert.isTrue(await configured(await put(null)), 'null keeps it')
     assert.equal(openSecret(await stored()), secret)
-    ;(await put(undefined)).assertStatus(200)
+    assert.isTrue(await configured(await put(undefined)), 'absent keeps it')
     assert.equal(openSecret(await stored()), secret)
-    ;(await put('')).assertStatus(200)
+    assert.isFalse(await configured(await put('')), 'an empty string removes it')
     assert.isNull(await stored())
   })
 
@@ -313,5 +328,181 @@ test.group('Lead notifications: configuration', () => {
       }),
       ['PublicacionConsultadaHtmlMail.EmailsCCO']
     )
+  })
+})
+
+test.group('Lead notifications: POST /v3/notificaciones/{adminmail}/prueba', (group) => {
+  let receiver: Receiver
+  const initial = settings.outboundAllowPrivate
+
+  group.setup(async () => {
+    receiver = await startReceiver()
+    return () => receiver.close()
+  })
+  group.each.setup(() => receiver.reset())
+  group.each.teardown(() => {
+    settings.outboundAllowPrivate = initial
+  })
+
+  const configure = async (
+    client: any,
+    world: { adminMail: string; token: string },
+    body: object
+  ) => {
+    const put = await client
+      .put(`/v3/notificaciones/${world.adminMail}`)
+      .bearerToken(world.token)
+      .json(body)
+    put.assertStatus(200)
+  }
+  const probe = (client: any, world: { adminMail: string; token: string }, query = '') =>
+    client.post(`/v3/notificaciones/${world.adminMail}/prueba${query}`).bearerToken(world.token)
+
+  test('webhook: a signed Prueba payload now, with the custom headers; Estado 200; nothing queued', async ({
+    client,
+    assert,
+  }) => {
+    const world = await dealerWorld()
+    await configure(client, world, {
+      PublicacionConsultadaWebHook: {
+        Callback: receiver.url('/webhook'),
+        Secret: SECRET,
+        // Inactive: one tests before switching it on.
+        Activo: false,
+        HeaderCustom01: { Name: 'X-Api-Key', Value: 'clave-1' },
+      },
+    })
+    const answer = await probe(client, world)
+    answer.assertStatus(200)
+    assert.deepEqual(Object.keys(answer.body()).sort(), ['DuracionMs', 'Error', 'Estado'])
+    assert.equal(answer.body().Estado, 200)
+    assert.isNull(answer.body().Error)
+    assert.isAtLeast(answer.body().DuracionMs, 0)
+
+    const [received] = await receiver.waitFor(1)
+    assert.equal(received.path, '/webhook')
+    assert.equal(received.headers['x-api-key'], 'clave-1')
+    assert.equal(received.headers['content-type'], 'application/json; charset=utf-8')
+    const payload = new Webhook(SECRET, { format: 'raw' }).verify(
+      received.rawBody.toString(),
+      received.headers as Record<string, string>
+    ) as any
+    assert.deepEqual(payload, {
+      Tipo: 'Prueba',
+      Momento: payload.Momento,
+      Agencia: { AdminMail: world.adminMail, href: `/v3/agencias/${world.adminMail}` },
+      Consulta: null,
+    })
+    assert.isFalse(Number.isNaN(Date.parse(payload.Momento)))
+    const queued = await db.from('deliveries').where('target', receiver.url('/webhook'))
+    assert.lengthOf(queued, 0, 'a test is not a delivery')
+
+    // Without a Secret: sent unsigned, with a webhook-id, as the deliveries are.
+    await configure(client, world, {
+      PublicacionConsultadaWebHook: { Callback: receiver.url('/plain'), Secret: '' },
+    })
+    ;(await probe(client, world, '?canal=PublicacionConsultadaWebHook')).assertStatus(200)
+    const [, plain] = await receiver.waitFor(2)
+    assert.equal(plain.path, '/plain')
+    assert.isString(plain.headers['webhook-id'])
+    assert.isUndefined(plain.headers['webhook-signature'])
+    assert.equal(plain.json().Tipo, 'Prueba')
+  })
+
+  test('ADF hook (?canal=PublicacionConsultadaAdfHook): a valid ADF 1.0 test document', async ({
+    client,
+    assert,
+  }) => {
+    const world = await dealerWorld()
+    await configure(client, world, {
+      PublicacionConsultadaWebHook: { Callback: receiver.url('/webhook'), Secret: SECRET },
+      PublicacionConsultadaAdfHook: {
+        Callback: receiver.url('/adf'),
+        HeaderCustom01: { Name: 'Authorization', Value: 'Bearer adf-token' },
+      },
+    })
+    const answer = await probe(client, world, '?canal=PublicacionConsultadaAdfHook')
+    answer.assertStatus(200)
+    assert.deepEqual(answer.body(), {
+      Estado: 200,
+      DuracionMs: answer.body().DuracionMs,
+      Error: null,
+    })
+    const [received] = await receiver.waitFor(1)
+    assert.equal(received.path, '/adf', 'the ADF hook, not the webhook')
+    assert.equal(received.headers.authorization, 'Bearer adf-token')
+    assert.equal(received.headers['content-type'], 'application/xml; charset=utf-8')
+    assert.isString(received.headers['webhook-id'])
+    assertValidAdf(received.body)
+    assert.include(received.body, 'source="Prueba"')
+    assert.include(received.body, 'Tipo: Prueba')
+  })
+
+  test('a receiver answering 500, or down: Estado says so, still 200 here', async ({
+    client,
+    assert,
+  }) => {
+    const world = await dealerWorld()
+    await configure(client, world, {
+      PublicacionConsultadaWebHook: { Callback: receiver.url('/webhook'), Secret: SECRET },
+    })
+    receiver.script({ status: 500 })
+    const failing = await probe(client, world)
+    failing.assertStatus(200)
+    assert.equal(failing.body().Estado, 500)
+    assert.equal(failing.body().Error, 'HTTP 500')
+
+    await configure(client, world, {
+      PublicacionConsultadaWebHook: { Callback: 'http://127.0.0.1:9/down', Secret: SECRET },
+    })
+    const down = await probe(client, world)
+    down.assertStatus(200)
+    assert.isNull(down.body().Estado)
+    assert.isString(down.body().Error)
+  })
+
+  test('SSRF rules apply: a private callback is refused when private addresses are not allowed', async ({
+    client,
+    assert,
+  }) => {
+    const world = await dealerWorld()
+    await configure(client, world, {
+      PublicacionConsultadaWebHook: { Callback: receiver.url('/webhook'), Secret: SECRET },
+    })
+    settings.outboundAllowPrivate = false
+    const refused = await probe(client, world)
+    refused.assertStatus(200)
+    assert.isNull(refused.body().Estado)
+    assert.match(refused.body().Error, /^private_address/)
+    assert.lengthOf(receiver.requests, 0)
+  })
+
+  test('no callback for the channel: 404; unknown canal: 400; another app: 404', async ({
+    client,
+    assert,
+  }) => {
+    const world = await dealerWorld()
+    const none = await probe(client, world)
+    none.assertStatus(404)
+    assert.include(none.body().Detail, 'PublicacionConsultadaWebHook')
+    await configure(client, world, {
+      PublicacionConsultadaWebHook: { Callback: receiver.url('/webhook'), Secret: SECRET },
+    })
+    ;(await probe(client, world)).assertStatus(200)
+    const noAdf = await probe(client, world, '?canal=PublicacionConsultadaAdfHook')
+    noAdf.assertStatus(404)
+    assert.include(noAdf.body().Detail, 'PublicacionConsultadaAdfHook')
+    const bad = await probe(client, world, '?canal=sms')
+    bad.assertStatus(400)
+    assert.property(bad.body().Errors, 'canal')
+
+    // Same isolation as the other notification routes.
+    const { token: stranger } = await createCaller('Stranger')
+    ;(await probe(client, { adminMail: world.adminMail, token: stranger })).assertStatus(404)
+    const { app: other, token: otherToken } = await createCaller('Linked other')
+    await grantAgency(other, world.adminMail, false)
+    ;(await probe(client, { adminMail: world.adminMail, token: otherToken })).assertStatus(404)
+    await receiver.waitFor(1)
+    assert.lengthOf(receiver.requests, 1, "only the first app's own test was sent")
   })
 })

@@ -18,6 +18,8 @@ import IssueToken from '#apps/services/issue_token'
 import RotateToken from '#apps/services/rotate_token'
 import RevokeTokens from '#apps/services/revoke_tokens'
 import SetAppEnabled from '#apps/services/set_app_enabled'
+import SetAppAbility from '#apps/services/set_app_ability'
+import ReadApplication from '#apps/services/read_application'
 import { durationSeconds } from '#apps/services/token_format'
 import { FAKE_TX, FakeUnitOfWork } from '#tests/helpers/fakes'
 
@@ -49,6 +51,14 @@ class FakeAppStore implements AppStore {
     if (!app) return null
     this.writes++
     app.disabledAt = at
+    return app
+  }
+
+  async setAbilities(id: number, abilities: AppRow['abilities']) {
+    const app = await this.find(id)
+    if (!app) return null
+    this.writes++
+    app.abilities = abilities
     return app
   }
 }
@@ -158,6 +168,8 @@ function world() {
     rotate: new RotateToken(tokens, uow, memory, log),
     revoke: new RevokeTokens(apps, tokens, memory, log),
     switcher: new SetAppEnabled(apps, memory, log),
+    abilities: new SetAppAbility(apps, memory, log),
+    reader: new ReadApplication(apps),
   }
 }
 
@@ -408,5 +420,40 @@ test.group('RevokeTokens and SetAppEnabled', () => {
     assert.equal(durationSeconds('90d'), 7_776_000)
     for (const bad of ['0s', '3w', '1.5h', '-1d', 'd', '', '10', '1000000s'])
       assert.isNull(durationSeconds(bad), bad)
+  })
+})
+
+test.group('SetAppAbility and ReadApplication', () => {
+  test('adds and removes an ability, forgets the memory, writes nothing when unchanged', async ({
+    assert,
+  }) => {
+    const w = world()
+    const { token } = await issued(w)
+    await w.authenticate.execute(token, T0)
+    const added = await w.abilities.execute(1, 'add', 'consultas:crear')
+    assert.isTrue(added.ok)
+    assert.deepEqual(w.apps.apps[0].abilities, ['consultas:crear'])
+    // The memory forgot the app's credential: the next request reads the app afresh.
+    assert.isUndefined(w.memory.recall(token))
+    const writes = w.apps.writes
+    assert.isTrue((await w.abilities.execute(1, 'add', 'consultas:crear')).ok)
+    assert.equal(w.apps.writes, writes, 'adding a held ability writes nothing')
+    assert.isTrue((await w.abilities.execute(1, 'remove', 'consultas:crear')).ok)
+    assert.deepEqual(w.apps.apps[0].abilities, [])
+    assert.isTrue((await w.abilities.execute(1, 'remove', 'consultas:crear')).ok)
+    assert.equal(w.apps.writes, writes + 1, 'removing a missing ability writes nothing')
+    assert.deepEqual(w.apps.apps[1].abilities, [], 'the other app is untouched')
+    assertIdsOnly(assert, w)
+  })
+
+  test('an unknown app: app_not_found, for the change and for the read', async ({ assert }) => {
+    const w = world()
+    assert.deepEqual(await w.abilities.execute(99, 'add', 'consultas:crear'), {
+      ok: false,
+      reason: 'app_not_found',
+    })
+    assert.deepEqual(await w.reader.execute({ id: 99 }), { ok: false, reason: 'app_not_found' })
+    const read = await w.reader.execute({ id: 2 })
+    assert.isTrue(read.ok && read.value.name === 'Other')
   })
 })

@@ -3,12 +3,16 @@
  * parser so that what it refuses (a scalar JSON body, a Content-Encoding that
  * does not decode or is unknown, JSON that does not parse) becomes a Spanish
  * problem document too. Runs before authentication and every handler, so no
- * query ever sees hostile input.
+ * query ever sees hostile input. A body that stops arriving while it is read
+ * (shorter than its Content-Length) is a 408 that closes the connection:
+ * Node's own request timeout would hold it for minutes.
  */
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import BodyParserMiddleware from '@adonisjs/core/bodyparser_middleware'
+import type { IncomingMessage } from 'node:http'
+import { settings } from '#core/settings'
 import { Problem, type ProblemErrors } from '../problem.js'
 import {
   GATE_DETAIL,
@@ -41,17 +45,116 @@ export default class InputGateMiddleware {
     }
 
     let parsed = false
+    const stall = watchBody(request.request)
     try {
-      return await this.bodyParser.handle(ctx, () => {
+      const parsing = this.bodyParser.handle(ctx, () => {
+        stall?.stop()
         parsed = true
         if (request.bodyType === 'json' || request.bodyType === 'urlencoded') checkBody(ctx)
         return next()
       })
+      return await (stall ? Promise.race([parsing, stall.stalled]) : parsing)
     } catch (error) {
+      stall?.stop()
       if (parsed) throw error
+      if ((error as any)?.code === 'E_REQUEST_ENTITY_TOO_LARGE') drainRest(request.request)
       throw bodyProblem(error, request.header('content-encoding'))
     }
   }
+}
+
+type Watch = {
+  request: IncomingMessage
+  bytes: number
+  since: number
+  fail: (problem: Problem) => void
+}
+
+/** Bodies being read; one timer samples their sockets' byte counts (no listener on the stream). */
+const watched = new Set<Watch>()
+let sampling: NodeJS.Timeout | null = null
+
+/**
+ * Rejects `stalled` when the socket of a request whose body is still on the
+ * wire receives nothing for `settings.bodyIdleTimeoutMs`; null when the body
+ * already arrived (or there is none).
+ */
+function watchBody(request: IncomingMessage) {
+  if (request.complete || !hasBodyOnWire(request)) return null
+  let watch!: Watch
+  const stalled = new Promise<never>((_, reject) => {
+    watch = { request, bytes: request.socket.bytesRead, since: Date.now(), fail: reject }
+  })
+  watched.add(watch)
+  sampling ??= setTimeout(sample, sampleEvery()).unref()
+  return { stalled, stop: () => watched.delete(watch) }
+}
+
+function hasBodyOnWire(request: IncomingMessage) {
+  const length = request.headers['content-length']
+  return (
+    (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined
+  )
+}
+
+/** A tenth of the idle time (at most 1 s): a 408 comes at most that late. */
+function sampleEvery() {
+  return Math.min(1000, Math.max(20, settings.bodyIdleTimeoutMs / 10))
+}
+
+function sample() {
+  const now = Date.now()
+  for (const watch of watched) {
+    const { request } = watch
+    if (request.complete || request.socket.destroyed) {
+      watched.delete(watch)
+    } else if (request.socket.bytesRead !== watch.bytes) {
+      watch.bytes = request.socket.bytesRead
+      watch.since = now
+    } else if (now - watch.since >= settings.bodyIdleTimeoutMs) {
+      watched.delete(watch)
+      watch.fail(bodyTimeout())
+    }
+  }
+  sampling = watched.size > 0 ? setTimeout(sample, sampleEvery()).unref() : null
+}
+
+function bodyTimeout() {
+  const seconds = Math.round(settings.bodyIdleTimeoutMs / 100) / 10
+  return new Problem(408, {
+    detail: `El cuerpo de la solicitud dejó de llegar (${seconds} s sin datos) antes de completar su Content-Length.`,
+    // The rest of the body will not come: the connection cannot carry another request.
+    headers: { Connection: 'close' },
+  })
+}
+
+/**
+ * The parser stops reading a body at the limit and leaves it on the wire: the
+ * client, still sending, fills the window, and the keep-alive timeout then
+ * closes a socket with unread bytes, a reset that loses the 413 for a client
+ * that reads only after sending. Read the rest and discard it, within bounds,
+ * so the 413 goes out on a connection that ends cleanly; past the bounds
+ * (`settings.tooLargeDrain`) the socket is cut: a client sending far more is
+ * not waited for.
+ */
+function drainRest(request: IncomingMessage) {
+  if (request.complete) return
+  const socket = request.socket
+  const start = socket.bytesRead
+  const cut = () => {
+    if (!request.complete) socket.destroy()
+  }
+  const { bytes, ms } = settings.tooLargeDrain
+  const deadline = setTimeout(cut, ms).unref()
+  const counter = () => {
+    if (socket.bytesRead - start > bytes) cut()
+  }
+  request.unpipe()
+  request.removeAllListeners('data')
+  request.on('data', counter)
+  request.once('end', () => clearTimeout(deadline))
+  request.once('close', () => clearTimeout(deadline))
+  request.resume()
 }
 
 function checkBody(ctx: HttpContext) {

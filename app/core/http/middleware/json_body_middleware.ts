@@ -1,17 +1,25 @@
 /*
  * The API speaks JSON only: a body of any other type is a 415 problem before
- * the body parser looks at it.
+ * the body parser looks at it. Only methods whose body the parser reads
+ * (config/bodyparser.ts) are checked: a GET's body is ignored, not refused.
  */
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import { Problem } from '../problem.js'
+
+/** The body parser's `allowedMethods`; the OpenAPI document declares 413 and 415 on them. */
+export const JSON_BODY_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE']
 
 const JSON_TYPE = /^application\/([a-z.+-]*\+)?json$|^text\/json$/
 
 export default class JsonBodyMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
     const { request } = ctx
-    if (request.url().startsWith('/v3') && hasBody(ctx)) {
+    if (
+      request.url().startsWith('/v3') &&
+      JSON_BODY_METHODS.includes(request.method()) &&
+      hasBody(ctx)
+    ) {
       const type = (request.header('content-type') ?? '').split(';')[0].trim().toLowerCase()
       if (!JSON_TYPE.test(type)) {
         throw new Problem(415, {
