@@ -393,10 +393,19 @@ const firstPath = (request) => request.path ?? request.paths[0]
 
 function load(url, request, scenarioIndex, seconds = SECONDS) {
   let next = 0
-  // Several paths: each request takes the next one, round-robin.
-  const requests = request.paths
-    ? [{ setupRequest: (req) => ({ ...req, path: request.paths[next++ % request.paths.length] }) }]
-    : undefined
+  // Several paths: each request takes the next one, round-robin; `nextBody`: a body per request.
+  const requests =
+    request.paths || request.nextBody
+      ? [
+          {
+            setupRequest: (req) => ({
+              ...req,
+              ...(request.paths && { path: request.paths[next++ % request.paths.length] }),
+              ...(request.nextBody && { body: request.nextBody() }),
+            }),
+          },
+        ]
+      : undefined
   return new Promise((resolve, reject) => {
     autocannon(
       {

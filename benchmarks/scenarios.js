@@ -253,6 +253,7 @@ export const scenarios = [
       method: 'PUT',
       headers: putHeaders(ctx),
       body: putBody(),
+      nextBody: putBody,
     }),
     baseline: updateListing,
   },
@@ -267,6 +268,7 @@ export const scenarios = [
       method: 'PUT',
       headers: putHeaders(ctx),
       body: putBody(),
+      nextBody: putBody,
     }),
     baseline: updateListing,
   },
@@ -296,10 +298,18 @@ export const scenarios = [
 
 const putHeaders = (ctx) => ({ ...auth(ctx), 'content-type': 'application/json' })
 
+let putTurn = 0
+
+/**
+ * Each PUT moves the price: a PUT with the values the listing already has
+ * writes nothing (docs/design.md §19), and the bench measures the write.
+ */
 function putBody() {
+  putTurn += 1
   const { ExternalId, Marca, Modelo, Version, Transmision, Propulsion, ...edit } = listingBody({
     Descripcion: 'Precio actualizado.',
   })
+  edit.Precio = { ...edit.Precio, Importe: edit.Precio.Importe + (putTurn % 1000) }
   return JSON.stringify(edit)
 }
 

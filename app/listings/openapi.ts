@@ -32,6 +32,7 @@ import {
   PublicacionRefSchema,
   PublicacionSchema,
 } from '#listings/transformers/listing_transformer'
+import { MAX_KM_PER_YEAR } from '#listings/services/listing_rules'
 
 const listing = (description: string, headers = {}) =>
   negotiated(description, PublicacionSchema, PublicacionRefSchema, {
@@ -55,6 +56,44 @@ const write = (
   ...extra,
 })
 
+/**
+ * Fields whose rule depends on other fields (create_listing.ts, apply_edit.ts,
+ * listing_rules.ts): the document says so beside each (docs/design.md §19), so
+ * a client learns them before a 400 does.
+ */
+const CONDITIONS: Record<string, string> = {
+  VersionYear:
+    'Obligatorio cuando la versión no indica su año (una versión fuera del catálogo); si no, el de la versión.',
+  Transmision:
+    'Obligatorio cuando la versión no es del catálogo; si lo es, por omisión la transmisión de la versión.',
+  Propulsion:
+    'Obligatorio cuando la versión no es del catálogo; si lo es, por omisión la propulsión de la versión.',
+  Kilometraje: `0 solo para un vehículo nuevo (modelo de este año o del anterior); un usado no supera ${MAX_KM_PER_YEAR} km por año de antigüedad.`,
+  Fotos:
+    'Obligatorias (al menos una) cuando Kilometraje es mayor que 0. Una lista del mismo largo que la actual se ignora.',
+  AplicaCertificadoGarantiaUsado: 'Solo para vehículos usados (Kilometraje mayor que 0).',
+  DatosTecnicosCustom:
+    'Se guarda solo para versiones fuera del catálogo; las del catálogo muestran sus propios datos técnicos.',
+  Telefono: 'Uno de los teléfonos del operador responsable; por omisión, el primero.',
+  Locacion:
+    'Al crear sin Locacion, la región, ciudad y dirección de la sucursal principal de la agencia; null: ninguna.',
+}
+
+/** A request body schema with each conditional field's rule in its description. */
+function withConditions<S extends { properties?: Record<string, { description?: string }> }>(
+  schema: S
+): S {
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    const condition = CONDITIONS[name]
+    if (condition) {
+      property.description = property.description
+        ? `${property.description} ${condition}`
+        : condition
+    }
+  }
+  return schema
+}
+
 export const openapi: OpenApiFragment = {
   tags: [
     {
@@ -72,7 +111,7 @@ export const openapi: OpenApiFragment = {
       summary: 'Crea una publicación',
       description:
         'Marca, modelo y versión se resuelven contra el catálogo; una versión desconocida conserva su nombre.',
-      requestBody: jsonBody(bodyOf('PublicacionCreate', listingCreateValidator)),
+      requestBody: jsonBody(withConditions(bodyOf('PublicacionCreate', listingCreateValidator))),
       responses: { '201': listing('Creada', { Location: locationHeader }) },
       problems: [400, 403, 406, 409, 413, 415],
     },
@@ -108,7 +147,7 @@ export const openapi: OpenApiFragment = {
       'updateListing',
       'Edita una publicación',
       'PublicacionEdit: un campo ausente se conserva; null significa lo que dice la especificación.',
-      { requestBody: jsonBody(bodyOf('PublicacionEdit', listingEditValidator)) }
+      { requestBody: jsonBody(withConditions(bodyOf('PublicacionEdit', listingEditValidator))) }
     ),
     'PATCH /v3/publicaciones/:adminmail/:externalid': write(
       'updateListingPrices',

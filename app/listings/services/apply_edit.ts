@@ -202,6 +202,28 @@ export default class ApplyEdit {
   }
 
   /**
+   * The place columns of a branch (the agency's main one, the default of a
+   * listing created without `Locacion`, docs/design.md §19), named from the
+   * catalogue as a resolved `Locacion` would be.
+   */
+  async placeOf(branch: {
+    regionId: number | null
+    cityId: number | null
+    address: string | null
+  }): Promise<PlaceValues> {
+    const { regions, cities } = await this.places.names([branch])
+    const region = branch.regionId ? regions.get(branch.regionId) : undefined
+    const city = branch.cityId ? cities.get(branch.cityId) : undefined
+    return ok({
+      region_id: region?.id ?? null,
+      region_name: region?.name ?? null,
+      city_id: city?.id ?? null,
+      city_name: city?.name ?? null,
+      address: branch.address,
+    })
+  }
+
+  /**
    * The listing's own place when `Locacion` names it again (same region and
    * city, ignoring case): no catalogue lookup. Null when it must be resolved.
    */

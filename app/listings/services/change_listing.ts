@@ -34,7 +34,7 @@ import ApplyEdit, { type EditContext, type PlaceValues } from './apply_edit.js'
 import { toRecord, type ListingRecord } from './listing_record.js'
 import ListingWriters from './listing_writers.js'
 import PhotoSet from './photo_set.js'
-import { transition } from './listing_rules.js'
+import { changesNothing, transition } from './listing_rules.js'
 import { expectedRevision, listingEtag } from './listing_etag.js'
 import type { ListingFailure } from './listing_failures.js'
 import ListingEvents, { type StateCause } from './listing_events.js'
@@ -200,6 +200,11 @@ export default class ChangeListing {
       values = applied.value.values
       photos = applied.value.photos
       if (photos && !tx) return signal('needs_lock')
+      // Nothing would change: no UPDATE, same revision and ETag, no event (docs/design.md §19).
+      // A handed row is only a guess, so that answer comes from a fresh read.
+      if (!photos && changesNothing(values, listing)) {
+        return handed && !tx ? signal('lost_race') : ok({ agency, record: current })
+      }
     }
 
     // The answer is the updated row, no second read (unless photos change it again).

@@ -11,6 +11,7 @@ import { uniqueViolation } from '#core/database/errors'
 import UnitOfWork from '#core/database/unit_of_work'
 import type { Caller } from '#core/auth/app_scoped'
 import type { AgencyView } from '#agencies/services/agency_directory'
+import AgencyService from '#agencies/services/agency_service'
 import VehicleResolver, { type VersionRef } from '#catalog/services/vehicle_resolver'
 import type { Spec } from '#listings/models/listing'
 import type { ListingCreateInput } from '#listings/validators/listing'
@@ -46,7 +47,8 @@ export default class CreateListing {
     private applyEdit: ApplyEdit,
     private listings: ListingStore,
     private photoSet: PhotoSet,
-    private unitOfWork: UnitOfWork
+    private unitOfWork: UnitOfWork,
+    private agencies: AgencyService
   ) {}
 
   async execute(
@@ -56,7 +58,7 @@ export default class CreateListing {
   ): Promise<Ok<{ agency: AgencyView; record: ListingRecord }> | CreateFailure> {
     const vehicle = await this.#vehicle(input)
     if (!vehicle.ok) return vehicle
-    const location = await this.applyEdit.resolveLocation(input)
+    const location = await this.#location(agency, input)
 
     try {
       return await this.unitOfWork.run(async (tx) => {
@@ -107,6 +109,17 @@ export default class CreateListing {
       if (uniqueViolation(error) === 'listings_agency_external') return duplicate()
       throw error
     }
+  }
+
+  /**
+   * `Locacion` as sent (null: none); absent, the agency's main branch's place
+   * (docs/design.md §19), read through the agencies module's service.
+   */
+  async #location(agency: AgencyView, input: ListingCreateInput) {
+    if (input.location !== undefined) return this.applyEdit.resolveLocation(input)
+    const branches = await this.agencies.branches(agency.id)
+    const main = branches.find((branch) => branch.isMain)
+    return main ? this.applyEdit.placeOf(main) : undefined
   }
 
   async #vehicle(input: ListingCreateInput) {

@@ -96,3 +96,26 @@ export function slugFor(brand: string, model: string, year: number, shortId: str
       .slice(0, 60) || 'auto'
   return `${part(brand)}-${part(model)}-${year}-${shortId}`
 }
+
+/** `down_payment_amount` → `downPaymentAmount`: the stored attribute a column value lands in. */
+const attributeOf = (column: string) =>
+  column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())
+
+/**
+ * True when writing `values` (ApplyEdit's columns) would leave `listing` as it
+ * is: such a PUT or PATCH writes nothing and keeps its revision, so the ETag
+ * every cached copy and If-Match holds stays good (docs/design.md §19).
+ */
+export function changesNothing(values: Record<string, unknown>, listing: object): boolean {
+  const stored = listing as Record<string, unknown>
+  for (const [column, value] of Object.entries(values)) {
+    const current = stored[attributeOf(column)]
+    // custom_specs is written as JSON text; the row reads back the parsed list.
+    const same =
+      column === 'custom_specs'
+        ? JSON.stringify(JSON.parse(value as string)) === JSON.stringify(current ?? [])
+        : (value ?? null) === (current ?? null)
+    if (!same) return false
+  }
+  return true
+}

@@ -689,6 +689,56 @@ test.group('Fuzz over the OpenAPI document', (group) => {
     assert.isAbove(sent, 200)
   })
 
+  test('an unknown member in every JSON body, top level and nested: 400 naming it, never 2xx/5xx', async ({
+    assert,
+  }) => {
+    const failures = new Map<string, string>()
+    const statuses = new Map<number, number>()
+    const started = Date.now()
+    let sent = 0
+    let turn = 0
+    const withBody = operations.filter((op) => op.body?.content?.['application/json'])
+    assert.isAbove(withBody.length, 10)
+    for (const op of withBody) {
+      const w = worlds[turn++ % worlds.length]
+      const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => validPathValue(name, w))
+      const valid = validBody(op, components, w)
+      // Beside the valid members: one unknown at the top and one inside each object member.
+      const cases: Array<{ body: any; key: string }> = [
+        { body: { ...valid, zzDesconocido: 1 }, key: 'zzDesconocido' },
+        ...leafPaths(valid)
+          .slice(1)
+          .filter((leaf) => {
+            const node = leaf.reduce((at: any, key) => at?.[key], valid)
+            return node && typeof node === 'object' && !Array.isArray(node)
+          })
+          .map((leaf) => ({
+            body: setAt(valid, [...leaf, 'zzDesconocido'], 1),
+            key: [...leaf, 'zzDesconocido'].join('.'),
+          })),
+      ]
+      for (const { body, key } of cases) {
+        const response = await fetch(baseUrl() + path, {
+          method: op.method,
+          headers: {
+            'Authorization': `Bearer ${tokenFor(op, w)}`,
+            'Content-Type': 'application/json',
+          },
+          body: serialize(body),
+        })
+        sent += 1
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
+        const answer: any = await response.json().catch(() => null)
+        if (response.status !== 400 || !Object.keys(answer?.Errors ?? {}).includes(key))
+          failures.set(
+            `${op.method} ${op.path} ${key}`,
+            `${response.status} ${JSON.stringify(answer?.Errors ?? answer).slice(0, 200)}`
+          )
+      }
+    }
+    report(assert, 'unknown members', sent, started, statuses, failures)
+  })
+
   test('a listing no request named is byte-identical afterwards (body and ETag)', async ({
     assert,
   }) => {

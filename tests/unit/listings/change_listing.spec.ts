@@ -478,3 +478,85 @@ test.group('ChangeListing: If-Match and the revision guard', () => {
     assert.equal(w.store.rows[0].state, 'suspended')
   })
 })
+
+test.group('ChangeListing: a write that changes nothing (docs/design.md §19)', () => {
+  const priced = {
+    priceCurrency: 'USD',
+    priceAmount: 100,
+    downPaymentCurrency: 'USD',
+    downPaymentAmount: 10,
+  }
+
+  test('PUT with the values the listing has: same revision, no UPDATE, no transaction, no event', async ({
+    assert,
+  }) => {
+    const w = withListing({ revision: 5, colour: 'Gris', description: 'Igual' })
+    const result = await w.changer.execute(
+      edit({ colour: 'Gris', description: 'Igual', active: true, exposure: 'high' })
+    )
+    assert.isTrue(result.ok)
+    assert.equal(result.ok && result.value.record.listing.revision, 5)
+    assert.notInclude(w.store.calls, 'update')
+    assert.equal(w.unitOfWork.committed, 0)
+    assert.deepEqual(w.events.stateChanges, [])
+    assert.equal(w.store.rows[0].revision, 5)
+  })
+
+  test('PUT changing one value: the revision moves by one', async ({ assert }) => {
+    const w = withListing({ revision: 5, colour: 'Gris', description: 'Igual' })
+    const result = await w.changer.execute(edit({ colour: 'Rojo', description: 'Igual' }))
+    assert.equal(result.ok && result.value.record.listing.revision, 6)
+    assert.include(w.store.calls, 'update')
+  })
+
+  test('PATCH of the prices it has: no UPDATE; one changed price next to an unchanged one: +1', async ({
+    assert,
+  }) => {
+    const w = withListing({ revision: 5, ...priced })
+    const same = await w.changer.execute(
+      partial({
+        price: { currency: 'USD', amount: 100 },
+        downPayment: { currency: 'USD', amount: 10 },
+      })
+    )
+    assert.equal(same.ok && same.value.record.listing.revision, 5)
+    assert.notInclude(w.store.calls, 'update')
+
+    const changed = await w.changer.execute(
+      partial({
+        price: { currency: 'USD', amount: 90 },
+        downPayment: { currency: 'USD', amount: 10 },
+      })
+    )
+    assert.equal(changed.ok && changed.value.record.listing.revision, 6)
+    assert.equal(w.store.rows[0].priceAmount, 90)
+    assert.equal(w.store.rows[0].downPaymentAmount, 10)
+  })
+
+  test('PATCH setting a stored price to null, or activating a suspended listing, is a change', async ({
+    assert,
+  }) => {
+    const w = withListing({ revision: 5, ...priced })
+    const cleared = await w.changer.execute(partial({ downPayment: null }))
+    assert.equal(cleared.ok && cleared.value.record.listing.revision, 6)
+
+    const s = withListing({ revision: 5, state: 'suspended' })
+    const activated = await s.changer.execute(partial({ active: true }))
+    assert.equal(activated.ok && activated.value.record.listing.revision, 6)
+    const again = await s.changer.execute(partial({ active: true }))
+    assert.equal(again.ok && again.value.record.listing.revision, 6, 'already active: nothing')
+  })
+
+  test('a no-op answered from a handed row reads afresh first (the guess may be stale)', async ({
+    assert,
+  }) => {
+    const w = withListing({ revision: 5, colour: 'Rojo' })
+    const key = w.writers.key(APP_ID, AGENCY.id, 'ext-1')
+    // The guess says Gris at revision 4; the stored row is Rojo at 5.
+    w.writers.hand(key, toRecord(listingRow({ revision: 4, colour: 'Gris' })))
+    const result = await w.changer.execute(edit({ colour: 'Gris' }))
+    assert.equal(result.ok && result.value.record.listing.colour, 'Gris')
+    assert.equal(result.ok && result.value.record.listing.revision, 6)
+    assert.deepEqual(w.store.calls, ['findByAdminMail', 'update'])
+  })
+})

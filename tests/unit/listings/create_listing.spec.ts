@@ -237,3 +237,50 @@ test.group('CreateListing: rules shared with every change', () => {
     })
   })
 })
+
+test.group('CreateListing: Locacion defaults to the main branch (docs/design.md §19)', () => {
+  test('without Locacion: the main branch’s region, city and address', async ({ assert }) => {
+    const w = world()
+    const result = await create(w)
+    assert.include(result.ok ? result.value.record.listing : {}, {
+      regionId: 2,
+      regionName: 'Buenos Aires',
+      cityId: 20,
+      cityName: 'La Plata',
+      address: 'Calle 7 1234',
+    })
+    assert.deepEqual(w.agencies.calls, [`branches ${AGENCY.id}`])
+  })
+
+  test('with Locacion: kept as sent, the branches not read; Locacion null: none', async ({
+    assert,
+  }) => {
+    const w = world()
+    const sent = await create(w, {
+      location: { region: 'Buenos Aires', city: null, address: 'Otra 1' },
+    })
+    assert.include(sent.ok ? sent.value.record.listing : {}, {
+      regionId: 2,
+      cityId: null,
+      address: 'Otra 1',
+    })
+    const none = await create(w, { externalId: 'NEW-2', location: null })
+    assert.include(none.ok ? none.value.record.listing : {}, {
+      regionId: null,
+      cityId: null,
+      address: null,
+    })
+    assert.deepEqual(w.agencies.calls, [])
+  })
+
+  test('an agency without a main branch: no place', async ({ assert }) => {
+    const w = world()
+    w.agencies.main = null
+    const result = await create(w)
+    assert.include(result.ok ? result.value.record.listing : {}, {
+      regionId: null,
+      cityId: null,
+      address: null,
+    })
+  })
+})

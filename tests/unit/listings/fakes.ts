@@ -9,6 +9,7 @@ import { fail, ok } from '#core/result'
 import type { Tx } from '#core/database/unit_of_work'
 import { FakeUnitOfWork } from '#tests/helpers/fakes'
 import type AgencyDirectory from '#agencies/services/agency_directory'
+import type AgencyService from '#agencies/services/agency_service'
 import type { AgencyView, OperatorView, PlanView } from '#agencies/services/agency_directory'
 import type PlaceResolver from '#catalog/services/place_resolver'
 import type VehicleResolver from '#catalog/services/vehicle_resolver'
@@ -112,8 +113,21 @@ export class FakeAgencyDirectory implements Pick<
 }
 
 /** The catalogue's places: Buenos Aires with the city La Plata; anything else is unknown. */
-export class FakePlaceResolver implements Pick<PlaceResolver, 'region' | 'city'> {
+export class FakePlaceResolver implements Pick<PlaceResolver, 'region' | 'city' | 'names'> {
   calls: string[] = []
+
+  async names(ids: { regionId?: number | null; cityId?: number | null }[]) {
+    this.calls.push('names')
+    const known = ids.some((entry) => entry.regionId === 2 || entry.cityId === 20)
+    return {
+      regions: new Map(known ? [[2, { id: 2, code: 'BA', name: 'Buenos Aires' }]] : []),
+      cities: new Map(
+        ids.some((entry) => entry.cityId === 20)
+          ? [[20, { id: 20, regionId: 2, name: 'La Plata', regionName: 'Buenos Aires' }]]
+          : []
+      ),
+    }
+  }
 
   async region(input: string) {
     this.calls.push(`region ${input}`)
@@ -146,6 +160,23 @@ export const COROLLA: VersionRef = {
   brandName: 'Toyota',
   modelId: 200,
   modelName: 'Corolla',
+}
+
+/** The agencies module's branches (AgencyService.branches): the agency's main branch in La Plata. */
+export class FakeAgencyService implements Pick<AgencyService, 'branches'> {
+  main: { regionId: number | null; cityId: number | null; address: string | null } | null = {
+    regionId: 2,
+    cityId: 20,
+    address: 'Calle 7 1234',
+  }
+  calls: string[] = []
+
+  async branches(agencyId: number) {
+    this.calls.push(`branches ${agencyId}`)
+    return (this.main ? [{ ...this.main, isMain: true }] : []) as unknown as Awaited<
+      ReturnType<AgencyService['branches']>
+    >
+  }
 }
 
 /** The catalogue's vehicles: Toyota Corolla with one version; "Ambigua" matches two versions. */
@@ -442,6 +473,7 @@ export function world() {
   const events = new FakeListingEvents()
   const unitOfWork = new FakeUnitOfWork()
   const writers = new ListingWriters()
+  const agencies = new FakeAgencyService()
   // The fakes cover the methods the actions call; the classes they stand for have more.
   const asDirectory = directory as unknown as AgencyDirectory
   const asStore = store as unknown as ListingStore
@@ -461,7 +493,8 @@ export function world() {
     applyEdit,
     asStore,
     photoSet as unknown as PhotoSet,
-    unitOfWork
+    unitOfWork,
+    agencies as unknown as AgencyService
   )
   const photos = new FakeListingPhotoStore()
   const settler = new SettlePhoto(
@@ -473,6 +506,7 @@ export function world() {
   const suspender = new SuspendListings(asStore, asEvents)
   return {
     directory,
+    agencies,
     store,
     places,
     photos,

@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import {
   MAX_KM_PER_YEAR,
+  changesNothing,
   chooseExposure,
   choosePhone,
   mileageIssue,
@@ -178,5 +179,29 @@ test.group('Listing rules: slug', () => {
     assert.equal(slugFor('¡¡', '--', 2020, 'x'), 'auto-auto-2020-x')
     const sixty = 'a'.repeat(60)
     assert.equal(slugFor(sixty, sixty + 'b', 2020, 'x'), `${sixty}-${sixty}-2020-x`)
+  })
+})
+
+test.group('changesNothing (docs/design.md §19)', () => {
+  const row = {
+    colour: 'Gris',
+    description: null,
+    priceAmount: 100,
+    customSpecs: [{ name: 'Potencia', value: '170 CV' }],
+  }
+
+  test('the values a row already has change nothing; null and absent alike', ({ assert }) => {
+    assert.isTrue(changesNothing({}, row))
+    assert.isTrue(changesNothing({ colour: 'Gris', description: null, price_amount: 100 }, row))
+    assert.isTrue(
+      changesNothing({ custom_specs: JSON.stringify([{ name: 'Potencia', value: '170 CV' }]) }, row)
+    )
+  })
+
+  test('one different value next to equal ones is a change', ({ assert }) => {
+    assert.isFalse(changesNothing({ colour: 'Gris', price_amount: 101 }, row))
+    assert.isFalse(changesNothing({ description: '' }, row))
+    assert.isFalse(changesNothing({ custom_specs: '[]' }, row))
+    assert.isFalse(changesNothing({ price_amount: null }, row))
   })
 })
