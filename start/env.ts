@@ -3,7 +3,7 @@
  * the defaults serve a newcomer running `npm start` on one machine.
  */
 import { Env } from '@adonisjs/core/env'
-import { IANAZone } from 'luxon'
+import { IANAZone, Settings } from 'luxon'
 
 /** The zone of every instant the service writes when `TZ` is unset (README). */
 export const DEFAULT_TIME_ZONE = 'America/Argentina/Buenos_Aires'
@@ -60,5 +60,7 @@ if (!IANAZone.isValidZone(timeZone)) {
 process.env.TZ = timeZone
 // luxon keeps its system zone, which now is this one: naming it (Settings.defaultZone) would make every
 // DateTime of a row compute its offset through Intl, 7.1 µs instead of 0.8 per DateTime.fromJSDate.
+// UTC alone is named: a fixed zone (no Intl), which writes `Z` as wireTime does.
+if (timeZone.toLowerCase() === 'utc') Settings.defaultZone = 'utc'
 
 export default env

@@ -12,7 +12,9 @@ import { raw } from '#tests/helpers/http'
 import { converse, postHead, type Conversation, type RawResponse } from '#tests/helpers/raw_socket'
 
 /** A JSON object of exactly `size` bytes. */
-const jsonOf = (size: number) => JSON.stringify({ Relleno: 'x'.repeat(size - 14) })
+/** A JSON body of exactly `size` bytes whose one member the agency POST defines (unknown ones are a 400). */
+const jsonOf = (size: number) =>
+  JSON.stringify({ NombreComercial: 'x'.repeat(size - '{"NombreComercial":""}'.length) })
 
 function assertProblem(assert: any, response: RawResponse, status: number) {
   assert.equal(response.status, status, response.text)
