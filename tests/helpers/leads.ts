@@ -3,6 +3,7 @@
  * an active listing; inquiry bodies; waiting on deliveries.
  */
 import app from '@adonisjs/core/services/app'
+import type { ApiClient } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
 import JobRunner from '#core/jobs/runner'
 import { Delivery } from '#core/outbound/deliveries'
@@ -47,6 +48,20 @@ export function inquiryBody(externalId: string, buyer: Record<string, unknown> =
       ...buyer,
     },
   }
+}
+
+/** Posts an inquiry (by default about the world's listing) as the world's app; asserts 201. */
+export async function postInquiry(
+  client: ApiClient,
+  world: { adminMail: string; token: string; listing: { externalId: string } },
+  body: object = inquiryBody(world.listing.externalId)
+) {
+  const created = await client
+    .post(`/v3/consultas/${world.adminMail}`)
+    .bearerToken(world.token)
+    .json(body)
+  created.assertStatus(201)
+  return created
 }
 
 /** The deliveries of an inquiry (by sid), with attempts. */

@@ -9,11 +9,11 @@ import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import {
   dealerWorld,
   deliveriesOf,
-  inquiryBody,
   settledDeliveries,
   sidOf,
   startLeadWorkers,
   until,
+  postInquiry,
 } from '#tests/helpers/leads'
 
 const SECRET = 'whsec_' + Buffer.from('clave-de-prueba-de-32-bytes-1234').toString('base64')
@@ -57,11 +57,7 @@ test.group('Lead deliveries: no lead is lost', (group) => {
         .json(config)
     ).assertStatus(200)
     receiver.script({ status: 500 }, { status: 500 }, { status: 200 })
-    const created = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(inquiryBody(world.listing.externalId))
-    created.assertStatus(201)
+    const created = await postInquiry(client, world)
     const sid = sidOf(created.header('location')!)
     const [delivery] = await settledDeliveries(sid, 1)
     assert.equal(delivery.status, 'delivered')
@@ -111,10 +107,7 @@ test.group('Lead deliveries: no lead is lost', (group) => {
         .bearerToken(world.token)
         .json(config)
     ).assertStatus(200)
-    const created = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(inquiryBody(world.listing.externalId))
+    const created = await postInquiry(client, world)
     const sid = sidOf(created.header('location')!)
     const [failing] = await until(
       () => deliveriesOf(sid),
@@ -147,10 +140,7 @@ test.group('Lead deliveries: no lead is lost', (group) => {
         .json(config)
     ).assertStatus(200)
     receiver.route('/gone', { status: 410 })
-    const created = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(inquiryBody(world.listing.externalId))
+    const created = await postInquiry(client, world)
     const sid = sidOf(created.header('location')!)
     const [delivery] = await settledDeliveries(sid, 1)
     assert.equal(delivery.status, 'disabled')
@@ -175,10 +165,7 @@ test.group('Lead deliveries: no lead is lost', (group) => {
     assert.equal(log.body()._entries[0].Estado, 'Desactivada')
 
     // The next inquiry queues no webhook at all.
-    const next = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(inquiryBody(world.listing.externalId))
+    const next = await postInquiry(client, world)
     assert.lengthOf(await deliveriesOf(sidOf(next.header('location')!)), 0)
     assert.lengthOf(receiver.requests, 1)
   })
@@ -207,10 +194,7 @@ test.group('Lead deliveries: resend', (group) => {
         .bearerToken(world.token)
         .json(config)
     ).assertStatus(200)
-    const created = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(inquiryBody(world.listing.externalId))
+    const created = await postInquiry(client, world)
     const sid = sidOf(created.header('location')!)
     await settledDeliveries(sid, 2)
     const [original] = (await receiver.waitFor(2)).filter((r) => r.path === '/hook')
@@ -247,10 +231,7 @@ test.group('Lead deliveries: resend', (group) => {
     assert,
   }) => {
     const { world, config } = await withWebhook(receiver)
-    const created = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(inquiryBody(world.listing.externalId))
+    const created = await postInquiry(client, world)
     const sid = sidOf(created.header('location')!)
     const url = `/v3/consultas/${world.adminMail}/${sid}/resendwebhook`
 
@@ -315,15 +296,7 @@ test.group('Lead deliveries: resend', (group) => {
         .bearerToken(world.token)
         .json(config)
     ).assertStatus(200)
-    const post = async () =>
-      sidOf(
-        (
-          await client
-            .post(`/v3/consultas/${world.adminMail}`)
-            .bearerToken(world.token)
-            .json(inquiryBody(world.listing.externalId))
-        ).header('location')!
-      )
+    const post = async () => sidOf((await postInquiry(client, world)).header('location')!)
     const [old, fresh] = [await post(), await post()]
     const days = settings.resendWindowDays
     const received = new Date(Date.now() - days * 86_400_000 - 60_000)
@@ -390,10 +363,7 @@ test.group('Lead deliveries: operator commands', (group) => {
         .json(config)
     ).assertStatus(200)
     receiver.route('/flaky', { status: 503 })
-    const created = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(inquiryBody(world.listing.externalId))
+    const created = await postInquiry(client, world)
     const sid = sidOf(created.header('location')!)
     const [dead] = await settledDeliveries(sid, 1)
     assert.equal(dead.status, 'dead')

@@ -14,6 +14,7 @@ import {
   settledDeliveries,
   sidOf,
   startLeadWorkers,
+  postInquiry,
 } from '#tests/helpers/leads'
 
 const SECRET = 'una-clave-secreta-de-prueba-123'
@@ -72,11 +73,7 @@ test.group('Lead notifications: the four channels of one inquiry', (group) => {
       Comentario: 'Quiero <script>alert(1)</script> & más ]]>',
       Interes: 'PruebaDeManejo',
     })
-    const created = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(body)
-    created.assertStatus(201)
+    const created = await postInquiry(client, world, body)
     const sid = sidOf(created.header('location')!)
     const deliveries = await settledDeliveries(sid, 4)
     assert.deepEqual(

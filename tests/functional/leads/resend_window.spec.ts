@@ -9,7 +9,7 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import JobRunner from '#core/jobs/runner'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
-import { dealerWorld, inquiryBody, sidOf, startLeadWorkers } from '#tests/helpers/leads'
+import { dealerWorld, sidOf, startLeadWorkers, postInquiry } from '#tests/helpers/leads'
 
 test.group('Leads: resend window vs leads.expire-resend', (group) => {
   let receiver: Receiver
@@ -35,10 +35,7 @@ test.group('Leads: resend window vs leads.expire-resend', (group) => {
     ).assertStatus(200)
     const sids: string[] = []
     for (let index = 0; index < 10; index++) {
-      const created = await client
-        .post(`/v3/consultas/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(inquiryBody(world.listing.externalId))
+      const created = await postInquiry(client, world)
       sids.push(sidOf(created.header('location')!))
     }
     // Half of them ran out a moment ago; the cron has not closed them yet.

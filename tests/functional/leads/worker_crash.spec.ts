@@ -21,11 +21,11 @@ import { listingBody } from '#tests/helpers/listings'
 import {
   dealerWorld,
   deliveriesOf,
-  inquiryBody,
   LEAD_QUEUES,
   sidOf,
   startLeadWorkers,
   until,
+  postInquiry,
 } from '#tests/helpers/leads'
 
 function worker(): ChildProcess {
@@ -98,11 +98,7 @@ test.group('Lead deliveries: a worker killed mid-delivery', () => {
       sink.answerDelayMs = 30_000
 
       children.push(worker())
-      const created = await client
-        .post(`/v3/consultas/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(inquiryBody(world.listing.externalId))
-      created.assertStatus(201)
+      const created = await postInquiry(client, world)
       const sid = sidOf(created.header('location')!)
       const withPhoto = listingBody({ Fotos: [receiver.url('/photo.jpg')] })
       ;(
