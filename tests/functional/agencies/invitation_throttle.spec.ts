@@ -5,34 +5,14 @@
  * the invitation went out.
  */
 import { test } from '@japa/runner'
-import mail from '@adonisjs/mail/services/main'
 import db from '@adonisjs/lucid/services/db'
-import type JobRunner from '#core/jobs/runner'
 import Invitation from '#agencies/models/invitation'
 import { createCaller } from '#tests/helpers/apps'
-import { seedCatalog } from '#tests/helpers/catalog'
-import type { SmtpSink } from '#tests/helpers/smtp_sink'
 import { until } from '#tests/helpers/until'
-import {
-  invitationBody,
-  mailsTo,
-  registrationLink,
-  startAgencyWorkers,
-  startMailSink,
-} from './support.js'
+import { invitationBody, mailingGroup, mailsTo, registrationLink } from './support.js'
 
 test.group('Agencies / invitation mail throttle: one mail per address per 10 minutes', (group) => {
-  let sink: SmtpSink
-  let runner: JobRunner
-  group.setup(async () => {
-    await seedCatalog()
-    runner = await startAgencyWorkers()
-    sink = await startMailSink()
-    return async () => {
-      await sink.close()
-      await mail.closeAll()
-    }
-  })
+  const world = mailingGroup(group)
 
   /** The mails that reached the sink for `email`, once every mail queued for its invitation was sent. */
   async function mailed(email: string) {
@@ -40,7 +20,7 @@ test.group('Agencies / invitation mail throttle: one mail per address per 10 min
       () => Invitation.findByOrFail('admin_email', email),
       (invitation) => invitation.mailedSequence >= invitation.mailSequence
     )
-    return sink.messages.filter((message) => message.envelope.to.includes(email))
+    return world.sink.messages.filter((message) => message.envelope.to.includes(email))
   }
 
   /** Moves the invitation's last mail `seconds` into the past (the window is 600 s). */
@@ -62,7 +42,7 @@ test.group('Agencies / invitation mail throttle: one mail per address per 10 min
           .json({ ...body, NombreComercial: `Autos ${post}` })
       ).assertStatus(202)
     }
-    await mailsTo(sink, body.AdminMail)
+    await mailsTo(world.sink, body.AdminMail)
     assert.lengthOf(await mailed(body.AdminMail), 1)
   })
 
@@ -80,7 +60,7 @@ test.group('Agencies / invitation mail throttle: one mail per address per 10 min
       Array(30).fill(202)
     )
     assert.lengthOf(await Invitation.query().where('admin_email', body.AdminMail), 1)
-    await mailsTo(sink, body.AdminMail)
+    await mailsTo(world.sink, body.AdminMail)
     assert.lengthOf(await mailed(body.AdminMail), 1)
   })
 
@@ -91,7 +71,7 @@ test.group('Agencies / invitation mail throttle: one mail per address per 10 min
     const { token } = await createCaller()
     const body = invitationBody()
     ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
-    const link = registrationLink((await mailsTo(sink, body.AdminMail))[0])
+    const link = registrationLink((await mailsTo(world.sink, body.AdminMail))[0])
 
     await lastMailedSecondsAgo(body.AdminMail, 599)
     ;(
@@ -109,7 +89,7 @@ test.group('Agencies / invitation mail throttle: one mail per address per 10 min
         .bearerToken(token)
         .json({ ...body, NombreComercial: 'Autos del Plata SA' })
     ).assertStatus(202)
-    const mails = await mailsTo(sink, body.AdminMail, 2)
+    const mails = await mailsTo(world.sink, body.AdminMail, 2)
     assert.lengthOf(await mailed(body.AdminMail), 2)
     assert.equal(registrationLink(mails[1]), link)
     assert.include(mails[1].parsed.subject ?? '', 'Autos del Plata SA')
@@ -122,7 +102,7 @@ test.group('Agencies / invitation mail throttle: one mail per address per 10 min
     const { token } = await createCaller()
     const body = invitationBody()
     ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
-    await mailsTo(sink, body.AdminMail)
+    await mailsTo(world.sink, body.AdminMail)
     // Half-life reached while the last mail is recent (as after a POST inside the window).
     await db
       .from('invitations')
@@ -132,8 +112,8 @@ test.group('Agencies / invitation mail throttle: one mail per address per 10 min
         expires_at: db.raw(`now() + interval '6 days'`),
       })
     await lastMailedSecondsAgo(body.AdminMail, 60)
-    await runner.runNow('invitations.poll')
-    const mails = await mailsTo(sink, body.AdminMail, 2)
+    await world.runner.runNow('invitations.poll')
+    const mails = await mailsTo(world.sink, body.AdminMail, 2)
     assert.match(mails[1].parsed.subject ?? '', /^Recordatorio/)
 
     ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)

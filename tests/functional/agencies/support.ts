@@ -3,6 +3,10 @@
  * invitation body, and reading the registration link out of a real mail.
  */
 import app from '@adonisjs/core/services/app'
+import mailer from '@adonisjs/mail/services/main'
+import type { Group } from '@japa/runner/core'
+import { seedCatalog } from '#tests/helpers/catalog'
+import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import JobRunner from '#core/jobs/runner'
 import { settings } from '#core/settings'
 import { uniqueEmail } from '#tests/helpers/agencies'
@@ -41,6 +45,29 @@ export async function startMailSink(): Promise<SmtpSink> {
       await sink.close()
     },
   }
+}
+
+/**
+ * The set-up of a group that invites: the catalogue, the agency workers, the
+ * mail sink and, with `receiver`, a webhook receiver reset before each test.
+ * The group's teardown closes them and the mailer. Read the members inside
+ * tests: they are set when the group starts.
+ */
+export function mailingGroup(group: Group, options: { receiver?: boolean } = {}) {
+  const world = {} as { sink: SmtpSink; receiver: Receiver; runner: JobRunner }
+  group.setup(async () => {
+    await seedCatalog()
+    world.runner = await startAgencyWorkers()
+    world.sink = await startMailSink()
+    if (options.receiver) world.receiver = await startReceiver()
+    return async () => {
+      await world.sink.close()
+      if (options.receiver) await world.receiver.close()
+      await mailer.closeAll()
+    }
+  })
+  if (options.receiver) group.each.setup(() => world.receiver.reset())
+  return world
 }
 
 export function invitationBody(overrides: Record<string, unknown> = {}) {
