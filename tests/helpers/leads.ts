@@ -11,6 +11,7 @@ import { createCaller } from '#tests/helpers/apps'
 import { createAgency, uniqueEmail, type AgencyOptions } from '#tests/helpers/agencies'
 import { createListing } from '#tests/helpers/listings'
 import SidPool from '#leads/services/sid_pool'
+import type { VehicleSnapshot } from '#leads/models/inquiry'
 import { until } from '#tests/helpers/until'
 
 export { until }
@@ -85,6 +86,26 @@ export function settledDeliveries(sid: string, count: number, timeoutMs = 15_000
   )
 }
 
+/** An inquiry's vehicle as stored: a new 2024 Corolla 2.0 XEI (EXT-1) unless given. */
+export function vehicleSnapshot(fields: Partial<VehicleSnapshot> = {}): VehicleSnapshot {
+  return {
+    externalId: 'EXT-1',
+    refStock: null,
+    brand: 'Toyota',
+    model: 'Corolla',
+    version: '2.0 XEI',
+    versionYear: 2024,
+    mileage: 0,
+    color: null,
+    bodyType: null,
+    condition: 'Nuevo',
+    price: null,
+    downPayment: null,
+    installment: null,
+    ...fields,
+  }
+}
+
 /** The sid of a Location or self href. */
 export const sidOf = (href: string) => href.split('/').filter(Boolean).at(-1)!
 
@@ -108,21 +129,7 @@ export async function insertInquiries(
       kind: base.appId === null ? 'catalog' : 'listing',
       origin: 'App',
       external_id: externalId,
-      vehicle: JSON.stringify({
-        externalId,
-        refStock: null,
-        brand: 'Toyota',
-        model: 'Corolla',
-        version: 'XEI',
-        versionYear: 2024,
-        mileage: 0,
-        color: null,
-        bodyType: null,
-        condition: 'Nuevo',
-        price: null,
-        downPayment: null,
-        installment: null,
-      }),
+      vehicle: JSON.stringify(vehicleSnapshot({ externalId, version: 'XEI' })),
       email: uniqueEmail('bulk'),
       received_at: row.receivedAt,
       resend_open: true,
