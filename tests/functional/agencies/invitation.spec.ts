@@ -9,7 +9,15 @@ import { createCaller } from '#tests/helpers/apps'
 import { createAgency, uniqueEmail } from '#tests/helpers/agencies'
 import { seedCatalog } from '#tests/helpers/catalog'
 import { raw } from '#tests/helpers/http'
-import { invitationBody, mailingGroup, mailsTo, pathOf, registrationLink } from './support.js'
+import {
+  invitationBody,
+  inviteAndRead,
+  mailingGroup,
+  mailsTo,
+  pathOf,
+  postInvitation,
+  registrationLink,
+} from './support.js'
 
 const SECRET = 'invitations-secret-0123456789'
 
@@ -37,11 +45,7 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
 
     const body = invitationBody()
     const mixedCase = body.AdminMail.replace('invited', 'Invited')
-    const invited = await client
-      .post('/v3/agencias')
-      .bearerToken(token)
-      .json({ ...body, AdminMail: mixedCase })
-    invited.assertStatus(202)
+    const invited = await postInvitation(client, token, { ...body, AdminMail: mixedCase })
     const location = invited.header('location')!
     assert.equal(location, `${settings.publicUrl}/v3/agencias/${body.AdminMail}`)
     assert.equal(invited.body().Estado, 'Pendiente')
@@ -217,7 +221,7 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
   test('a phone in local form is a work phone, not WhatsApp', async ({ client, assert }) => {
     const { token } = await createCaller()
     const body = invitationBody({ Telefono: '0221 455-0000' })
-    ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
+    await postInvitation(client, token, body)
     const invitation = await Invitation.findByOrFail('admin_email', body.AdminMail)
     assert.equal(invitation.phone, '0221 455-0000')
     assert.isFalse(invitation.phoneIsWhatsapp)
@@ -227,10 +231,7 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     client,
     assert,
   }) => {
-    const { token } = await createCaller()
-    const body = invitationBody()
-    ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
-    const link = registrationLink((await mailsTo(world.sink, body.AdminMail))[0])
+    const { body, link } = await inviteAndRead(client, world.sink)
     const response = await raw(pathOf(link), {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'accept': 'application/json' },
@@ -256,10 +257,8 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     client,
     assert,
   }) => {
-    const { token } = await createCaller()
-    const body = invitationBody()
-    ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
-    const path = pathOf(registrationLink((await mailsTo(world.sink, body.AdminMail))[0]))
+    const { body, link } = await inviteAndRead(client, world.sink)
+    const path = pathOf(link)
     const post = (fields: Record<string, string>) =>
       raw(path, {
         method: 'POST',
@@ -331,25 +330,16 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     client,
     assert,
   }) => {
-    const { token } = await createCaller()
-    const body = invitationBody()
-    ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
-    const first = registrationLink((await mailsTo(world.sink, body.AdminMail, 1))[0])
-    const again = await client
-      .post('/v3/agencias')
-      .bearerToken(token)
-      .json({ ...body, NombreComercial: 'Autos del Plata SA' })
-    again.assertStatus(202)
+    const { token, body, link: first } = await inviteAndRead(client, world.sink)
+    await postInvitation(client, token, {
+      ...body,
+      NombreComercial: 'Autos del Plata SA',
+    })
     // Once the window has passed (moved back in the database), the next POST mails the same link with the new data.
     await Invitation.query()
       .where('admin_email', body.AdminMail)
       .update({ lastMailedAt: DateTime.now().minus({ minutes: 10 }).toSQL() })
-    ;(
-      await client
-        .post('/v3/agencias')
-        .bearerToken(token)
-        .json({ ...body, NombreComercial: 'Autos del Plata SA' })
-    ).assertStatus(202)
+    await postInvitation(client, token, { ...body, NombreComercial: 'Autos del Plata SA' })
     const mails = await mailsTo(world.sink, body.AdminMail, 2)
     assert.lengthOf(mails, 2)
     assert.equal(registrationLink(mails[1]), first)
@@ -391,7 +381,7 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     const { token } = await createCaller()
     const { token: other } = await createCaller()
     const body = invitationBody()
-    ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
+    await postInvitation(client, token, body)
     const missing = await client.get(`/v3/agencias/${uniqueEmail('nobody')}`).bearerToken(other)
     missing.assertStatus(404)
     const pending = await client.get(`/v3/agencias/${body.AdminMail}`).bearerToken(other)
@@ -502,14 +492,14 @@ test.group('Agencies / AgenciaCreate validation (docs/spec.md §2.6, §8)', (gro
       'cordoba',
     ]) {
       const body = invitationBody({ Region, Ciudad: 'Río Cuarto' })
-      ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
+      await postInvitation(client, token, body)
       const invitation = await Invitation.findByOrFail('admin_email', body.AdminMail)
       assert.equal(invitation.regionId, regionId, Region)
       assert.equal(invitation.cityId, seed.cities['AR-X/Río Cuarto'])
     }
     // A city alone implies its region.
     const alone = invitationBody({ Region: null, Ciudad: 'Rafaela' })
-    ;(await client.post('/v3/agencias').bearerToken(token).json(alone)).assertStatus(202)
+    await postInvitation(client, token, alone)
     assert.equal(
       (await Invitation.findByOrFail('admin_email', alone.AdminMail)).regionId,
       seed.regions['AR-S']

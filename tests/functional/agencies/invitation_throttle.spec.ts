@@ -9,7 +9,14 @@ import db from '@adonisjs/lucid/services/db'
 import Invitation from '#agencies/models/invitation'
 import { createCaller } from '#tests/helpers/apps'
 import { until } from '#tests/helpers/until'
-import { invitationBody, mailingGroup, mailsTo, registrationLink } from './support.js'
+import {
+  invitationBody,
+  inviteAndRead,
+  mailingGroup,
+  mailsTo,
+  postInvitation,
+  registrationLink,
+} from './support.js'
 
 test.group('Agencies / invitation mail throttle: one mail per address per 10 minutes', (group) => {
   const world = mailingGroup(group)
@@ -35,12 +42,7 @@ test.group('Agencies / invitation mail throttle: one mail per address per 10 min
     const { token } = await createCaller()
     const body = invitationBody()
     for (let post = 0; post < 10; post++) {
-      ;(
-        await client
-          .post('/v3/agencias')
-          .bearerToken(token)
-          .json({ ...body, NombreComercial: `Autos ${post}` })
-      ).assertStatus(202)
+      await postInvitation(client, token, { ...body, NombreComercial: `Autos ${post}` })
     }
     await mailsTo(world.sink, body.AdminMail)
     assert.lengthOf(await mailed(body.AdminMail), 1)
@@ -68,27 +70,14 @@ test.group('Agencies / invitation mail throttle: one mail per address per 10 min
     client,
     assert,
   }) => {
-    const { token } = await createCaller()
-    const body = invitationBody()
-    ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
-    const link = registrationLink((await mailsTo(world.sink, body.AdminMail))[0])
+    const { token, body, link } = await inviteAndRead(client, world.sink)
 
     await lastMailedSecondsAgo(body.AdminMail, 599)
-    ;(
-      await client
-        .post('/v3/agencias')
-        .bearerToken(token)
-        .json({ ...body, NombreComercial: 'Dentro de la ventana' })
-    ).assertStatus(202)
+    await postInvitation(client, token, { ...body, NombreComercial: 'Dentro de la ventana' })
     assert.lengthOf(await mailed(body.AdminMail), 1)
 
     await lastMailedSecondsAgo(body.AdminMail, 600)
-    ;(
-      await client
-        .post('/v3/agencias')
-        .bearerToken(token)
-        .json({ ...body, NombreComercial: 'Autos del Plata SA' })
-    ).assertStatus(202)
+    await postInvitation(client, token, { ...body, NombreComercial: 'Autos del Plata SA' })
     const mails = await mailsTo(world.sink, body.AdminMail, 2)
     assert.lengthOf(await mailed(body.AdminMail), 2)
     assert.equal(registrationLink(mails[1]), link)
@@ -101,7 +90,7 @@ test.group('Agencies / invitation mail throttle: one mail per address per 10 min
   }) => {
     const { token } = await createCaller()
     const body = invitationBody()
-    ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
+    await postInvitation(client, token, body)
     await mailsTo(world.sink, body.AdminMail)
     // Half-life reached while the last mail is recent (as after a POST inside the window).
     await db
@@ -116,7 +105,7 @@ test.group('Agencies / invitation mail throttle: one mail per address per 10 min
     const mails = await mailsTo(world.sink, body.AdminMail, 2)
     assert.match(mails[1].parsed.subject ?? '', /^Recordatorio/)
 
-    ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
+    await postInvitation(client, token, body)
     assert.lengthOf(
       await mailed(body.AdminMail),
       2,

@@ -9,7 +9,14 @@ import { Webhook } from 'standardwebhooks'
 import Invitation from '#agencies/models/invitation'
 import { createCaller } from '#tests/helpers/apps'
 import { raw } from '#tests/helpers/http'
-import { invitationBody, mailingGroup, mailsTo, pathOf, registrationLink } from './support.js'
+import {
+  invitationBody,
+  mailingGroup,
+  mailsTo,
+  pathOf,
+  postInvitation,
+  registrationLink,
+} from './support.js'
 
 const SECRET = 'poll-secret-0123456789abcdef'
 
@@ -18,7 +25,7 @@ test.group('Agencies / invitations.poll (cron): expiry, reminder, owed app event
 
   async function invite(client: any, token: string) {
     const body = invitationBody()
-    ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
+    await postInvitation(client, token, body)
     const [message] = await mailsTo(world.sink, body.AdminMail)
     const invitation = await Invitation.findByOrFail('admin_email', body.AdminMail)
     return { body, link: registrationLink(message), invitation }
@@ -58,7 +65,7 @@ test.group('Agencies / invitations.poll (cron): expiry, reminder, owed app event
     })
     assert.equal(form.status, 410)
 
-    ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
+    await postInvitation(client, token, body)
     const mails = await mailsTo(world.sink, body.AdminMail, 2)
     assert.notEqual(registrationLink(mails[1]), link)
     ;(await client.get(`/v3/agencias/${body.AdminMail}`).bearerToken(token)).assertStatus(202)

@@ -9,7 +9,13 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import Operator from '#agencies/models/operator'
 import { createCaller } from '#tests/helpers/apps'
-import { invitationBody, mailingGroup, mailsTo, registrationLink } from './support.js'
+import {
+  invitationBody,
+  mailingGroup,
+  mailsTo,
+  postInvitation,
+  registrationLink,
+} from './support.js'
 
 const CHROMIUM = '/usr/bin/chromium'
 const ARGS = [
@@ -31,7 +37,7 @@ test.group('Agencies / registration page in a browser without JavaScript', (grou
       AdminNombre: null,
       AdminApellido: null,
     })
-    ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
+    await postInvitation(client, token, body)
     const link = registrationLink((await mailsTo(world.sink, body.AdminMail))[0])
 
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
