@@ -65,6 +65,20 @@ export async function postInquiry(
   return created
 }
 
+/** PUT /v3/notificaciones/{adminmail} with `config` as the world's app; asserts 200. */
+export async function configureNotifications(
+  client: ApiClient,
+  world: { adminMail: string; token: string },
+  config: object
+) {
+  const response = await client
+    .put(`/v3/notificaciones/${world.adminMail}`)
+    .bearerToken(world.token)
+    .json(config)
+  response.assertStatus(200)
+  return response
+}
+
 /** The deliveries of an inquiry (by sid), with attempts. */
 export async function deliveriesOf(sid: string) {
   const row = await db.from('inquiries').where('sid', sid).select('id').firstOrFail()

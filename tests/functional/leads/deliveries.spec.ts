@@ -7,13 +7,14 @@ import { settings } from '#core/settings'
 import { createCaller } from '#tests/helpers/apps'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import {
+  configureNotifications,
   dealerWorld,
   deliveriesOf,
+  postInquiry,
   settledDeliveries,
   sidOf,
   startLeadWorkers,
   until,
-  postInquiry,
 } from '#tests/helpers/leads'
 
 const SECRET = 'whsec_' + Buffer.from('clave-de-prueba-de-32-bytes-1234').toString('base64')
@@ -50,12 +51,7 @@ test.group('Lead deliveries: no lead is lost', (group) => {
     assert,
   }) => {
     const { world, config } = await withWebhook(receiver)
-    ;(
-      await client
-        .put(`/v3/notificaciones/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(config)
-    ).assertStatus(200)
+    await configureNotifications(client, world, config)
     receiver.script({ status: 500 }, { status: 500 }, { status: 200 })
     const created = await postInquiry(client, world)
     const sid = sidOf(created.header('location')!)
@@ -101,12 +97,7 @@ test.group('Lead deliveries: no lead is lost', (group) => {
     const config = {
       PublicacionConsultadaWebHook: { Callback: `http://127.0.0.1:${port}/late`, Activo: true },
     }
-    ;(
-      await client
-        .put(`/v3/notificaciones/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(config)
-    ).assertStatus(200)
+    await configureNotifications(client, world, config)
     const created = await postInquiry(client, world)
     const sid = sidOf(created.header('location')!)
     const [failing] = await until(
@@ -133,12 +124,7 @@ test.group('Lead deliveries: no lead is lost', (group) => {
     assert,
   }) => {
     const { world, config } = await withWebhook(receiver, '/gone')
-    ;(
-      await client
-        .put(`/v3/notificaciones/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(config)
-    ).assertStatus(200)
+    await configureNotifications(client, world, config)
     receiver.route('/gone', { status: 410 })
     const created = await postInquiry(client, world)
     const sid = sidOf(created.header('location')!)
@@ -188,12 +174,7 @@ test.group('Lead deliveries: resend', (group) => {
     const { world, config } = await withWebhook(receiver, '/hook', {
       PublicacionConsultadaAdfHook: { Callback: receiver.url('/adf'), Activo: true },
     })
-    ;(
-      await client
-        .put(`/v3/notificaciones/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(config)
-    ).assertStatus(200)
+    await configureNotifications(client, world, config)
     const created = await postInquiry(client, world)
     const sid = sidOf(created.header('location')!)
     await settledDeliveries(sid, 2)
@@ -239,28 +220,13 @@ test.group('Lead deliveries: resend', (group) => {
     noHook.assertStatus(400)
     assert.property(noHook.body().Errors, '_')
 
-    ;(
-      await client
-        .put(`/v3/notificaciones/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(config)
-    ).assertStatus(200)
+    await configureNotifications(client, world, config)
     const inactive = {
       PublicacionConsultadaWebHook: { ...config.PublicacionConsultadaWebHook, Activo: false },
     }
-    ;(
-      await client
-        .put(`/v3/notificaciones/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(inactive)
-    ).assertStatus(200)
+    await configureNotifications(client, world, inactive)
     ;(await client.post(url).bearerToken(world.token)).assertStatus(400)
-    ;(
-      await client
-        .put(`/v3/notificaciones/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(config)
-    ).assertStatus(200)
+    await configureNotifications(client, world, config)
     ;(await client.post(url).bearerToken(world.token)).assertStatus(202)
 
     await db
@@ -290,12 +256,7 @@ test.group('Lead deliveries: resend', (group) => {
     assert,
   }) => {
     const { world, config } = await withWebhook(receiver)
-    ;(
-      await client
-        .put(`/v3/notificaciones/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(config)
-    ).assertStatus(200)
+    await configureNotifications(client, world, config)
     const post = async () => sidOf((await postInquiry(client, world)).header('location')!)
     const [old, fresh] = [await post(), await post()]
     const days = settings.resendWindowDays
@@ -356,12 +317,7 @@ test.group('Lead deliveries: operator commands', (group) => {
     const { default: DeliveriesRetry } = await import('#leads/commands/deliveries_retry')
 
     const { world, config } = await withWebhook(receiver, '/flaky')
-    ;(
-      await client
-        .put(`/v3/notificaciones/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(config)
-    ).assertStatus(200)
+    await configureNotifications(client, world, config)
     receiver.route('/flaky', { status: 503 })
     const created = await postInquiry(client, world)
     const sid = sidOf(created.header('location')!)

@@ -19,13 +19,14 @@ import { uniqueEmail } from '#tests/helpers/agencies'
 import { carPhoto } from '#tests/helpers/car_photos'
 import { listingBody } from '#tests/helpers/listings'
 import {
+  LEAD_QUEUES,
+  configureNotifications,
   dealerWorld,
   deliveriesOf,
-  LEAD_QUEUES,
+  postInquiry,
   sidOf,
   startLeadWorkers,
   until,
-  postInquiry,
 } from '#tests/helpers/leads'
 
 function worker(): ChildProcess {
@@ -81,12 +82,7 @@ test.group('Lead deliveries: a worker killed mid-delivery', () => {
         PublicacionConsultadaAdfMail: { Email: adfMail, Activo: true },
         PublicacionConsultadaHtmlMail: { EmailsCCO: bcc, Activo: true },
       }
-      ;(
-        await client
-          .put(`/v3/notificaciones/${world.adminMail}`)
-          .bearerToken(world.token)
-          .json(config)
-      ).assertStatus(200)
+      await configureNotifications(client, world, config)
       const seen = new Set<string>()
       receiver.route('/webhook', slowFirst(seen))
       receiver.route('/adf', slowFirst(seen))
