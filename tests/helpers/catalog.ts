@@ -5,7 +5,35 @@
  */
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
-import ImportCatalog, { type CatalogData } from '#catalog/services/import_catalog'
+import ImportCatalog, {
+  type CatalogData,
+  type VersionInput,
+} from '#catalog/services/import_catalog'
+
+/** One version of the fixture; `newMarket` is only written when true. */
+function version(
+  name: string,
+  year: number,
+  propulsion: string,
+  transmission: string,
+  power: number,
+  displacement: number,
+  bodyType: string,
+  segment: string,
+  newMarket = false
+): VersionInput {
+  return {
+    name,
+    year,
+    propulsion,
+    transmission,
+    power,
+    displacement,
+    bodyType,
+    segment,
+    ...(newMarket ? { newMarket } : {}),
+  }
+}
 
 export const catalogFixture: CatalogData = {
   regions: [
@@ -37,113 +65,47 @@ export const catalogFixture: CatalogData = {
         {
           name: 'Corolla',
           versions: [
-            ...[2018, 2019, 2020, 2021, 2022, 2023].map((year) => ({
-              name: '1.8 XEI CVT',
-              year,
-              propulsion: 'Nafta',
-              transmission: 'CVT',
-              power: 140,
-              displacement: 1798,
-              bodyType: 'Sedán',
-              segment: 'C',
-            })),
-            {
-              name: '2.0 XEI CVT',
-              year: 2024,
-              propulsion: 'Nafta',
-              transmission: 'CVT',
-              power: 170,
-              displacement: 1987,
-              bodyType: 'Sedán',
-              segment: 'C',
-              newMarket: true,
-            },
-            {
-              name: '2.0 SEG CVT',
-              year: 2024,
-              propulsion: 'Nafta',
-              transmission: 'CVT',
-              power: 170,
-              displacement: 1987,
-              bodyType: 'Sedán',
-              segment: 'C',
-              newMarket: true,
-            },
-            {
-              name: '1.8 HEV SEG',
-              year: 2024,
-              propulsion: 'Híbrido',
-              transmission: 'CVT',
-              power: 122,
-              displacement: 1798,
-              bodyType: 'Sedán',
-              segment: 'C',
-              newMarket: true,
-            },
-            {
-              name: '1.8 XLI MT',
-              year: 2015,
-              propulsion: 'Nafta',
-              transmission: 'Manual',
-              power: 140,
-              displacement: 1798,
-              bodyType: 'Sedán',
-              segment: 'C',
-            },
+            ...[2018, 2019, 2020, 2021, 2022, 2023].map((year) =>
+              version('1.8 XEI CVT', year, 'Nafta', 'CVT', 140, 1798, 'Sedán', 'C')
+            ),
+            version('2.0 XEI CVT', 2024, 'Nafta', 'CVT', 170, 1987, 'Sedán', 'C', true),
+            version('2.0 SEG CVT', 2024, 'Nafta', 'CVT', 170, 1987, 'Sedán', 'C', true),
+            version('1.8 HEV SEG', 2024, 'Híbrido', 'CVT', 122, 1798, 'Sedán', 'C', true),
+            version('1.8 XLI MT', 2015, 'Nafta', 'Manual', 140, 1798, 'Sedán', 'C'),
           ],
         },
         {
           name: 'Corolla Cross',
           versions: [
-            {
-              name: '2.0 XEI CVT',
-              year: 2024,
-              propulsion: 'Nafta',
-              transmission: 'CVT',
-              power: 170,
-              displacement: 1987,
-              bodyType: 'SUV',
-              segment: 'C',
-              newMarket: true,
-            },
-            {
-              name: '1.8 HEV SEG-G',
-              year: 2024,
-              propulsion: 'Híbrido',
-              transmission: 'CVT',
-              power: 122,
-              displacement: 1798,
-              bodyType: 'SUV',
-              segment: 'C',
-              newMarket: true,
-            },
+            version('2.0 XEI CVT', 2024, 'Nafta', 'CVT', 170, 1987, 'SUV', 'C', true),
+            version('1.8 HEV SEG-G', 2024, 'Híbrido', 'CVT', 122, 1798, 'SUV', 'C', true),
           ],
         },
         {
           name: 'Hilux',
           versions: [
-            {
-              name: '2.8 SRX 4x4 AT',
-              year: 2023,
-              propulsion: 'Diésel',
-              transmission: 'Automática',
-              power: 204,
-              displacement: 2755,
-              bodyType: 'Pick-up',
-              segment: 'Pick-up mediana',
-              newMarket: true,
-            },
-            {
-              name: '2.4 DX 4x2 MT',
-              year: 2023,
-              propulsion: 'Diésel',
-              transmission: 'Manual',
-              power: 150,
-              displacement: 2393,
-              bodyType: 'Pick-up',
-              segment: 'Pick-up mediana',
-              newMarket: true,
-            },
+            version(
+              '2.8 SRX 4x4 AT',
+              2023,
+              'Diésel',
+              'Automática',
+              204,
+              2755,
+              'Pick-up',
+              'Pick-up mediana',
+              true
+            ),
+            version(
+              '2.4 DX 4x2 MT',
+              2023,
+              'Diésel',
+              'Manual',
+              150,
+              2393,
+              'Pick-up',
+              'Pick-up mediana',
+              true
+            ),
           ],
         },
       ],
@@ -155,32 +117,23 @@ export const catalogFixture: CatalogData = {
         {
           name: 'Gol Trend',
           versions: [
-            {
-              name: '1.6 Trendline',
-              year: 2016,
-              propulsion: 'Nafta',
-              transmission: 'Manual',
-              power: 101,
-              displacement: 1598,
-              bodyType: 'Hatchback',
-              segment: 'B',
-            },
+            version('1.6 Trendline', 2016, 'Nafta', 'Manual', 101, 1598, 'Hatchback', 'B'),
           ],
         },
         {
           name: 'Amarok',
           versions: [
-            {
-              name: 'V6 Extreme',
-              year: 2024,
-              propulsion: 'Diésel',
-              transmission: 'Automática',
-              power: 258,
-              displacement: 2967,
-              bodyType: 'Pick-up',
-              segment: 'Pick-up mediana',
-              newMarket: true,
-            },
+            version(
+              'V6 Extreme',
+              2024,
+              'Diésel',
+              'Automática',
+              258,
+              2967,
+              'Pick-up',
+              'Pick-up mediana',
+              true
+            ),
           ],
         },
       ],
@@ -191,33 +144,22 @@ export const catalogFixture: CatalogData = {
         {
           name: '208',
           versions: [
-            {
-              name: '1.6 Feline Tiptronic',
-              year: 2024,
-              propulsion: 'Nafta',
-              transmission: 'Automática',
-              power: 115,
-              displacement: 1587,
-              bodyType: 'Hatchback',
-              segment: 'B',
-              newMarket: true,
-            },
+            version(
+              '1.6 Feline Tiptronic',
+              2024,
+              'Nafta',
+              'Automática',
+              115,
+              1587,
+              'Hatchback',
+              'B',
+              true
+            ),
           ],
         },
         {
           name: '2008',
-          versions: [
-            {
-              name: '1.6 Allure',
-              year: 2019,
-              propulsion: 'Nafta',
-              transmission: 'Manual',
-              power: 115,
-              displacement: 1587,
-              bodyType: 'SUV',
-              segment: 'B',
-            },
-          ],
+          versions: [version('1.6 Allure', 2019, 'Nafta', 'Manual', 115, 1587, 'SUV', 'B')],
         },
       ],
     },
@@ -226,19 +168,7 @@ export const catalogFixture: CatalogData = {
       models: [
         {
           name: 'C3 Aircross',
-          versions: [
-            {
-              name: '1.6 Feel',
-              year: 2024,
-              propulsion: 'Nafta',
-              transmission: 'Manual',
-              power: 115,
-              displacement: 1587,
-              bodyType: 'SUV',
-              segment: 'B',
-              newMarket: true,
-            },
-          ],
+          versions: [version('1.6 Feel', 2024, 'Nafta', 'Manual', 115, 1587, 'SUV', 'B', true)],
         },
       ],
     },
@@ -249,16 +179,7 @@ export const catalogFixture: CatalogData = {
         {
           name: 'Sprinter',
           versions: [
-            {
-              name: '515 CDI Furgón',
-              year: 2012,
-              propulsion: 'Diésel',
-              transmission: 'Manual',
-              power: 146,
-              displacement: 2143,
-              bodyType: 'Furgón',
-              segment: 'Utilitario',
-            },
+            version('515 CDI Furgón', 2012, 'Diésel', 'Manual', 146, 2143, 'Furgón', 'Utilitario'),
           ],
         },
       ],

@@ -3,6 +3,7 @@
  * an active listing; inquiry bodies; waiting on deliveries.
  */
 import app from '@adonisjs/core/services/app'
+import type { ApiClient } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
 import JobRunner from '#core/jobs/runner'
 import { Delivery } from '#core/outbound/deliveries'
@@ -10,6 +11,7 @@ import { createCaller } from '#tests/helpers/apps'
 import { createAgency, uniqueEmail, type AgencyOptions } from '#tests/helpers/agencies'
 import { createListing } from '#tests/helpers/listings'
 import SidPool from '#leads/services/sid_pool'
+import type { VehicleSnapshot } from '#leads/models/inquiry'
 import { until } from '#tests/helpers/until'
 
 export { until }
@@ -49,6 +51,34 @@ export function inquiryBody(externalId: string, buyer: Record<string, unknown> =
   }
 }
 
+/** Posts an inquiry (by default about the world's listing) as the world's app; asserts 201. */
+export async function postInquiry(
+  client: ApiClient,
+  world: { adminMail: string; token: string; listing: { externalId: string } },
+  body: object = inquiryBody(world.listing.externalId)
+) {
+  const created = await client
+    .post(`/v3/consultas/${world.adminMail}`)
+    .bearerToken(world.token)
+    .json(body)
+  created.assertStatus(201)
+  return created
+}
+
+/** PUT /v3/notificaciones/{adminmail} with `config` as the world's app; asserts 200. */
+export async function configureNotifications(
+  client: ApiClient,
+  world: { adminMail: string; token: string },
+  config: object
+) {
+  const response = await client
+    .put(`/v3/notificaciones/${world.adminMail}`)
+    .bearerToken(world.token)
+    .json(config)
+  response.assertStatus(200)
+  return response
+}
+
 /** The deliveries of an inquiry (by sid), with attempts. */
 export async function deliveriesOf(sid: string) {
   const row = await db.from('inquiries').where('sid', sid).select('id').firstOrFail()
@@ -68,6 +98,26 @@ export function settledDeliveries(sid: string, count: number, timeoutMs = 15_000
       list.every((d) => ['delivered', 'dead', 'disabled'].includes(d.status)),
     timeoutMs
   )
+}
+
+/** An inquiry's vehicle as stored: a new 2024 Corolla 2.0 XEI (EXT-1) unless given. */
+export function vehicleSnapshot(fields: Partial<VehicleSnapshot> = {}): VehicleSnapshot {
+  return {
+    externalId: 'EXT-1',
+    refStock: null,
+    brand: 'Toyota',
+    model: 'Corolla',
+    version: '2.0 XEI',
+    versionYear: 2024,
+    mileage: 0,
+    color: null,
+    bodyType: null,
+    condition: 'Nuevo',
+    price: null,
+    downPayment: null,
+    installment: null,
+    ...fields,
+  }
 }
 
 /** The sid of a Location or self href. */
@@ -93,21 +143,7 @@ export async function insertInquiries(
       kind: base.appId === null ? 'catalog' : 'listing',
       origin: 'App',
       external_id: externalId,
-      vehicle: JSON.stringify({
-        externalId,
-        refStock: null,
-        brand: 'Toyota',
-        model: 'Corolla',
-        version: 'XEI',
-        versionYear: 2024,
-        mileage: 0,
-        color: null,
-        bodyType: null,
-        condition: 'Nuevo',
-        price: null,
-        downPayment: null,
-        installment: null,
-      }),
+      vehicle: JSON.stringify(vehicleSnapshot({ externalId, version: 'XEI' })),
       email: uniqueEmail('bulk'),
       received_at: row.receivedAt,
       resend_open: true,

@@ -1,7 +1,6 @@
 import { test } from '@japa/runner'
 import { DateTime } from 'luxon'
 import { Webhook } from 'standardwebhooks'
-import mail from '@adonisjs/mail/services/main'
 import { settings } from '#core/settings'
 import Invitation from '#agencies/models/invitation'
 import Operator from '#agencies/models/operator'
@@ -9,16 +8,15 @@ import Branch from '#agencies/models/branch'
 import { createCaller } from '#tests/helpers/apps'
 import { createAgency, uniqueEmail } from '#tests/helpers/agencies'
 import { seedCatalog } from '#tests/helpers/catalog'
-import type { SmtpSink } from '#tests/helpers/smtp_sink'
-import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import { raw } from '#tests/helpers/http'
 import {
   invitationBody,
+  inviteAndRead,
+  mailingGroup,
   mailsTo,
-  startMailSink,
   pathOf,
+  postInvitation,
   registrationLink,
-  startAgencyWorkers,
 } from './support.js'
 
 const SECRET = 'invitations-secret-0123456789'
@@ -32,20 +30,7 @@ function form(fields: Record<string, string>) {
 }
 
 test.group('Agencies / invitation → registration, as a dealer app drives it', (group) => {
-  let sink: SmtpSink
-  let receiver: Receiver
-  group.setup(async () => {
-    await seedCatalog()
-    await startAgencyWorkers()
-    sink = await startMailSink()
-    receiver = await startReceiver()
-    return async () => {
-      await sink.close()
-      await receiver.close()
-      await mail.closeAll()
-    }
-  })
-  group.each.setup(() => receiver.reset())
+  const world = mailingGroup(group, { receiver: true })
 
   test('invite, read the mail, register through the page, receive the signed webhook, read the agency', async ({
     client,
@@ -55,22 +40,18 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     await client
       .put('/v3/appnotificaciones/invitaciones')
       .bearerToken(token)
-      .json({ Callback: receiver.url('/hooks/invitaciones'), Secret: SECRET })
+      .json({ Callback: world.receiver.url('/hooks/invitaciones'), Secret: SECRET })
       .then((response) => response.assertStatus(200))
 
     const body = invitationBody()
     const mixedCase = body.AdminMail.replace('invited', 'Invited')
-    const invited = await client
-      .post('/v3/agencias')
-      .bearerToken(token)
-      .json({ ...body, AdminMail: mixedCase })
-    invited.assertStatus(202)
+    const invited = await postInvitation(client, token, { ...body, AdminMail: mixedCase })
     const location = invited.header('location')!
     assert.equal(location, `${settings.publicUrl}/v3/agencias/${body.AdminMail}`)
     assert.equal(invited.body().Estado, 'Pendiente')
 
     // The real mail, through SMTP.
-    const [message] = await mailsTo(sink, body.AdminMail)
+    const [message] = await mailsTo(world.sink, body.AdminMail)
     assert.equal(message.parsed.to?.[0].address, body.AdminMail)
     assert.include(message.parsed.subject ?? '', 'Autos del Plata')
     assert.include(message.parsed.text ?? '', 'contraseña de al menos 10 caracteres')
@@ -129,7 +110,7 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     assert.include(await done.text(), 'Registro completo')
 
     // The app's signed webhook, on the real receiver.
-    const [hook] = await receiver.waitFor(1)
+    const [hook] = await world.receiver.waitFor(1)
     assert.equal(hook.path, '/hooks/invitaciones')
     const payload = new Webhook(SECRET, { format: 'raw' }).verify(
       hook.rawBody.toString(),
@@ -161,7 +142,7 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     // …and the same members, field for field, as the test event of the topic.
     const tried = await client.post('/v3/appnotificaciones/invitaciones/prueba').bearerToken(token)
     tried.assertStatus(200)
-    const [, probe] = await receiver.waitFor(2)
+    const [, probe] = await world.receiver.waitFor(2)
     const testEvent = new Webhook(SECRET, { format: 'raw' }).verify(
       probe.rawBody.toString(),
       probe.headers as Record<string, string>
@@ -240,7 +221,7 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
   test('a phone in local form is a work phone, not WhatsApp', async ({ client, assert }) => {
     const { token } = await createCaller()
     const body = invitationBody({ Telefono: '0221 455-0000' })
-    ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
+    await postInvitation(client, token, body)
     const invitation = await Invitation.findByOrFail('admin_email', body.AdminMail)
     assert.equal(invitation.phone, '0221 455-0000')
     assert.isFalse(invitation.phoneIsWhatsapp)
@@ -250,10 +231,7 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     client,
     assert,
   }) => {
-    const { token } = await createCaller()
-    const body = invitationBody()
-    ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
-    const link = registrationLink((await mailsTo(sink, body.AdminMail))[0])
+    const { body, link } = await inviteAndRead(client, world.sink)
     const response = await raw(pathOf(link), {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'accept': 'application/json' },
@@ -279,10 +257,8 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     client,
     assert,
   }) => {
-    const { token } = await createCaller()
-    const body = invitationBody()
-    ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
-    const path = pathOf(registrationLink((await mailsTo(sink, body.AdminMail))[0]))
+    const { body, link } = await inviteAndRead(client, world.sink)
+    const path = pathOf(link)
     const post = (fields: Record<string, string>) =>
       raw(path, {
         method: 'POST',
@@ -327,7 +303,7 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     )
     assert.lengthOf(await Invitation.query().where('admin_email', body.AdminMail), 1)
 
-    const path = pathOf(registrationLink((await mailsTo(sink, body.AdminMail))[0]))
+    const path = pathOf(registrationLink((await mailsTo(world.sink, body.AdminMail))[0]))
     const register = () =>
       raw(path, {
         method: 'POST',
@@ -354,26 +330,17 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     client,
     assert,
   }) => {
-    const { token } = await createCaller()
-    const body = invitationBody()
-    ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
-    const first = registrationLink((await mailsTo(sink, body.AdminMail, 1))[0])
-    const again = await client
-      .post('/v3/agencias')
-      .bearerToken(token)
-      .json({ ...body, NombreComercial: 'Autos del Plata SA' })
-    again.assertStatus(202)
+    const { token, body, link: first } = await inviteAndRead(client, world.sink)
+    await postInvitation(client, token, {
+      ...body,
+      NombreComercial: 'Autos del Plata SA',
+    })
     // Once the window has passed (moved back in the database), the next POST mails the same link with the new data.
     await Invitation.query()
       .where('admin_email', body.AdminMail)
       .update({ lastMailedAt: DateTime.now().minus({ minutes: 10 }).toSQL() })
-    ;(
-      await client
-        .post('/v3/agencias')
-        .bearerToken(token)
-        .json({ ...body, NombreComercial: 'Autos del Plata SA' })
-    ).assertStatus(202)
-    const mails = await mailsTo(sink, body.AdminMail, 2)
+    await postInvitation(client, token, { ...body, NombreComercial: 'Autos del Plata SA' })
+    const mails = await mailsTo(world.sink, body.AdminMail, 2)
     assert.lengthOf(mails, 2)
     assert.equal(registrationLink(mails[1]), first)
     assert.include(mails[1].parsed.subject ?? '', 'Autos del Plata SA')
@@ -414,7 +381,7 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
     const { token } = await createCaller()
     const { token: other } = await createCaller()
     const body = invitationBody()
-    ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
+    await postInvitation(client, token, body)
     const missing = await client.get(`/v3/agencias/${uniqueEmail('nobody')}`).bearerToken(other)
     missing.assertStatus(404)
     const pending = await client.get(`/v3/agencias/${body.AdminMail}`).bearerToken(other)
@@ -425,13 +392,8 @@ test.group('Agencies / invitation → registration, as a dealer app drives it', 
 })
 
 test.group('Agencies / AgenciaCreate validation (docs/spec.md §2.6, §8)', (group) => {
-  group.setup(async () => {
-    await seedCatalog()
-    await startAgencyWorkers()
-    // The accepted invitations are mailed too; the sink takes them so none is left retrying.
-    const sink = await startMailSink()
-    return () => sink.close()
-  })
+  // The accepted invitations are mailed too; the sink takes them so none is left retrying.
+  mailingGroup(group)
 
   async function post(client: any, token: string, overrides: Record<string, unknown>) {
     return client.post('/v3/agencias').bearerToken(token).json(invitationBody(overrides))
@@ -530,14 +492,14 @@ test.group('Agencies / AgenciaCreate validation (docs/spec.md §2.6, §8)', (gro
       'cordoba',
     ]) {
       const body = invitationBody({ Region, Ciudad: 'Río Cuarto' })
-      ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
+      await postInvitation(client, token, body)
       const invitation = await Invitation.findByOrFail('admin_email', body.AdminMail)
       assert.equal(invitation.regionId, regionId, Region)
       assert.equal(invitation.cityId, seed.cities['AR-X/Río Cuarto'])
     }
     // A city alone implies its region.
     const alone = invitationBody({ Region: null, Ciudad: 'Rafaela' })
-    ;(await client.post('/v3/agencias').bearerToken(token).json(alone)).assertStatus(202)
+    await postInvitation(client, token, alone)
     assert.equal(
       (await Invitation.findByOrFail('admin_email', alone.AdminMail)).regionId,
       seed.regions['AR-S']

@@ -5,34 +5,21 @@
  * the invitation went out.
  */
 import { test } from '@japa/runner'
-import mail from '@adonisjs/mail/services/main'
 import db from '@adonisjs/lucid/services/db'
-import type JobRunner from '#core/jobs/runner'
 import Invitation from '#agencies/models/invitation'
 import { createCaller } from '#tests/helpers/apps'
-import { seedCatalog } from '#tests/helpers/catalog'
-import type { SmtpSink } from '#tests/helpers/smtp_sink'
 import { until } from '#tests/helpers/until'
 import {
   invitationBody,
+  inviteAndRead,
+  mailingGroup,
   mailsTo,
+  postInvitation,
   registrationLink,
-  startAgencyWorkers,
-  startMailSink,
 } from './support.js'
 
 test.group('Agencies / invitation mail throttle: one mail per address per 10 minutes', (group) => {
-  let sink: SmtpSink
-  let runner: JobRunner
-  group.setup(async () => {
-    await seedCatalog()
-    runner = await startAgencyWorkers()
-    sink = await startMailSink()
-    return async () => {
-      await sink.close()
-      await mail.closeAll()
-    }
-  })
+  const world = mailingGroup(group)
 
   /** The mails that reached the sink for `email`, once every mail queued for its invitation was sent. */
   async function mailed(email: string) {
@@ -40,7 +27,7 @@ test.group('Agencies / invitation mail throttle: one mail per address per 10 min
       () => Invitation.findByOrFail('admin_email', email),
       (invitation) => invitation.mailedSequence >= invitation.mailSequence
     )
-    return sink.messages.filter((message) => message.envelope.to.includes(email))
+    return world.sink.messages.filter((message) => message.envelope.to.includes(email))
   }
 
   /** Moves the invitation's last mail `seconds` into the past (the window is 600 s). */
@@ -55,14 +42,9 @@ test.group('Agencies / invitation mail throttle: one mail per address per 10 min
     const { token } = await createCaller()
     const body = invitationBody()
     for (let post = 0; post < 10; post++) {
-      ;(
-        await client
-          .post('/v3/agencias')
-          .bearerToken(token)
-          .json({ ...body, NombreComercial: `Autos ${post}` })
-      ).assertStatus(202)
+      await postInvitation(client, token, { ...body, NombreComercial: `Autos ${post}` })
     }
-    await mailsTo(sink, body.AdminMail)
+    await mailsTo(world.sink, body.AdminMail)
     assert.lengthOf(await mailed(body.AdminMail), 1)
   })
 
@@ -80,7 +62,7 @@ test.group('Agencies / invitation mail throttle: one mail per address per 10 min
       Array(30).fill(202)
     )
     assert.lengthOf(await Invitation.query().where('admin_email', body.AdminMail), 1)
-    await mailsTo(sink, body.AdminMail)
+    await mailsTo(world.sink, body.AdminMail)
     assert.lengthOf(await mailed(body.AdminMail), 1)
   })
 
@@ -88,28 +70,15 @@ test.group('Agencies / invitation mail throttle: one mail per address per 10 min
     client,
     assert,
   }) => {
-    const { token } = await createCaller()
-    const body = invitationBody()
-    ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
-    const link = registrationLink((await mailsTo(sink, body.AdminMail))[0])
+    const { token, body, link } = await inviteAndRead(client, world.sink)
 
     await lastMailedSecondsAgo(body.AdminMail, 599)
-    ;(
-      await client
-        .post('/v3/agencias')
-        .bearerToken(token)
-        .json({ ...body, NombreComercial: 'Dentro de la ventana' })
-    ).assertStatus(202)
+    await postInvitation(client, token, { ...body, NombreComercial: 'Dentro de la ventana' })
     assert.lengthOf(await mailed(body.AdminMail), 1)
 
     await lastMailedSecondsAgo(body.AdminMail, 600)
-    ;(
-      await client
-        .post('/v3/agencias')
-        .bearerToken(token)
-        .json({ ...body, NombreComercial: 'Autos del Plata SA' })
-    ).assertStatus(202)
-    const mails = await mailsTo(sink, body.AdminMail, 2)
+    await postInvitation(client, token, { ...body, NombreComercial: 'Autos del Plata SA' })
+    const mails = await mailsTo(world.sink, body.AdminMail, 2)
     assert.lengthOf(await mailed(body.AdminMail), 2)
     assert.equal(registrationLink(mails[1]), link)
     assert.include(mails[1].parsed.subject ?? '', 'Autos del Plata SA')
@@ -121,8 +90,8 @@ test.group('Agencies / invitation mail throttle: one mail per address per 10 min
   }) => {
     const { token } = await createCaller()
     const body = invitationBody()
-    ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
-    await mailsTo(sink, body.AdminMail)
+    await postInvitation(client, token, body)
+    await mailsTo(world.sink, body.AdminMail)
     // Half-life reached while the last mail is recent (as after a POST inside the window).
     await db
       .from('invitations')
@@ -132,11 +101,11 @@ test.group('Agencies / invitation mail throttle: one mail per address per 10 min
         expires_at: db.raw(`now() + interval '6 days'`),
       })
     await lastMailedSecondsAgo(body.AdminMail, 60)
-    await runner.runNow('invitations.poll')
-    const mails = await mailsTo(sink, body.AdminMail, 2)
+    await world.runner.runNow('invitations.poll')
+    const mails = await mailsTo(world.sink, body.AdminMail, 2)
     assert.match(mails[1].parsed.subject ?? '', /^Recordatorio/)
 
-    ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
+    await postInvitation(client, token, body)
     assert.lengthOf(
       await mailed(body.AdminMail),
       2,

@@ -6,45 +6,27 @@ import PostalMime from 'postal-mime'
 import app from '@adonisjs/core/services/app'
 import mail from '@adonisjs/mail/services/main'
 import { Webhook } from 'standardwebhooks'
-import type JobRunner from '#core/jobs/runner'
 import Invitation from '#agencies/models/invitation'
 import { createCaller } from '#tests/helpers/apps'
-import { seedCatalog } from '#tests/helpers/catalog'
-import type { SmtpSink } from '#tests/helpers/smtp_sink'
-import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import { raw } from '#tests/helpers/http'
 import {
   invitationBody,
+  mailingGroup,
   mailsTo,
-  startMailSink,
   pathOf,
+  postInvitation,
   registrationLink,
-  startAgencyWorkers,
 } from './support.js'
 
 const SECRET = 'poll-secret-0123456789abcdef'
 
 test.group('Agencies / invitations.poll (cron): expiry, reminder, owed app events', (group) => {
-  let sink: SmtpSink
-  let receiver: Receiver
-  let runner: JobRunner
-  group.setup(async () => {
-    await seedCatalog()
-    runner = await startAgencyWorkers()
-    sink = await startMailSink()
-    receiver = await startReceiver()
-    return async () => {
-      await sink.close()
-      await receiver.close()
-      await mail.closeAll()
-    }
-  })
-  group.each.setup(() => receiver.reset())
+  const world = mailingGroup(group, { receiver: true })
 
   async function invite(client: any, token: string) {
     const body = invitationBody()
-    ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
-    const [message] = await mailsTo(sink, body.AdminMail)
+    await postInvitation(client, token, body)
+    const [message] = await mailsTo(world.sink, body.AdminMail)
     const invitation = await Invitation.findByOrFail('admin_email', body.AdminMail)
     return { body, link: registrationLink(message), invitation }
   }
@@ -62,7 +44,7 @@ test.group('Agencies / invitations.poll (cron): expiry, reminder, owed app event
         expiresAt: DateTime.now().minus({ minutes: 1 }).toSQL(),
       })
 
-    await runner.runNow('invitations.poll')
+    await world.runner.runNow('invitations.poll')
     await invitation.refresh()
     assert.equal(invitation.state, 'expired')
 
@@ -83,8 +65,8 @@ test.group('Agencies / invitations.poll (cron): expiry, reminder, owed app event
     })
     assert.equal(form.status, 410)
 
-    ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
-    const mails = await mailsTo(sink, body.AdminMail, 2)
+    await postInvitation(client, token, body)
+    const mails = await mailsTo(world.sink, body.AdminMail, 2)
     assert.notEqual(registrationLink(mails[1]), link)
     ;(await client.get(`/v3/agencias/${body.AdminMail}`).bearerToken(token)).assertStatus(202)
   })
@@ -118,8 +100,8 @@ test.group('Agencies / invitations.poll (cron): expiry, reminder, owed app event
       .where('id', due.invitation.id)
       .update({ sentAt: days(-8), expiresAt: days(6) })
 
-    await runner.runNow('invitations.poll')
-    const mails = await mailsTo(sink, due.body.AdminMail, 2)
+    await world.runner.runNow('invitations.poll')
+    const mails = await mailsTo(world.sink, due.body.AdminMail, 2)
     assert.match(mails[1].parsed.subject ?? '', /^Recordatorio/)
     assert.equal(registrationLink(mails[1]), due.link)
     await due.invitation.refresh()
@@ -129,7 +111,7 @@ test.group('Agencies / invitations.poll (cron): expiry, reminder, owed app event
     assert.equal(early.invitation.mailSequence, 1)
 
     const sequence = due.invitation.mailSequence
-    await runner.runNow('invitations.poll')
+    await world.runner.runNow('invitations.poll')
     await due.invitation.refresh()
     assert.equal(due.invitation.mailSequence, sequence, 'a second run queues no second reminder')
 
@@ -151,7 +133,7 @@ test.group('Agencies / invitations.poll (cron): expiry, reminder, owed app event
     await client
       .put('/v3/appnotificaciones/invitaciones')
       .bearerToken(token)
-      .json({ Callback: receiver.url('/owed'), Secret: SECRET })
+      .json({ Callback: world.receiver.url('/owed'), Secret: SECRET })
       .then((response) => response.assertStatus(200))
     const { body, link, invitation } = await invite(client, token)
     const done = await raw(pathOf(link), {
@@ -164,14 +146,14 @@ test.group('Agencies / invitations.poll (cron): expiry, reminder, owed app event
       }).toString(),
     })
     assert.equal(done.status, 201)
-    await receiver.waitFor(1)
+    await world.receiver.waitFor(1)
     await invitation.refresh()
     assert.isNotNull(invitation.eventQueuedAt)
 
     // As if the event had been missed (e.g. registered before the app module could queue it).
     await Invitation.query().where('id', invitation.id).update({ eventQueuedAt: null })
-    await runner.runNow('invitations.poll')
-    const [, owed] = await receiver.waitFor(2)
+    await world.runner.runNow('invitations.poll')
+    const [, owed] = await world.receiver.waitFor(2)
     const payload = new Webhook(SECRET, { format: 'raw' }).verify(
       owed.rawBody.toString(),
       owed.headers as Record<string, string>
@@ -181,7 +163,7 @@ test.group('Agencies / invitations.poll (cron): expiry, reminder, owed app event
     await invitation.refresh()
     const queuedAt = invitation.eventQueuedAt
     assert.isNotNull(queuedAt)
-    await runner.runNow('invitations.poll')
+    await world.runner.runNow('invitations.poll')
     await invitation.refresh()
     assert.equal(invitation.eventQueuedAt?.toMillis(), queuedAt?.toMillis())
   })

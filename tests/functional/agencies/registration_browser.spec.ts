@@ -7,17 +7,14 @@
 import { existsSync, mkdirSync } from 'node:fs'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import mail from '@adonisjs/mail/services/main'
 import Operator from '#agencies/models/operator'
 import { createCaller } from '#tests/helpers/apps'
-import { seedCatalog } from '#tests/helpers/catalog'
-import type { SmtpSink } from '#tests/helpers/smtp_sink'
 import {
   invitationBody,
+  mailingGroup,
   mailsTo,
+  postInvitation,
   registrationLink,
-  startAgencyWorkers,
-  startMailSink,
 } from './support.js'
 
 const CHROMIUM = '/usr/bin/chromium'
@@ -30,16 +27,7 @@ const ARGS = [
 ]
 
 test.group('Agencies / registration page in a browser without JavaScript', (group) => {
-  let sink: SmtpSink
-  group.setup(async () => {
-    await seedCatalog()
-    await startAgencyWorkers()
-    sink = await startMailSink()
-    return async () => {
-      await sink.close()
-      await mail.closeAll()
-    }
-  })
+  const world = mailingGroup(group)
 
   test('follow the mailed link, correct the form, register', async ({ client, assert }) => {
     const { chromium } = await import('playwright-core')
@@ -49,8 +37,8 @@ test.group('Agencies / registration page in a browser without JavaScript', (grou
       AdminNombre: null,
       AdminApellido: null,
     })
-    ;(await client.post('/v3/agencias').bearerToken(token).json(body)).assertStatus(202)
-    const link = registrationLink((await mailsTo(sink, body.AdminMail))[0])
+    await postInvitation(client, token, body)
+    const link = registrationLink((await mailsTo(world.sink, body.AdminMail))[0])
 
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
     try {

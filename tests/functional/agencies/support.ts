@@ -3,6 +3,12 @@
  * invitation body, and reading the registration link out of a real mail.
  */
 import app from '@adonisjs/core/services/app'
+import mailer from '@adonisjs/mail/services/main'
+import type { Group } from '@japa/runner/core'
+import type { ApiClient } from '@japa/api-client'
+import { seedCatalog } from '#tests/helpers/catalog'
+import { createCaller } from '#tests/helpers/apps'
+import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import JobRunner from '#core/jobs/runner'
 import { settings } from '#core/settings'
 import { uniqueEmail } from '#tests/helpers/agencies'
@@ -43,6 +49,29 @@ export async function startMailSink(): Promise<SmtpSink> {
   }
 }
 
+/**
+ * The set-up of a group that invites: the catalogue, the agency workers, the
+ * mail sink and, with `receiver`, a webhook receiver reset before each test.
+ * The group's teardown closes them and the mailer. Read the members inside
+ * tests: they are set when the group starts.
+ */
+export function mailingGroup(group: Group, options: { receiver?: boolean } = {}) {
+  const world = {} as { sink: SmtpSink; receiver: Receiver; runner: JobRunner }
+  group.setup(async () => {
+    await seedCatalog()
+    world.runner = await startAgencyWorkers()
+    world.sink = await startMailSink()
+    if (options.receiver) world.receiver = await startReceiver()
+    return async () => {
+      await world.sink.close()
+      if (options.receiver) await world.receiver.close()
+      await mailer.closeAll()
+    }
+  })
+  if (options.receiver) group.each.setup(() => world.receiver.reset())
+  return world
+}
+
 export function invitationBody(overrides: Record<string, unknown> = {}) {
   return {
     AdminMail: uniqueEmail('invited'),
@@ -55,6 +84,29 @@ export function invitationBody(overrides: Record<string, unknown> = {}) {
     AdminApellido: 'Suárez',
     ...overrides,
   }
+}
+
+/** POST /v3/agencias as the app of `token`; asserts the 202 every invitation answers. */
+export async function postInvitation(client: ApiClient, token: string, body: object) {
+  const response = await client.post('/v3/agencias').bearerToken(token).json(body)
+  response.assertStatus(202)
+  return response
+}
+
+/**
+ * A new app invites `invitationBody(overrides)` and the mail arrives: the
+ * app's token, the body sent and the mailed registration link.
+ */
+export async function inviteAndRead(
+  client: ApiClient,
+  sink: SmtpSink,
+  overrides: Record<string, unknown> = {}
+) {
+  const { token } = await createCaller()
+  const body = invitationBody(overrides)
+  await postInvitation(client, token, body)
+  const link = registrationLink((await mailsTo(sink, body.AdminMail))[0])
+  return { token, body, link }
 }
 
 /** The mails sent to `email`, once at least `count` arrived. */

@@ -21,11 +21,11 @@ import AppEvents from '#apps/services/app_events'
 import { captureLogs } from '#tests/helpers/logs'
 import {
   dealerWorld,
-  inquiryBody,
   settledDeliveries,
   sidOf,
   startLeadWorkers,
   until,
+  postInquiry,
 } from '#tests/helpers/leads'
 
 const SECRET = 'whsec_' + Buffer.from('clave-de-eventos-de-32-bytes-123').toString('base64')
@@ -193,11 +193,7 @@ test.group('App events: each kind caused by the real action', (group) => {
     const world = await dealerWorld()
     await subscribe(client, world.token, 'consultas', hooks.url('/consultas'))
     failFirstTry(hooks, '/consultas')
-    const created = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(inquiryBody(world.listing.externalId))
-    created.assertStatus(201)
+    const created = await postInquiry(client, world)
     const location = new URL(created.header('location')!).pathname
 
     const received = await eventsOn(hooks, '/consultas', 1)
@@ -217,11 +213,7 @@ test.group('App events: each kind caused by the real action', (group) => {
     const world = await worldWithDeadLeadWebhook(client)
     await subscribe(client, world.token, 'entregas', hooks.url('/entregas'))
     failFirstTry(hooks, '/entregas')
-    const created = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(inquiryBody(world.listing.externalId))
-    created.assertStatus(201)
+    const created = await postInquiry(client, world)
     const sid = sidOf(created.header('location')!)
     const [lead] = await settledDeliveries(sid, 1, 20_000)
     assert.equal(lead.status, 'dead')
@@ -269,11 +261,7 @@ test.group('App events: each kind caused by the real action', (group) => {
     const logs = captureLogs('error')
     let lead: Delivery
     try {
-      const created = await client
-        .post(`/v3/consultas/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(inquiryBody(world.listing.externalId))
-      created.assertStatus(201)
+      const created = await postInquiry(client, world)
       ;[lead] = await settledDeliveries(sidOf(created.header('location')!), 1, 20_000)
     } finally {
       removeModule()
@@ -316,11 +304,7 @@ test.group('App events: each kind caused by the real action', (group) => {
     assert,
   }) => {
     const world = await dealerWorld()
-    const created = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(inquiryBody(world.listing.externalId))
-    created.assertStatus(201)
+    await postInquiry(client, world)
     const { _entries: entries } = await history(client, world.token)
     assert.lengthOf(entries, 1)
     assert.equal(entries[0].Tipo, 'ConsultaRecibida')
@@ -344,19 +328,15 @@ test.group('App events: each kind caused by the real action', (group) => {
       )
 
     // A listing inquiry: only the publishing app sees it.
-    const onListing = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(inquiryBody(world.listing.externalId))
-    onListing.assertStatus(201)
+    const onListing = await postInquiry(client, world)
     const listingInquiry = new URL(onListing.header('location')!).pathname
     // A catalogue inquiry: every app receiving the agency's other leads sees it.
     const version = await db.from('versions').select('id').firstOrFail()
-    const onCatalogue = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json({ VersionId: version.id, OrigenLead: 'App', Interesado: { Telefono: '011 4444-5555' } })
-    onCatalogue.assertStatus(201)
+    const onCatalogue = await postInquiry(client, world, {
+      VersionId: version.id,
+      OrigenLead: 'App',
+      Interesado: { Telefono: '011 4444-5555' },
+    })
     const catalogueInquiry = new URL(onCatalogue.header('location')!).pathname
 
     assert.sameMembers(await inquiriesSeenBy(world.caller.id), [listingInquiry, catalogueInquiry])

@@ -13,7 +13,7 @@ import { DateTime } from 'luxon'
 import { settings } from '#core/settings'
 import { createCaller } from '#tests/helpers/apps'
 import { seedCatalog } from '#tests/helpers/catalog'
-import { dealerWorld, inquiryBody } from '#tests/helpers/leads'
+import { dealerWorld, postInquiry } from '#tests/helpers/leads'
 import { invitationBody } from '../agencies/support.js'
 
 type Probe = {
@@ -117,11 +117,7 @@ test.group('One time zone on the wire (this process)', () => {
     sameOffset(invited.body().Vence, 'Vence')
 
     const world = await dealerWorld()
-    const inquiry = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(inquiryBody(world.listing.externalId))
-    inquiry.assertStatus(201)
+    const inquiry = await postInquiry(client, world)
     sameOffset(inquiry.body().Momento, 'inquiry Momento')
 
     const events = await client.get('/v3/eventos').bearerToken(world.token)

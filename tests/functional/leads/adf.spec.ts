@@ -3,6 +3,7 @@ import { DateTime } from 'luxon'
 import { buildAdf } from '#leads/adf/adf_builder'
 import Inquiry from '#leads/models/inquiry'
 import { assertValidAdf } from '#tests/helpers/adf'
+import { vehicleSnapshot } from '#tests/helpers/leads'
 
 function inquiry(fields: Partial<Inquiry> = {}) {
   return new Inquiry().merge({
@@ -11,21 +12,7 @@ function inquiry(fields: Partial<Inquiry> = {}) {
     origin: 'Portal',
     kind: 'listing',
     externalId: 'EXT-1',
-    vehicle: {
-      externalId: 'EXT-1',
-      refStock: null,
-      brand: 'Toyota',
-      model: 'Corolla',
-      version: '2.0 XEI',
-      versionYear: 2024,
-      mileage: 0,
-      color: null,
-      bodyType: null,
-      condition: 'Nuevo',
-      price: null,
-      downPayment: null,
-      installment: null,
-    },
+    vehicle: vehicleSnapshot(),
     interest: null,
     firstName: null,
     lastName: null,
@@ -74,21 +61,15 @@ test.group('ADF 1.0 builder', () => {
         inquiry: inquiry({
           kind: 'catalog',
           externalId: '',
-          vehicle: {
+          vehicle: vehicleSnapshot({
             externalId: '',
-            refStock: null,
             brand: 'Ford',
             model: 'Ranger',
             version: null,
             versionYear: null,
             mileage: null,
-            color: null,
             bodyType: 'Pick-up',
-            condition: 'Nuevo',
-            price: null,
-            downPayment: null,
-            installment: null,
-          },
+          }),
         }),
         agency,
         operator: { email: 'op@example.com', firstName: 'Olga', lastName: 'Pérez' },

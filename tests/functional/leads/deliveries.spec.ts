@@ -7,9 +7,10 @@ import { settings } from '#core/settings'
 import { createCaller } from '#tests/helpers/apps'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import {
+  configureNotifications,
   dealerWorld,
   deliveriesOf,
-  inquiryBody,
+  postInquiry,
   settledDeliveries,
   sidOf,
   startLeadWorkers,
@@ -50,18 +51,9 @@ test.group('Lead deliveries: no lead is lost', (group) => {
     assert,
   }) => {
     const { world, config } = await withWebhook(receiver)
-    ;(
-      await client
-        .put(`/v3/notificaciones/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(config)
-    ).assertStatus(200)
+    await configureNotifications(client, world, config)
     receiver.script({ status: 500 }, { status: 500 }, { status: 200 })
-    const created = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(inquiryBody(world.listing.externalId))
-    created.assertStatus(201)
+    const created = await postInquiry(client, world)
     const sid = sidOf(created.header('location')!)
     const [delivery] = await settledDeliveries(sid, 1)
     assert.equal(delivery.status, 'delivered')
@@ -105,16 +97,8 @@ test.group('Lead deliveries: no lead is lost', (group) => {
     const config = {
       PublicacionConsultadaWebHook: { Callback: `http://127.0.0.1:${port}/late`, Activo: true },
     }
-    ;(
-      await client
-        .put(`/v3/notificaciones/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(config)
-    ).assertStatus(200)
-    const created = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(inquiryBody(world.listing.externalId))
+    await configureNotifications(client, world, config)
+    const created = await postInquiry(client, world)
     const sid = sidOf(created.header('location')!)
     const [failing] = await until(
       () => deliveriesOf(sid),
@@ -140,17 +124,9 @@ test.group('Lead deliveries: no lead is lost', (group) => {
     assert,
   }) => {
     const { world, config } = await withWebhook(receiver, '/gone')
-    ;(
-      await client
-        .put(`/v3/notificaciones/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(config)
-    ).assertStatus(200)
+    await configureNotifications(client, world, config)
     receiver.route('/gone', { status: 410 })
-    const created = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(inquiryBody(world.listing.externalId))
+    const created = await postInquiry(client, world)
     const sid = sidOf(created.header('location')!)
     const [delivery] = await settledDeliveries(sid, 1)
     assert.equal(delivery.status, 'disabled')
@@ -175,10 +151,7 @@ test.group('Lead deliveries: no lead is lost', (group) => {
     assert.equal(log.body()._entries[0].Estado, 'Desactivada')
 
     // The next inquiry queues no webhook at all.
-    const next = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(inquiryBody(world.listing.externalId))
+    const next = await postInquiry(client, world)
     assert.lengthOf(await deliveriesOf(sidOf(next.header('location')!)), 0)
     assert.lengthOf(receiver.requests, 1)
   })
@@ -201,16 +174,8 @@ test.group('Lead deliveries: resend', (group) => {
     const { world, config } = await withWebhook(receiver, '/hook', {
       PublicacionConsultadaAdfHook: { Callback: receiver.url('/adf'), Activo: true },
     })
-    ;(
-      await client
-        .put(`/v3/notificaciones/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(config)
-    ).assertStatus(200)
-    const created = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(inquiryBody(world.listing.externalId))
+    await configureNotifications(client, world, config)
+    const created = await postInquiry(client, world)
     const sid = sidOf(created.header('location')!)
     await settledDeliveries(sid, 2)
     const [original] = (await receiver.waitFor(2)).filter((r) => r.path === '/hook')
@@ -247,10 +212,7 @@ test.group('Lead deliveries: resend', (group) => {
     assert,
   }) => {
     const { world, config } = await withWebhook(receiver)
-    const created = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(inquiryBody(world.listing.externalId))
+    const created = await postInquiry(client, world)
     const sid = sidOf(created.header('location')!)
     const url = `/v3/consultas/${world.adminMail}/${sid}/resendwebhook`
 
@@ -258,28 +220,13 @@ test.group('Lead deliveries: resend', (group) => {
     noHook.assertStatus(400)
     assert.property(noHook.body().Errors, '_')
 
-    ;(
-      await client
-        .put(`/v3/notificaciones/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(config)
-    ).assertStatus(200)
+    await configureNotifications(client, world, config)
     const inactive = {
       PublicacionConsultadaWebHook: { ...config.PublicacionConsultadaWebHook, Activo: false },
     }
-    ;(
-      await client
-        .put(`/v3/notificaciones/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(inactive)
-    ).assertStatus(200)
+    await configureNotifications(client, world, inactive)
     ;(await client.post(url).bearerToken(world.token)).assertStatus(400)
-    ;(
-      await client
-        .put(`/v3/notificaciones/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(config)
-    ).assertStatus(200)
+    await configureNotifications(client, world, config)
     ;(await client.post(url).bearerToken(world.token)).assertStatus(202)
 
     await db
@@ -309,21 +256,8 @@ test.group('Lead deliveries: resend', (group) => {
     assert,
   }) => {
     const { world, config } = await withWebhook(receiver)
-    ;(
-      await client
-        .put(`/v3/notificaciones/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(config)
-    ).assertStatus(200)
-    const post = async () =>
-      sidOf(
-        (
-          await client
-            .post(`/v3/consultas/${world.adminMail}`)
-            .bearerToken(world.token)
-            .json(inquiryBody(world.listing.externalId))
-        ).header('location')!
-      )
+    await configureNotifications(client, world, config)
+    const post = async () => sidOf((await postInquiry(client, world)).header('location')!)
     const [old, fresh] = [await post(), await post()]
     const days = settings.resendWindowDays
     const received = new Date(Date.now() - days * 86_400_000 - 60_000)
@@ -383,17 +317,9 @@ test.group('Lead deliveries: operator commands', (group) => {
     const { default: DeliveriesRetry } = await import('#leads/commands/deliveries_retry')
 
     const { world, config } = await withWebhook(receiver, '/flaky')
-    ;(
-      await client
-        .put(`/v3/notificaciones/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(config)
-    ).assertStatus(200)
+    await configureNotifications(client, world, config)
     receiver.route('/flaky', { status: 503 })
-    const created = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(inquiryBody(world.listing.externalId))
+    const created = await postInquiry(client, world)
     const sid = sidOf(created.header('location')!)
     const [dead] = await settledDeliveries(sid, 1)
     assert.equal(dead.status, 'dead')

@@ -4,7 +4,7 @@ import { createCaller } from '#tests/helpers/apps'
 import { createAgency, grantAgency } from '#tests/helpers/agencies'
 import { createListing } from '#tests/helpers/listings'
 import { seedCatalog } from '#tests/helpers/catalog'
-import { dealerWorld, deliveriesOf, inquiryBody, sidOf } from '#tests/helpers/leads'
+import { dealerWorld, deliveriesOf, inquiryBody, sidOf, postInquiry } from '#tests/helpers/leads'
 
 /** A version of the seeded catalogue (for catalogue inquiries). */
 async function catalogVersion(): Promise<number> {
@@ -29,11 +29,7 @@ test.group('POST /v3/consultas/{adminmail}: intake', () => {
         QuiereCotizacionSeguro: true,
       },
     })
-    const response = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(body)
-    response.assertStatus(201)
+    const response = await postInquiry(client, world, body)
     const location = response.header('location')!
     const sid = sidOf(location)
     assert.equal(
@@ -146,11 +142,7 @@ test.group('POST /v3/consultas/{adminmail}: intake', () => {
       },
     ])
     const targets = async (body: Record<string, unknown>) => {
-      const response = await client
-        .post(`/v3/consultas/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(body)
-      response.assertStatus(201)
+      const response = await postInquiry(client, world, body)
       return (await deliveriesOf(sidOf(response.header('location')!))).map((d) => d.target)
     }
 

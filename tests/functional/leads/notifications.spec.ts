@@ -9,8 +9,10 @@ import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import { startSmtpSink, type SmtpSink } from '#tests/helpers/smtp_sink'
 import { assertValidAdf } from '#tests/helpers/adf'
 import {
+  configureNotifications,
   dealerWorld,
   inquiryBody,
+  postInquiry,
   settledDeliveries,
   sidOf,
   startLeadWorkers,
@@ -60,11 +62,7 @@ test.group('Lead notifications: the four channels of one inquiry', (group) => {
     const world = await dealerWorld({ listing: { RefStock: 'STK-<1>' } })
     const adfMail = uniqueEmail('crm')
     const bcc = [uniqueEmail('ventas'), uniqueEmail('gerencia')]
-    const put = await client
-      .put(`/v3/notificaciones/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(fullConfig(receiver, { adfMail, bcc }))
-    put.assertStatus(200)
+    const put = await configureNotifications(client, world, fullConfig(receiver, { adfMail, bcc }))
     assert.isNull(put.body().PublicacionConsultadaWebHook.Secret)
 
     const body = inquiryBody(world.listing.externalId, {
@@ -72,11 +70,7 @@ test.group('Lead notifications: the four channels of one inquiry', (group) => {
       Comentario: 'Quiero <script>alert(1)</script> & más ]]>',
       Interes: 'PruebaDeManejo',
     })
-    const created = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(body)
-    created.assertStatus(201)
+    const created = await postInquiry(client, world, body)
     const sid = sidOf(created.header('location')!)
     const deliveries = await settledDeliveries(sid, 4)
     assert.deepEqual(
@@ -150,11 +144,7 @@ test.group('Lead notifications: configuration', () => {
       },
       PublicacionConsultadaAdfMail: { Email: 'CRM@Example.com', Activo: false },
     }
-    const put = await client
-      .put(`/v3/notificaciones/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(config)
-    put.assertStatus(200)
+    const put = await configureNotifications(client, world, config)
     const get = await client.get(`/v3/notificaciones/${world.adminMail}`).bearerToken(world.token)
     get.assertStatus(200)
     assert.deepEqual(get.body(), put.body())
@@ -344,17 +334,6 @@ test.group('Lead notifications: POST /v3/notificaciones/{adminmail}/prueba', (gr
     settings.outboundAllowPrivate = initial
   })
 
-  const configure = async (
-    client: any,
-    world: { adminMail: string; token: string },
-    body: object
-  ) => {
-    const put = await client
-      .put(`/v3/notificaciones/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(body)
-    put.assertStatus(200)
-  }
   const probe = (client: any, world: { adminMail: string; token: string }, query = '') =>
     client.post(`/v3/notificaciones/${world.adminMail}/prueba${query}`).bearerToken(world.token)
 
@@ -363,7 +342,7 @@ test.group('Lead notifications: POST /v3/notificaciones/{adminmail}/prueba', (gr
     assert,
   }) => {
     const world = await dealerWorld()
-    await configure(client, world, {
+    await configureNotifications(client, world, {
       PublicacionConsultadaWebHook: {
         Callback: receiver.url('/webhook'),
         Secret: SECRET,
@@ -398,7 +377,7 @@ test.group('Lead notifications: POST /v3/notificaciones/{adminmail}/prueba', (gr
     assert.lengthOf(queued, 0, 'a test is not a delivery')
 
     // Without a Secret: sent unsigned, with a webhook-id, as the deliveries are.
-    await configure(client, world, {
+    await configureNotifications(client, world, {
       PublicacionConsultadaWebHook: { Callback: receiver.url('/plain'), Secret: '' },
     })
     ;(await probe(client, world, '?canal=PublicacionConsultadaWebHook')).assertStatus(200)
@@ -414,7 +393,7 @@ test.group('Lead notifications: POST /v3/notificaciones/{adminmail}/prueba', (gr
     assert,
   }) => {
     const world = await dealerWorld()
-    await configure(client, world, {
+    await configureNotifications(client, world, {
       PublicacionConsultadaWebHook: { Callback: receiver.url('/webhook'), Secret: SECRET },
       PublicacionConsultadaAdfHook: {
         Callback: receiver.url('/adf'),
@@ -443,7 +422,7 @@ test.group('Lead notifications: POST /v3/notificaciones/{adminmail}/prueba', (gr
     assert,
   }) => {
     const world = await dealerWorld()
-    await configure(client, world, {
+    await configureNotifications(client, world, {
       PublicacionConsultadaWebHook: { Callback: receiver.url('/webhook'), Secret: SECRET },
     })
     receiver.script({ status: 500 })
@@ -452,7 +431,7 @@ test.group('Lead notifications: POST /v3/notificaciones/{adminmail}/prueba', (gr
     assert.equal(failing.body().Estado, 500)
     assert.equal(failing.body().Error, 'HTTP 500')
 
-    await configure(client, world, {
+    await configureNotifications(client, world, {
       PublicacionConsultadaWebHook: { Callback: 'http://127.0.0.1:9/down', Secret: SECRET },
     })
     const down = await probe(client, world)
@@ -466,7 +445,7 @@ test.group('Lead notifications: POST /v3/notificaciones/{adminmail}/prueba', (gr
     assert,
   }) => {
     const world = await dealerWorld()
-    await configure(client, world, {
+    await configureNotifications(client, world, {
       PublicacionConsultadaWebHook: { Callback: receiver.url('/webhook'), Secret: SECRET },
     })
     settings.outboundAllowPrivate = false
@@ -485,7 +464,7 @@ test.group('Lead notifications: POST /v3/notificaciones/{adminmail}/prueba', (gr
     const none = await probe(client, world)
     none.assertStatus(404)
     assert.include(none.body().Detail, 'PublicacionConsultadaWebHook')
-    await configure(client, world, {
+    await configureNotifications(client, world, {
       PublicacionConsultadaWebHook: { Callback: receiver.url('/webhook'), Secret: SECRET },
     })
     ;(await probe(client, world)).assertStatus(200)

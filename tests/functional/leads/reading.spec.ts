@@ -4,7 +4,7 @@ import db from '@adonisjs/lucid/services/db'
 import { settings } from '#core/settings'
 import { createCaller } from '#tests/helpers/apps'
 import { createAgency, grantAgency } from '#tests/helpers/agencies'
-import { dealerWorld, inquiryBody, insertInquiries, sidOf } from '#tests/helpers/leads'
+import { dealerWorld, inquiryBody, insertInquiries, sidOf, postInquiry } from '#tests/helpers/leads'
 
 const zone = settings.timezone
 const today = () => DateTime.now().setZone(zone).startOf('day')
@@ -260,11 +260,7 @@ test.group('Inquiries: visibility between apps', () => {
     await grantAgency(partner, world.adminMail, true)
     await grantAgency(plain, world.adminMail, false)
 
-    const listingInquiry = await client
-      .post(`/v3/consultas/${world.adminMail}`)
-      .bearerToken(world.token)
-      .json(inquiryBody(world.listing.externalId))
-    listingInquiry.assertStatus(201)
+    const listingInquiry = await postInquiry(client, world)
     const listingSid = sidOf(listingInquiry.header('location')!)
     await insertInquiries([{ receivedAt: new Date() }], {
       appId: null,

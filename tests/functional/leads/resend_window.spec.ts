@@ -9,7 +9,13 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import JobRunner from '#core/jobs/runner'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
-import { dealerWorld, inquiryBody, sidOf, startLeadWorkers } from '#tests/helpers/leads'
+import {
+  configureNotifications,
+  dealerWorld,
+  postInquiry,
+  sidOf,
+  startLeadWorkers,
+} from '#tests/helpers/leads'
 
 test.group('Leads: resend window vs leads.expire-resend', (group) => {
   let receiver: Receiver
@@ -27,18 +33,10 @@ test.group('Leads: resend window vs leads.expire-resend', (group) => {
     const config = {
       PublicacionConsultadaWebHook: { Callback: receiver.url('/hook'), Activo: true },
     }
-    ;(
-      await client
-        .put(`/v3/notificaciones/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(config)
-    ).assertStatus(200)
+    await configureNotifications(client, world, config)
     const sids: string[] = []
     for (let index = 0; index < 10; index++) {
-      const created = await client
-        .post(`/v3/consultas/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(inquiryBody(world.listing.externalId))
+      const created = await postInquiry(client, world)
       sids.push(sidOf(created.header('location')!))
     }
     // Half of them ran out a moment ago; the cron has not closed them yet.

@@ -19,10 +19,11 @@ import { uniqueEmail } from '#tests/helpers/agencies'
 import { carPhoto } from '#tests/helpers/car_photos'
 import { listingBody } from '#tests/helpers/listings'
 import {
+  LEAD_QUEUES,
+  configureNotifications,
   dealerWorld,
   deliveriesOf,
-  inquiryBody,
-  LEAD_QUEUES,
+  postInquiry,
   sidOf,
   startLeadWorkers,
   until,
@@ -81,12 +82,7 @@ test.group('Lead deliveries: a worker killed mid-delivery', () => {
         PublicacionConsultadaAdfMail: { Email: adfMail, Activo: true },
         PublicacionConsultadaHtmlMail: { EmailsCCO: bcc, Activo: true },
       }
-      ;(
-        await client
-          .put(`/v3/notificaciones/${world.adminMail}`)
-          .bearerToken(world.token)
-          .json(config)
-      ).assertStatus(200)
+      await configureNotifications(client, world, config)
       const seen = new Set<string>()
       receiver.route('/webhook', slowFirst(seen))
       receiver.route('/adf', slowFirst(seen))
@@ -98,11 +94,7 @@ test.group('Lead deliveries: a worker killed mid-delivery', () => {
       sink.answerDelayMs = 30_000
 
       children.push(worker())
-      const created = await client
-        .post(`/v3/consultas/${world.adminMail}`)
-        .bearerToken(world.token)
-        .json(inquiryBody(world.listing.externalId))
-      created.assertStatus(201)
+      const created = await postInquiry(client, world)
       const sid = sidOf(created.header('location')!)
       const withPhoto = listingBody({ Fotos: [receiver.url('/photo.jpg')] })
       ;(

@@ -20,31 +20,23 @@ test.group('Listings: Locacion defaults to the main branch', () => {
       .json({ Region: 'AR-B', Ciudad: 'La Plata', Direccion: 'Calle 50 742' })
     moved.assertStatus(200)
 
-    const defaulted = await client.post(ctx.base).bearerToken(ctx.token).json(listingBody())
-    defaulted.assertStatus(201)
-    assert.deepEqual(defaulted.body().Locacion, {
-      Region: 'Buenos Aires',
-      Ciudad: 'La Plata',
-      Direccion: 'Calle 50 742',
-    })
-
-    const sent = await client
-      .post(ctx.base)
-      .bearerToken(ctx.token)
-      .json(listingBody({ Locacion: { Region: 'AR-S', Ciudad: 'Rosario', Direccion: 'Oroño 1' } }))
-    sent.assertStatus(201)
-    assert.deepEqual(sent.body().Locacion, {
-      Region: 'Santa Fe',
-      Ciudad: 'Rosario',
-      Direccion: 'Oroño 1',
-    })
-
-    const none = await client
-      .post(ctx.base)
-      .bearerToken(ctx.token)
-      .json(listingBody({ Locacion: null }))
-    none.assertStatus(201)
-    assert.deepEqual(none.body().Locacion, { Region: null, Ciudad: null, Direccion: null })
+    const cases: [string, Record<string, unknown>, Record<string, string | null>][] = [
+      ['defaulted', {}, { Region: 'Buenos Aires', Ciudad: 'La Plata', Direccion: 'Calle 50 742' }],
+      [
+        'sent',
+        { Locacion: { Region: 'AR-S', Ciudad: 'Rosario', Direccion: 'Oroño 1' } },
+        { Region: 'Santa Fe', Ciudad: 'Rosario', Direccion: 'Oroño 1' },
+      ],
+      ['none', { Locacion: null }, { Region: null, Ciudad: null, Direccion: null }],
+    ]
+    for (const [label, overrides, expected] of cases) {
+      const created = await client
+        .post(ctx.base)
+        .bearerToken(ctx.token)
+        .json(listingBody(overrides))
+      created.assertStatus(201)
+      assert.deepEqual(created.body().Locacion, expected, label)
+    }
   })
 })
 
