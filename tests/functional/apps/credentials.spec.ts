@@ -137,6 +137,32 @@ test.group('Credentials: the app lists and rotates its own', () => {
     assert.equal((await get('/v3', body.Token)).status, 200)
   })
 
+  test('two rotations with one token at once: each answers as alone, the old token ends at the earlier overlap', async ({
+    assert,
+  }) => {
+    const { token } = await createCaller('Twice at once')
+    const started = Date.now()
+    const answers = await Promise.all([
+      rotate(token, { AnteriorExpiraEnSegundos: 60 }),
+      rotate(token, { AnteriorExpiraEnSegundos: 120 }),
+    ])
+    assert.deepEqual(
+      answers.map((answer) => answer.status),
+      [201, 201]
+    )
+    const [first, second]: any[] = await Promise.all(answers.map((answer) => answer.json()))
+    assert.notEqual(first.Id, second.Id)
+    assert.notEqual(first.Token, second.Token)
+    for (const body of [first, second]) {
+      assert.equal(body.Anterior.Id, idOf(token))
+      assert.equal((await get('/v3', body.Token)).status, 200)
+    }
+    // Whichever committed last, the old token's expiry is the earlier one (never extended).
+    const row = await tokenRow(idOf(token))
+    assert.closeTo(new Date(row.expires_at).getTime() - started, 60_000, 2_000)
+    assert.equal((await get('/v3', token)).status, 200)
+  })
+
   test('AnteriorExpiraEnSegundos 0 ends the old token now; an earlier expiry is never extended', async ({
     assert,
   }) => {
