@@ -7,7 +7,11 @@ export const PHOTOS_FETCH = 'photos.fetch'
 
 export type PhotoFetchData = { photoId: number }
 
-export const jobs: JobDefinition<PhotoFetchData>[] = [
+export const STOCK_SYNC = 'stock.sync'
+
+export type StockSyncData = { syncId: number }
+
+export const jobs: JobDefinition<any>[] = [
   {
     name: PHOTOS_FETCH,
     // Network failures retry (≈ 5–10 s, 10–20 s, 20–40 s); a photo that can never work is rejected at once.
@@ -23,5 +27,21 @@ export const jobs: JobDefinition<PhotoFetchData>[] = [
     // each, so a fast photo does not wait for a slow one of the same batch.
     work: { batchSize: 1, localConcurrency: 2 },
     handler: () => import('#listings/jobs/fetch_photo'),
+  },
+  {
+    name: STOCK_SYNC,
+    // A sync of another of the agency's syncs still running waits its turn: the run that
+    // finishes sends the next one's job at once, and this retry covers a worker that died
+    // holding the turn (its lease lapses in LEASE_SECONDS). A dead worker's own job comes
+    // back when its heartbeat stops and resumes at the first row without a result.
+    queue: {
+      retryLimit: 100,
+      retryDelay: 10,
+      retryBackoff: false,
+      expireInSeconds: 3600,
+      heartbeatSeconds: 10,
+    },
+    work: { batchSize: 1, localConcurrency: 1 },
+    handler: () => import('#listings/jobs/stock_sync'),
   },
 ]

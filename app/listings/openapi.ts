@@ -33,6 +33,13 @@ import {
   PublicacionSchema,
 } from '#listings/transformers/listing_transformer'
 import { MAX_KM_PER_YEAR } from '#listings/services/listing_rules'
+import { ARCHIVE_FLOOR, ARCHIVE_SHARE } from '#listings/services/start_sync'
+import { CSV_COLUMNS, MAX_BYTES, MAX_ROWS, csvQueryValidator } from '#listings/validators/inventory'
+import { syncParamsValidator, syncResultsQueryValidator } from '#listings/validators/sync'
+import {
+  ResultadoSincronizacionSchema,
+  SincronizacionSchema,
+} from '#listings/transformers/sync_transformer'
 
 const listing = (description: string, headers = {}) =>
   negotiated(description, PublicacionSchema, PublicacionRefSchema, {
@@ -94,6 +101,48 @@ function withConditions<S extends { properties?: Record<string, { description?: 
   return schema
 }
 
+const syncId = { id: paramsOf(syncParamsValidator, { id: 'Id de la sincronización' }).id }
+
+const sync = (description: string, headers = {}) =>
+  negotiated(description, SincronizacionSchema, ReferenceSchema, headers)
+
+const createRow = withConditions(bodyOf('PublicacionCreate', listingCreateValidator))
+
+const SYNC_BODY = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['Modo'],
+  properties: {
+    Modo: {
+      type: 'string',
+      enum: ['Completa', 'Parcial'],
+      description:
+        'Completa: además archiva las publicaciones de la aplicación en la agencia que no vienen. Parcial: solo las filas enviadas y las Bajas.',
+    },
+    Simular: {
+      type: 'boolean',
+      description: 'Calcula cada resultado sin escribir nada más que la sincronización.',
+    },
+    ConfirmarBajas: {
+      type: 'boolean',
+      description: `Necesario cuando una Completa archivaría más del ${ARCHIVE_SHARE * 100} % de las publicaciones vigentes y más de ${ARCHIVE_FLOOR}.`,
+    },
+    Publicaciones: {
+      type: 'array',
+      maxItems: MAX_ROWS,
+      items: createRow,
+      description:
+        'Cada fila es el estado deseado completo de una publicación (el cuerpo de POST): nueva → se crea; existente → se edita como un PUT; igual → SinCambios sin escribir.',
+    },
+    Bajas: {
+      type: 'array',
+      maxItems: MAX_ROWS,
+      items: { type: 'string', minLength: 2, maxLength: 255, pattern: '^[A-Za-z0-9._~-]+$' },
+      description: 'ExternalIds a archivar (solo con Modo Parcial).',
+    },
+  },
+}
+
 export const openapi: OpenApiFragment = {
   tags: [
     {
@@ -111,7 +160,7 @@ export const openapi: OpenApiFragment = {
       summary: 'Crea una publicación',
       description:
         'Marca, modelo y versión se resuelven contra el catálogo; una versión desconocida conserva su nombre.',
-      requestBody: jsonBody(withConditions(bodyOf('PublicacionCreate', listingCreateValidator))),
+      requestBody: jsonBody(createRow),
       responses: { '201': listing('Creada', { Location: locationHeader }) },
       problems: [400, 403, 406, 409, 413, 415],
     },
@@ -130,6 +179,71 @@ export const openapi: OpenApiFragment = {
           'Página de publicaciones',
           pagedOf(PublicacionSchema),
           pagedOf(PublicacionRefSchema)
+        ),
+      },
+      problems: [400, 404, 406],
+    },
+    'POST /v3/publicaciones/:adminmail/sincronizaciones': {
+      operationId: 'syncListings',
+      tag: 'Publicaciones',
+      summary: 'Sincroniza el stock de la agencia',
+      description: `El inventario completo en una solicitud (hasta ${MAX_ROWS} filas y ${MAX_BYTES / 1024 / 1024} MiB), comparado con lo publicado; se procesa en segundo plano y cada fila tiene su resultado. JSON, o CSV (text/csv, UTF-8 o Windows-1252) con una fila de encabezados con estos nombres: ${CSV_COLUMNS.join(', ')}; Fotos y DatosTecnicosCustom separados por «|» (Nombre=Valor), y las opciones en la consulta. Acepta Idempotency-Key.`,
+      parameters: parametersOf(csvQueryValidator, 'query', {
+        modo: 'Solo con text/csv: Completa o Parcial',
+        simular: 'Solo con text/csv: true para simular',
+        confirmarBajas: 'Solo con text/csv: true para confirmar las bajas',
+      }),
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': { schema: SYNC_BODY },
+          'text/csv': { schema: { type: 'string' } },
+        },
+      },
+      responses: {
+        '202': sync('Recibida: el trabajo sigue en segundo plano', { Location: locationHeader }),
+      },
+      problems: [400, 403, 406, 408, 409, 413, 415],
+    },
+    'GET /v3/publicaciones/:adminmail/sincronizaciones': {
+      operationId: 'listListingSyncs',
+      tag: 'Publicaciones',
+      summary: 'Sincronizaciones de la agencia',
+      description: 'Las de la aplicación en los últimos 30 días, la más reciente primero.',
+      responses: {
+        '200': negotiated(
+          'Sincronizaciones',
+          listOf(SincronizacionSchema),
+          listOf(ReferenceSchema)
+        ),
+      },
+      problems: [400, 404, 406],
+    },
+    'GET /v3/publicaciones/:adminmail/sincronizaciones/:id': {
+      operationId: 'getListingSync',
+      tag: 'Publicaciones',
+      summary: 'Una sincronización',
+      description: 'Estado, avance y resumen.',
+      params: syncId,
+      responses: { '200': sync('Sincronización') },
+      problems: [400, 404, 406],
+    },
+    'GET /v3/publicaciones/:adminmail/sincronizaciones/:id/resultados': {
+      operationId: 'listListingSyncResults',
+      tag: 'Publicaciones',
+      summary: 'Resultados de una sincronización',
+      description:
+        'Uno por fila, en el orden de las filas (y después las bajas), paginados de a 100.',
+      params: syncId,
+      parameters: parametersOf(syncResultsQueryValidator, 'query', {
+        resultado: 'Solo los de este resultado',
+        pagina: 'Página (1..99, 100 por página)',
+      }),
+      responses: {
+        '200': negotiated(
+          'Página de resultados',
+          pagedOf(ResultadoSincronizacionSchema),
+          pagedOf(ResultadoSincronizacionSchema)
         ),
       },
       problems: [400, 404, 406],

@@ -12,6 +12,14 @@ import type { AgencyView } from '#agencies/services/agency_directory'
 import type { ListingRecord } from '#listings/services/listing_record'
 import type { ListingFailure, ListingIssue } from '#listings/services/listing_failures'
 import { MAX_KM_PER_YEAR } from '#listings/services/listing_rules'
+import type { RowWording } from '#listings/services/run_sync'
+import type { RowRefusal, SyncRefusal } from '#listings/services/start_sync'
+import { errorsFromVine } from '#core/http/exception_handler'
+import {
+  unknownMemberErrors,
+  unknownMembers,
+  type MemberTree,
+} from '#core/http/unknown_members'
 
 export type Outcome = { agency: Pick<AgencyView, 'adminMail'>; record: ListingRecord }
 
@@ -131,4 +139,52 @@ export function problemFor(failure: ListingFailure, mode: 'read' | 'write'): Pro
 
 function unmapped(value: never): never {
   throw new Error(`Unmapped listings failure: ${JSON.stringify(value)}`)
+}
+
+/** A sync row's `Errors`: those of the single request's problem (docs/design.md §15). */
+function rowErrors(failure: ListingFailure): ProblemErrors {
+  const problem = problemFor(failure, 'write')
+  return problem.options.errors ?? { _: [problem.options.detail ?? problem.message] }
+}
+
+/** How a sync's rows word their refusals; `create` is the create body's members. */
+export function syncRowWording(create: MemberTree): RowWording {
+  return {
+    failure: rowErrors,
+    invalid: errorsFromVine,
+    unknownMembers(row) {
+      const found = unknownMembers(row, create)
+      return found.length ? unknownMemberErrors(found) : null
+    },
+    notFound: () => ({
+      ExternalId: ['La aplicación no tiene una publicación con ese ExternalId en la agencia.'],
+    }),
+  }
+}
+
+/** Rows refused on arrival. */
+export function syncRefusalErrors(reason: RowRefusal): ProblemErrors {
+  switch (reason) {
+    case 'repeated_external_id':
+      return { ExternalId: ['Otra fila de la sincronización tiene el mismo ExternalId.'] }
+    case 'archive_also_sent':
+      return { ExternalId: ['La baja nombra una publicación que la sincronización también envía.'] }
+    default:
+      return unmapped(reason)
+  }
+}
+
+export function syncProblemFor(refusal: SyncRefusal): Problem {
+  switch (refusal.reason) {
+    case 'too_many_archives': {
+      const { archives, live } = refusal.details!
+      return new Problem(409, {
+        detail: `La sincronización Completa archivaría ${archives} de las ${live} publicaciones vigentes de la aplicación en la agencia (más del 20 % y más de 5): reenvíela con ConfirmarBajas: true si es lo que quiere.`,
+        errors: { ConfirmarBajas: ['Confirme las bajas o envíe el inventario completo.'] },
+        extensions: { Bajas: archives },
+      })
+    }
+    default:
+      return unmapped(refusal.reason)
+  }
 }

@@ -57,6 +57,11 @@ export type ChangeRequest = {
   change: Change
   /** Set when the app did not ask for the change: its app gets the state event (docs/design.md §14). */
   cause?: StateCause
+  /**
+   * The caller's transaction (a stock sync row, which records its result with
+   * the write): every attempt runs in a savepoint of it, holding the row.
+   */
+  within?: Tx
 }
 
 type Changed = Ok<{ agency: AgencyView; record: ListingRecord }>
@@ -85,6 +90,18 @@ export default class ChangeListing {
     return this.writers.run(key, (handed) => this.#change(request, edit ? handed : undefined))
   }
 
+  /**
+   * Whether the edit would write nothing to `current` (a row the caller just
+   * read): one attempt without a transaction that stops before any write. A
+   * stock sync answers `SinCambios` from it for rows that did not change,
+   * with no transaction, lock or write (docs/design.md §15). False means
+   * "run it": a change, a failure, or something only a locked attempt can tell.
+   */
+  async unchanged(request: ChangeRequest, current: ListingRecord): Promise<boolean> {
+    const result = await this.#attempt(undefined, request, undefined, false, current, true)
+    return result.ok
+  }
+
   async #change(
     request: ChangeRequest,
     handed: ListingRecord | undefined
@@ -95,7 +112,7 @@ export default class ChangeListing {
     let location: PlaceValues | undefined
     let membersHeld = false
     // A change that writes an event commits it with the row: no optimistic attempt.
-    let locking = request.cause !== undefined
+    let locking = request.cause !== undefined || request.within !== undefined
     // Only tries that lost while holding the row (or met a desasociar) count: every other
     // signal moves the change on one step (fresh read, resolved place, lock), once each.
     let counted = 0
@@ -103,7 +120,9 @@ export default class ChangeListing {
       const guess = locking ? undefined : handed
       handed = undefined
       const result: Attempt = locking
-        ? await this.unitOfWork.run((tx) => this.#attempt(tx, request, location, membersHeld))
+        ? await this.unitOfWork.run((tx) => this.#attempt(tx, request, location, membersHeld), {
+            client: request.within,
+          })
         : await this.#attempt(undefined, request, location, membersHeld, guess)
       if (!isSignal(result)) {
         // An answer drawn from a stale handed row would be wrong: try again on a fresh read.
@@ -129,6 +148,8 @@ export default class ChangeListing {
         case 'members_busy':
           membersHeld = true
           break
+        case 'would_write':
+          throw new Error('Only a probe stops before its write')
       }
       if (++counted === ATTEMPTS) return fail('changed_concurrently')
     }
@@ -143,7 +164,8 @@ export default class ChangeListing {
     request: ChangeRequest,
     location: PlaceValues | undefined,
     membersHeld: boolean,
-    handed?: ListingRecord
+    handed?: ListingRecord,
+    probe = false
   ): Promise<Attempt> {
     const { agency, caller, externalId } = request
     // After `members_busy`: wait for the agency's desasociar before taking the listing row.
@@ -203,10 +225,12 @@ export default class ChangeListing {
       // Nothing would change: no UPDATE, same revision and ETag, no event (docs/design.md §19).
       // A handed row is only a guess, so that answer comes from a fresh read.
       if (!photos && changesNothing(values, listing)) {
-        return handed && !tx ? signal('lost_race') : ok({ agency, record: current })
+        // A probe's row is the caller's own fresh read.
+        return handed && !tx && !probe ? signal('lost_race') : ok({ agency, record: current })
       }
     }
 
+    if (probe) return signal('would_write')
     // The answer is the updated row, no second read (unless photos change it again).
     const updated = await this.listings.update(listing.id, listing.revision, values, tx)
     // Changed since it was read: the next try reads it again and, with If-Match, answers the 412

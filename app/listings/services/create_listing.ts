@@ -8,7 +8,7 @@ import { inject } from '@adonisjs/core'
 import { randomBytes } from 'node:crypto'
 import { fail, ok, type Ok } from '#core/result'
 import { uniqueViolation } from '#core/database/errors'
-import UnitOfWork from '#core/database/unit_of_work'
+import UnitOfWork, { type Tx } from '#core/database/unit_of_work'
 import type { Caller } from '#core/auth/app_scoped'
 import type { AgencyView } from '#agencies/services/agency_directory'
 import AgencyService from '#agencies/services/agency_service'
@@ -54,7 +54,9 @@ export default class CreateListing {
   async execute(
     caller: Caller,
     agency: AgencyView,
-    input: ListingCreateInput
+    input: ListingCreateInput,
+    /** The caller's transaction (a stock sync row): the create runs in a savepoint of it. */
+    within?: Tx
   ): Promise<Ok<{ agency: AgencyView; record: ListingRecord }> | CreateFailure> {
     const vehicle = await this.#vehicle(input)
     if (!vehicle.ok) return vehicle
@@ -103,7 +105,7 @@ export default class CreateListing {
         }
         const listing = await this.listings.find(caller.id, agency.id, input.externalId, {}, tx)
         return ok({ agency, record: toRecord(listing!) })
-      })
+      }, { client: within })
     } catch (error: any) {
       // A concurrent create with the same ExternalId lost the race on the unique index.
       if (uniqueViolation(error) === 'listings_agency_external') return duplicate()

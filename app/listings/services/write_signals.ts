@@ -12,6 +12,8 @@ export type WriteSignal =
   | 'resolve_location'
   /** The attempt without a transaction met something that needs one: retry in a transaction. */
   | 'needs_lock'
+  /** A probe (`ChangeListing.unchanged`) reached a write: the change would change the listing. */
+  | 'would_write'
 
 export type Signal<S extends WriteSignal = WriteSignal> = { ok: false; signal: S }
 

@@ -120,6 +120,24 @@ export default class ListingStore {
       .first()
   }
 
+  /**
+   * The app's listings of the agency among `externalIds` (any case), keyed by
+   * lower-case ExternalId: a stock sync reads a batch of rows in one statement.
+   */
+  async findMany(
+    appId: number,
+    agencyId: number,
+    externalIds: string[]
+  ): Promise<Map<string, ListingData>> {
+    if (externalIds.length === 0) return new Map()
+    const rows = await Listing.forApp({ id: appId })
+      .where('listings.agency_id', agencyId)
+      .whereRaw('lower(listings.external_id) = any(?::text[])', [
+        externalIds.map((externalId) => externalId.toLowerCase()),
+      ])
+    return new Map(rows.map((listing) => [listing.externalId.toLowerCase(), listing]))
+  }
+
   async findById(id: number, tx?: Tx): Promise<ListingData | null> {
     return Listing.query({ client: tx }).where('id', id).first()
   }

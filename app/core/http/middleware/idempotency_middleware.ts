@@ -29,44 +29,59 @@ const MAX_PATH = 2048
 export default class IdempotencyMiddleware {
   constructor(private idempotency: Idempotency) {}
 
-  async handle(ctx: HttpContext, next: NextFn) {
-    const key = ctx.request.header(IDEMPOTENCY_HEADER)
-    if (key === undefined || ctx.request.method() !== 'POST') return next()
-    if (!validKey(key)) {
-      const detail = `${IDEMPOTENCY_HEADER} debe tener de 1 a 255 caracteres ASCII visibles.`
-      throw Problem.badRequest({ [IDEMPOTENCY_HEADER]: [detail] }, detail)
-    }
-    const scope: Scope = {
-      appId: ctx.caller.id,
-      method: 'POST',
-      path: ctx.request.url(),
-      key,
-    }
-    // No resource lives at such a path (the handler refuses it); the key's index entry would not fit.
-    if (scope.path.length > MAX_PATH) return next()
-    const claimed = await this.idempotency.claim(scope, fingerprint(ctx.request.raw()))
-    if (claimed.kind === 'mismatch') {
-      throw new Problem(422, {
-        title: 'La clave de idempotencia ya se usó con otro cuerpo',
-        detail: `Esta ${IDEMPOTENCY_HEADER} ya se usó con un cuerpo distinto; use una clave nueva.`,
-      })
-    }
-    if (claimed.kind === 'in-flight') {
-      throw new Problem(409, {
-        detail: `La primera solicitud con esta ${IDEMPOTENCY_HEADER} todavía está en curso; reintente en unos segundos.`,
-        headers: { 'Retry-After': '1' },
-      })
-    }
-    if (claimed.kind === 'replay') return replay(ctx, claimed.response)
+  handle(ctx: HttpContext, next: NextFn) {
+    return withIdempotencyKey(ctx, this.idempotency, () => fingerprint(ctx.request.raw()), next)
+  }
+}
 
-    keepOnEnd(ctx, this.idempotency, scope, claimed.token)
-    try {
-      return await next()
-    } catch (error) {
-      // Errors are normally answered downstream; one that escapes leaves nothing to replay.
-      await this.idempotency.release(scope, claimed.token).catch(() => {})
-      throw error
-    }
+/**
+ * Runs `next` under the request's Idempotency-Key, if any: the first use runs
+ * it and keeps its response; later uses with the same body (`bodyHash`) get
+ * that response replayed. A route that reads its own body as a stream calls
+ * this once it has read it.
+ */
+export async function withIdempotencyKey(
+  ctx: HttpContext,
+  idempotency: Idempotency,
+  bodyHash: () => string,
+  next: () => Promise<unknown> | unknown
+) {
+  const key = ctx.request.header(IDEMPOTENCY_HEADER)
+  if (key === undefined || ctx.request.method() !== 'POST') return next()
+  if (!validKey(key)) {
+    const detail = `${IDEMPOTENCY_HEADER} debe tener de 1 a 255 caracteres ASCII visibles.`
+    throw Problem.badRequest({ [IDEMPOTENCY_HEADER]: [detail] }, detail)
+  }
+  const scope: Scope = {
+    appId: ctx.caller.id,
+    method: 'POST',
+    path: ctx.request.url(),
+    key,
+  }
+  // No resource lives at such a path (the handler refuses it); the key's index entry would not fit.
+  if (scope.path.length > MAX_PATH) return next()
+  const claimed = await idempotency.claim(scope, bodyHash())
+  if (claimed.kind === 'mismatch') {
+    throw new Problem(422, {
+      title: 'La clave de idempotencia ya se usó con otro cuerpo',
+      detail: `Esta ${IDEMPOTENCY_HEADER} ya se usó con un cuerpo distinto; use una clave nueva.`,
+    })
+  }
+  if (claimed.kind === 'in-flight') {
+    throw new Problem(409, {
+      detail: `La primera solicitud con esta ${IDEMPOTENCY_HEADER} todavía está en curso; reintente en unos segundos.`,
+      headers: { 'Retry-After': '1' },
+    })
+  }
+  if (claimed.kind === 'replay') return replay(ctx, claimed.response)
+
+  keepOnEnd(ctx, idempotency, scope, claimed.token)
+  try {
+    return await next()
+  } catch (error) {
+    // Errors are normally answered downstream; one that escapes leaves nothing to replay.
+    await idempotency.release(scope, claimed.token).catch(() => {})
+    throw error
   }
 }
 

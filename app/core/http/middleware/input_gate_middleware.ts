@@ -13,6 +13,8 @@ import type { NextFn } from '@adonisjs/core/types/http'
 import BodyParserMiddleware from '@adonisjs/core/bodyparser_middleware'
 import type { IncomingMessage } from 'node:http'
 import { settings } from '#core/settings'
+import { drainRest } from '../body_drain.js'
+import { streamedRoute } from '../streamed_body.js'
 import { Problem, type ProblemErrors } from '../problem.js'
 import {
   GATE_DETAIL,
@@ -43,6 +45,9 @@ export default class InputGateMiddleware {
       }
       if (hasAny(errors)) throw Problem.badRequest(errors, GATE_DETAIL)
     }
+
+    // Its handler reads the body as a stream (streamed_body.ts).
+    if (streamedRoute(request.method(), request.url())) return next()
 
     let parsed = false
     const stall = watchBody(request.request)
@@ -128,34 +133,6 @@ function bodyTimeout() {
   })
 }
 
-/**
- * The parser stops reading a body at the limit and leaves it on the wire: the
- * client, still sending, fills the window, and the keep-alive timeout then
- * closes a socket with unread bytes, a reset that loses the 413 for a client
- * that reads only after sending. Read the rest and discard it, within bounds,
- * so the 413 goes out on a connection that ends cleanly; past the bounds
- * (`settings.tooLargeDrain`) the socket is cut: a client sending far more is
- * not waited for.
- */
-function drainRest(request: IncomingMessage) {
-  if (request.complete) return
-  const socket = request.socket
-  const start = socket.bytesRead
-  const cut = () => {
-    if (!request.complete) socket.destroy()
-  }
-  const { bytes, ms } = settings.tooLargeDrain
-  const deadline = setTimeout(cut, ms).unref()
-  const counter = () => {
-    if (socket.bytesRead - start > bytes) cut()
-  }
-  request.unpipe()
-  request.removeAllListeners('data')
-  request.on('data', counter)
-  request.once('end', () => clearTimeout(deadline))
-  request.once('close', () => clearTimeout(deadline))
-  request.resume()
-}
 
 function checkBody(ctx: HttpContext) {
   const errors: ProblemErrors = {}

@@ -6,6 +6,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import { Problem } from '../problem.js'
+import { streamedRoute } from '../streamed_body.js'
 
 /** The body parser's `allowedMethods`; the OpenAPI document declares 413 and 415 on them. */
 export const JSON_BODY_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE']
@@ -21,7 +22,15 @@ export default class JsonBodyMiddleware {
       hasBody(ctx)
     ) {
       const type = (request.header('content-type') ?? '').split(';')[0].trim().toLowerCase()
-      if (!JSON_TYPE.test(type)) {
+      const streamed = streamedRoute(request.method(), request.url())
+      if (streamed) {
+        if (!streamed.types.test(type)) {
+          throw new Problem(415, {
+            detail: `Envíe el cuerpo como ${streamed.accept}.`,
+            headers: { 'Accept-Post': streamed.accept },
+          })
+        }
+      } else if (!JSON_TYPE.test(type)) {
         throw new Problem(415, {
           detail: 'Envíe el cuerpo como application/json.',
           headers: { 'Accept-Post': 'application/json', 'Accept-Patch': 'application/json' },

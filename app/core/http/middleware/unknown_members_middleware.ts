@@ -24,6 +24,16 @@ function load() {
   return compiled
 }
 
+/**
+ * The members a body of `operation` (`POST /v3/publicaciones/{adminmail}`)
+ * may hold, for a handler that checks bodies it reads itself (a stock sync's rows).
+ */
+export async function membersOf(operation: string): Promise<MemberTree> {
+  const tree = (await load()).get(operation)
+  if (!tree) throw new Error(`No request body documented for ${operation}`)
+  return tree
+}
+
 /** `/v3/agencias/:adminmail` → `/v3/agencias/{adminmail}`, as the document names it. */
 const documentPath = (pattern: string) =>
   pattern.replace(/(.)\/$/, '$1').replace(/:(\w+)\??/g, '{$1}')

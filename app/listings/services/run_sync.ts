@@ -1,0 +1,267 @@
+/*
+ * Works through a stock sync (docs/design.md §15), batch after batch, while it
+ * holds the agency's turn (SyncStore.claim). Each row is the full desired
+ * state of one listing, judged by the rules of a single request:
+ * - a new ExternalId is created as POST creates it (CreateListing);
+ * - an existing one is edited as PUT edits it (ChangeListing). A row that
+ *   would change nothing is found by a probe without a transaction and gets
+ *   `unchanged` with no write at all (same revision and ETag, no job);
+ * - archives (listings a full sync leaves out, or the Bajas) go first, so the
+ *   places they free are there for the rows that follow.
+ * A row that writes does it in its own transaction, which also records its
+ * result: a worker that dies resumes at the first row without one, and every
+ * row gets exactly one. Rows that write nothing are recorded per batch.
+ *
+ * A simulation runs every row the same way inside one transaction that is
+ * rolled back (later rows see what earlier ones would have done: places taken
+ * and freed), then records the results it computed.
+ */
+import { inject } from '@adonisjs/core'
+import { errors as vineErrors } from '@vinejs/vine'
+import UnitOfWork, { type Tx } from '#core/database/unit_of_work'
+import JobRunner from '#core/jobs/runner'
+import AppEvents from '#apps/services/app_events'
+import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
+import { STOCK_SYNC } from '#listings/jobs'
+import ListingStore from '#listings/stores/listing_store'
+import SyncStore, {
+  type PendingRow,
+  type RowErrors,
+  type RowResult,
+  type SyncData,
+} from '#listings/stores/sync_store'
+import { listingCreateValidator, toCreateInput } from '#listings/validators/listing'
+import { syncFinishedEvent } from '#listings/transformers/sync_transformer'
+import CreateListing from './create_listing.js'
+import ChangeListing, { type ChangeRequest } from './change_listing.js'
+import { toRecord } from './listing_record.js'
+import type { ListingFailure } from './listing_failures.js'
+
+/** Rows read and judged at a time. */
+export const BATCH = 100
+/** How long a worker holds an agency's turn without renewing it (once per batch). */
+export const LEASE_SECONDS = 60
+/** Finished syncs are listed, then deleted, after this many days. */
+export const KEEP_DAYS = 30
+
+/** What a row's own refusal says, in the wire's words (the job passes http/problems' mapping). */
+export type RowWording = {
+  failure(failure: ListingFailure): RowErrors
+  invalid(messages: { field: string; message: string }[]): RowErrors
+  unknownMembers(row: unknown): RowErrors | null
+  notFound(): RowErrors
+}
+
+/** A result, and whether it came with a write (then it is recorded in that write's transaction). */
+type Judged = RowResult & { writes?: (tx: Tx) => Promise<RowResult> }
+
+export type RunOutcome = 'finished' | 'waiting' | 'gone'
+
+@inject()
+export default class RunSync {
+  constructor(
+    private syncs: SyncStore,
+    private listings: ListingStore,
+    private directory: AgencyDirectory,
+    private creator: CreateListing,
+    private changer: ChangeListing,
+    private unitOfWork: UnitOfWork,
+    private appEvents: AppEvents,
+    private runner: JobRunner
+  ) {}
+
+  /** `waiting`: another sync of the agency holds its turn; `gone`: already finished. */
+  async execute(syncId: number, wording: RowWording): Promise<RunOutcome> {
+    const sync = await this.syncs.claim(syncId, LEASE_SECONDS)
+    if (!sync) {
+      const found = await this.syncs.findById(syncId)
+      return found && (found.state === 'pending' || found.state === 'running') ? 'waiting' : 'gone'
+    }
+    const agency = await this.directory.forApp(sync.appId, sync.adminEmail)
+    if (sync.simulated) await this.#simulate(sync, agency, wording)
+    else if (!(await this.#run(sync, agency, wording))) return 'waiting'
+
+    await this.unitOfWork.run(async (tx) => {
+      const finished = await this.syncs.finish(sync.id, 'done', tx)
+      if (finished && agency) {
+        await this.appEvents.emit(
+          sync.appId,
+          'publicaciones',
+          syncFinishedEvent(agency, finished),
+          tx
+        )
+      }
+    })
+    await this.#next(sync)
+    return 'finished'
+  }
+
+  /** Marks the sync failed (its job gave up); the agency's next sync may run. */
+  async giveUp(syncId: number) {
+    const failed = await this.syncs.finish(syncId, 'failed')
+    if (failed) await this.#next(failed)
+  }
+
+  async #next(sync: SyncData) {
+    await this.syncs.prune(sync.agencyId, KEEP_DAYS)
+    const next = await this.syncs.next(sync.agencyId)
+    if (next !== null) await this.runner.send(STOCK_SYNC, { syncId: next })
+  }
+
+  /** False when the lease was lost to another worker (this one stops). */
+  async #run(sync: SyncData, agency: AgencyView | null, wording: RowWording) {
+    for (;;) {
+      const rows = await this.syncs.pending(sync.id, BATCH)
+      if (rows.length === 0) return true
+      const judged = await this.#judge(sync, agency, rows, wording)
+      const quiet: RowResult[] = []
+      for (const row of judged) {
+        if (!row.writes) {
+          quiet.push(row)
+          continue
+        }
+        await this.unitOfWork.run(async (tx) => {
+          // Another worker that took over a lapsed lease may have done it already.
+          if (!(await this.syncs.holdUnfinished(sync.id, row.position, tx))) return
+          await this.syncs.record(sync.id, [await row.writes!(tx)], tx)
+        })
+      }
+      await this.syncs.record(sync.id, quiet)
+      if (!(await this.syncs.renew(sync.id, LEASE_SECONDS))) return false
+    }
+  }
+
+  async #simulate(sync: SyncData, agency: AgencyView | null, wording: RowWording) {
+    const results: RowResult[] = []
+    const rollback = new Error('simulation')
+    await this.unitOfWork
+      .run(async (tx) => {
+        for (let offset = 0; ; offset += BATCH) {
+          const rows = await this.syncs.pending(sync.id, BATCH, offset)
+          if (rows.length === 0) break
+          for (const row of await this.#judge(sync, agency, rows, wording)) {
+            results.push(row.writes ? await this.unitOfWork.run(row.writes, { client: tx }) : row)
+          }
+          await this.syncs.renew(sync.id, LEASE_SECONDS)
+        }
+        throw rollback
+      })
+      .catch((error) => {
+        if (error !== rollback) throw error
+      })
+    for (let start = 0; start < results.length; start += BATCH) {
+      await this.syncs.record(sync.id, results.slice(start, start + BATCH))
+    }
+  }
+
+  /** Each row's result, or the write that will give it. */
+  async #judge(
+    sync: SyncData,
+    agency: AgencyView | null,
+    rows: PendingRow[],
+    wording: RowWording
+  ): Promise<Judged[]> {
+    if (!agency) {
+      return rows.map((row) => ({ position: row.position, outcome: 'rejected', errors: wording.notFound() }))
+    }
+    const caller = { id: sync.appId }
+    const ids = rows.flatMap((row) => (row.externalId ? [row.externalId] : []))
+    const existing = await this.listings.findMany(sync.appId, sync.agencyId, ids)
+    const judged: Judged[] = []
+    for (const row of rows) {
+      const rejected = (errors: RowErrors): Judged => ({
+        position: row.position,
+        outcome: 'rejected',
+        errors,
+      })
+      const current = row.externalId ? existing.get(row.externalId.toLowerCase()) : undefined
+
+      if (row.kind === 'archive') {
+        if (!current) {
+          judged.push(rejected(wording.notFound()))
+        } else if (current.state === 'archived') {
+          judged.push({ position: row.position, outcome: 'unchanged' })
+        } else {
+          judged.push({
+            position: row.position,
+            outcome: 'archived',
+            writes: async (tx) => {
+              const done = await this.changer.execute({
+                caller,
+                agency,
+                externalId: current.externalId,
+                change: { kind: 'archive' },
+                within: tx,
+              })
+              if (done.ok) return { position: row.position, outcome: 'archived' }
+              return done.reason === 'archived'
+                ? { position: row.position, outcome: 'unchanged' }
+                : { position: row.position, outcome: 'rejected', errors: wording.failure(done) }
+            },
+          })
+        }
+        continue
+      }
+
+      const unknown = wording.unknownMembers(row.payload)
+      if (unknown) {
+        judged.push(rejected(unknown))
+        continue
+      }
+      const [error, body] = await listingCreateValidator.tryValidate(row.payload)
+      if (error) {
+        judged.push(
+          rejected(
+            error instanceof vineErrors.E_VALIDATION_ERROR
+              ? wording.invalid(error.messages)
+              : { _: [String(error)] }
+          )
+        )
+        continue
+      }
+      const input = toCreateInput(body)
+
+      if (!current) {
+        judged.push({
+          position: row.position,
+          outcome: 'created',
+          writes: async (tx) => {
+            const created = await this.creator.execute(caller, agency, input, tx)
+            return created.ok
+              ? { position: row.position, outcome: 'created' }
+              : { position: row.position, outcome: 'rejected', errors: wording.failure(created) }
+          },
+        })
+        continue
+      }
+      // Archived listings are never revived: the PUT's own 409.
+      if (current.state === 'archived') {
+        judged.push(rejected(wording.failure({ ok: false, reason: 'archived' })))
+        continue
+      }
+      const request: ChangeRequest = {
+        caller,
+        agency,
+        externalId: current.externalId,
+        change: { kind: 'edit', input },
+      }
+      if (await this.changer.unchanged(request, toRecord(current))) {
+        judged.push({ position: row.position, outcome: 'unchanged' })
+        continue
+      }
+      judged.push({
+        position: row.position,
+        outcome: 'updated',
+        writes: async (tx) => {
+          const changed = await this.changer.execute({ ...request, within: tx })
+          if (!changed.ok) {
+            return { position: row.position, outcome: 'rejected', errors: wording.failure(changed) }
+          }
+          const same = changed.value.record.listing.revision === current.revision
+          return { position: row.position, outcome: same ? 'unchanged' : 'updated' }
+        },
+      })
+    }
+    return judged
+  }
+}

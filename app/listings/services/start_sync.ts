@@ -1,0 +1,112 @@
+/*
+ * Receives a stock sync (docs/design.md §15): the guards, then the sync and
+ * its rows stored and its job queued in one transaction, so a 202 always has
+ * a worker coming. Rows refused before any work (two rows naming one
+ * ExternalId, a Baja also sent as a row) get their result here.
+ */
+import { inject } from '@adonisjs/core'
+import { fail, ok, type Fail, type Ok } from '#core/result'
+import UnitOfWork from '#core/database/unit_of_work'
+import JobRunner from '#core/jobs/runner'
+import type { Caller } from '#core/auth/app_scoped'
+import type { AgencyView } from '#agencies/services/agency_directory'
+import { STOCK_SYNC } from '#listings/jobs'
+import type { Inventory } from '#listings/validators/inventory'
+import SyncStore, { type NewSyncRow, type SyncData } from '#listings/stores/sync_store'
+
+/** A full sync may archive up to this share of the app's live listings of the agency… */
+export const ARCHIVE_SHARE = 0.2
+/** …or up to this many, whichever is more, without `ConfirmarBajas`. */
+export const ARCHIVE_FLOOR = 5
+
+export type SyncRefusal = Fail<'too_many_archives', { archives: number; live: number }>
+
+/** Why a row is refused before any work: the wire keys these. */
+export type RowRefusal = 'repeated_external_id' | 'archive_also_sent'
+
+@inject()
+export default class StartSync {
+  constructor(
+    private syncs: SyncStore,
+    private unitOfWork: UnitOfWork,
+    private runner: JobRunner
+  ) {}
+
+  async execute(
+    caller: Caller,
+    agency: AgencyView,
+    inventory: Inventory,
+    refusal: (reason: RowRefusal) => Record<string, string[]>
+  ): Promise<Ok<SyncData> | SyncRefusal> {
+    const seen = new Map<string, number>()
+    for (const row of inventory.rows) {
+      if (row.externalId === null) continue
+      const key = row.externalId.toLowerCase()
+      seen.set(key, (seen.get(key) ?? 0) + 1)
+    }
+    const rows: NewSyncRow[] = inventory.rows.map((row, index) => {
+      const repeated = row.externalId !== null && seen.get(row.externalId.toLowerCase())! > 1
+      return {
+        position: index + 1,
+        kind: 'upsert',
+        externalId: row.externalId,
+        payload: repeated ? null : row.payload,
+        ...(repeated ? { outcome: 'rejected', errors: refusal('repeated_external_id') } : {}),
+      }
+    })
+
+    let archives: NewSyncRow[]
+    if (inventory.mode === 'full') {
+      const absent = await this.syncs.absent(caller.id, agency.id, [...seen.keys()])
+      const count = absent.externalIds.length
+      if (
+        !inventory.confirmArchives &&
+        count > ARCHIVE_FLOOR &&
+        count > absent.live * ARCHIVE_SHARE
+      ) {
+        return fail('too_many_archives', { details: { archives: count, live: absent.live } })
+      }
+      archives = absent.externalIds.map((externalId, index) => ({
+        position: rows.length + index + 1,
+        kind: 'archive',
+        externalId,
+        payload: null,
+      }))
+    } else {
+      const named = new Set<string>()
+      archives = []
+      for (const externalId of inventory.archives) {
+        const key = externalId.toLowerCase()
+        if (named.has(key)) continue
+        named.add(key)
+        const sent = seen.has(key)
+        archives.push({
+          position: rows.length + archives.length + 1,
+          kind: 'archive',
+          externalId,
+          payload: null,
+          ...(sent ? { outcome: 'rejected', errors: refusal('archive_also_sent') } : {}),
+        })
+      }
+    }
+
+    const all = [...rows, ...archives]
+    const sync = await this.unitOfWork.run(async (tx) => {
+      const created = await this.syncs.create(
+        {
+          appId: caller.id,
+          agencyId: agency.id,
+          adminEmail: agency.adminMail,
+          mode: inventory.mode,
+          simulated: inventory.simulate,
+        },
+        all.length,
+        tx
+      )
+      await this.syncs.insertRows(created.id, all, tx)
+      await this.runner.send(STOCK_SYNC, { syncId: created.id }, { trx: tx })
+      return created
+    })
+    return ok((await this.syncs.findById(sync.id)) ?? sync)
+  }
+}

@@ -1,0 +1,332 @@
+/*
+ * Stock syncs and their rows (docs/design.md §15; migration 0301). Written-out
+ * SQL where one statement does what the query builder would need several
+ * round trips for: results of a batch recorded with the sync's counters in one
+ * statement (a 1 000-row sync records its unchanged rows in 10 statements,
+ * not 2 000), the agency's run claimed under its lock.
+ */
+import db from '@adonisjs/lucid/services/db'
+import type { Tx } from '#core/database/unit_of_work'
+
+/** Another advisory-lock key of this module's namespace (LOCK_NAMESPACE + 1): one running sync per agency. */
+const SYNC_LOCK = 301
+
+export type SyncMode = 'full' | 'partial'
+export type SyncState = 'pending' | 'running' | 'done' | 'failed'
+export type SyncOutcome = 'created' | 'updated' | 'unchanged' | 'archived' | 'rejected'
+export type RowErrors = Record<string, string[]>
+
+export type SyncData = {
+  id: number
+  appId: number
+  agencyId: number
+  adminEmail: string
+  mode: SyncMode
+  simulated: boolean
+  state: SyncState
+  total: number
+  processed: number
+  counts: Record<SyncOutcome, number>
+  receivedAt: Date
+  finishedAt: Date | null
+}
+
+export type NewSync = Pick<SyncData, 'appId' | 'agencyId' | 'adminEmail' | 'mode' | 'simulated'>
+
+/** A row as received: `payload` is its JSON text; rows refused up front come with their result. */
+export type NewSyncRow = {
+  position: number
+  kind: 'upsert' | 'archive'
+  externalId: string | null
+  payload: string | null
+  outcome?: SyncOutcome
+  errors?: RowErrors
+}
+
+export type PendingRow = {
+  position: number
+  kind: 'upsert' | 'archive'
+  externalId: string | null
+  payload: unknown
+}
+
+export type RowResult = { position: number; outcome: SyncOutcome; errors?: RowErrors | null }
+
+export type ResultRow = {
+  position: number
+  externalId: string | null
+  outcome: SyncOutcome
+  errors: RowErrors | null
+}
+
+const SYNC_COLUMNS = `id, app_id, agency_id, admin_email, mode, simulated, state, total, processed,
+  created, updated, unchanged, archived, rejected, received_at, finished_at`
+
+function syncOf(row: any): SyncData {
+  return {
+    id: Number(row.id),
+    appId: row.app_id,
+    agencyId: row.agency_id,
+    adminEmail: row.admin_email,
+    mode: row.mode,
+    simulated: row.simulated,
+    state: row.state,
+    total: row.total,
+    processed: row.processed,
+    counts: {
+      created: row.created,
+      updated: row.updated,
+      unchanged: row.unchanged,
+      archived: row.archived,
+      rejected: row.rejected,
+    },
+    receivedAt: row.received_at,
+    finishedAt: row.finished_at,
+  }
+}
+
+/** Rows per INSERT: 500 rows of at most 4 KiB keep one statement's parameters near 2 MiB. */
+const INSERT_CHUNK = 500
+
+export default class SyncStore {
+  async create(sync: NewSync, total: number, tx: Tx): Promise<SyncData> {
+    const { rows } = await tx.rawQuery(
+      `insert into listing_syncs (app_id, agency_id, admin_email, mode, simulated, total)
+       values (?, ?, ?, ?, ?, ?) returning ${SYNC_COLUMNS}`,
+      [sync.appId, sync.agencyId, sync.adminEmail, sync.mode, sync.simulated, total]
+    )
+    return syncOf(rows[0])
+  }
+
+  /** The rows, in chunks; rows that come with their result count as processed. */
+  async insertRows(syncId: number, rows: NewSyncRow[], tx: Tx) {
+    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+      const chunk = rows.slice(start, start + INSERT_CHUNK)
+      await tx.rawQuery(
+        `insert into listing_sync_rows (sync_id, position, kind, external_id, payload, outcome, errors)
+         select ?, v.position, v.kind, v.external_id, v.payload::jsonb, v.outcome, v.errors::jsonb
+         from unnest(?::int[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])
+           as v(position, kind, external_id, payload, outcome, errors)`,
+        [
+          syncId,
+          chunk.map((row) => row.position),
+          chunk.map((row) => row.kind),
+          chunk.map((row) => row.externalId),
+          chunk.map((row) => row.payload),
+          chunk.map((row) => row.outcome ?? null),
+          chunk.map((row) => (row.errors ? JSON.stringify(row.errors) : null)),
+        ] as any[]
+      )
+    }
+    const refused = rows.filter((row) => row.outcome === 'rejected').length
+    if (refused > 0) {
+      await tx.rawQuery(
+        'update listing_syncs set processed = processed + ?, rejected = rejected + ? where id = ?',
+        [refused, refused, syncId]
+      )
+    }
+  }
+
+  /** The app's sync of the agency, or null (another app's or agency's looks missing). */
+  async find(appId: number, agencyId: number, id: number): Promise<SyncData | null> {
+    const { rows } = await db.rawQuery(
+      `select ${SYNC_COLUMNS} from listing_syncs where id = ? and app_id = ? and agency_id = ?`,
+      [id, appId, agencyId]
+    )
+    return rows.length ? syncOf(rows[0]) : null
+  }
+
+  async findById(id: number, tx?: Tx): Promise<SyncData | null> {
+    const { rows } = await (tx ?? db).rawQuery(
+      `select ${SYNC_COLUMNS} from listing_syncs where id = ?`,
+      [id]
+    )
+    return rows.length ? syncOf(rows[0]) : null
+  }
+
+  /** The app's syncs of the agency received in the last `days` days, newest first. */
+  async recent(appId: number, agencyId: number, days: number): Promise<SyncData[]> {
+    const { rows } = await db.rawQuery(
+      `select ${SYNC_COLUMNS} from listing_syncs
+       where agency_id = ? and app_id = ? and received_at > now() - make_interval(days => ?)
+       order by received_at desc, id desc`,
+      [agencyId, appId, days]
+    )
+    return rows.map(syncOf)
+  }
+
+  /** Results in row order, one page; `outcome` filters. */
+  async results(
+    syncId: number,
+    filter: { outcome?: SyncOutcome; page: number; perPage: number }
+  ): Promise<{ rows: ResultRow[]; total: number }> {
+    const where = filter.outcome ? 'and outcome = ?' : 'and outcome is not null'
+    const values = filter.outcome ? [syncId, filter.outcome] : [syncId]
+    const { rows } = await db.rawQuery(
+      `select position, external_id, outcome, errors, count(*) over () as total
+       from listing_sync_rows where sync_id = ? ${where}
+       order by position limit ? offset ?`,
+      [...values, filter.perPage, (filter.page - 1) * filter.perPage]
+    )
+    let total = rows.length ? Number(rows[0].total) : 0
+    if (!rows.length && filter.page > 1) {
+      const counted = await db.rawQuery(
+        `select count(*)::int as total from listing_sync_rows where sync_id = ? ${where}`,
+        values
+      )
+      total = counted.rows[0].total
+    }
+    return {
+      rows: rows.map((row: any) => ({
+        position: row.position,
+        externalId: row.external_id,
+        outcome: row.outcome,
+        errors: row.errors,
+      })),
+      total,
+    }
+  }
+
+  /**
+   * The app's listings of the agency that are not archived and whose
+   * ExternalId is not among `keep` (lower case): what a full sync archives.
+   * Also how many are not archived, for the guard.
+   */
+  async absent(
+    appId: number,
+    agencyId: number,
+    keep: string[],
+    tx?: Tx
+  ): Promise<{ externalIds: string[]; live: number }> {
+    const { rows } = await (tx ?? db).rawQuery(
+      `select external_id, lower(external_id) <> all(?::text[]) as absent
+       from listings where app_id = ? and agency_id = ? and state <> 'archived'
+       order by id`,
+      [keep, appId, agencyId]
+    )
+    return {
+      externalIds: rows.filter((row: any) => row.absent).map((row: any) => row.external_id),
+      live: rows.length,
+    }
+  }
+
+  /**
+   * Takes the sync for this worker until `leaseSeconds` from now: when it is
+   * unfinished, not held by a live worker, and no other sync of its agency is
+   * older and unfinished or running (syncs of one agency run one at a time, in
+   * order of arrival). Under the agency's lock, so two claims cannot both win.
+   */
+  async claim(syncId: number, leaseSeconds: number): Promise<SyncData | null> {
+    return db.transaction(async (tx) => {
+      const agency = await tx.rawQuery('select agency_id from listing_syncs where id = ?', [syncId])
+      if (!agency.rows.length) return null
+      await tx.rawQuery('select pg_advisory_xact_lock(?, ?)', [SYNC_LOCK, agency.rows[0].agency_id])
+      const { rows } = await tx.rawQuery(
+        `update listing_syncs s set state = 'running', lease_until = now() + make_interval(secs => ?)
+         where s.id = ? and (s.state = 'pending' or (s.state = 'running' and s.lease_until < now()))
+           and not exists (
+             select 1 from listing_syncs o
+             where o.agency_id = s.agency_id and o.id <> s.id and (
+               (o.id < s.id and o.state in ('pending', 'running'))
+               or (o.state = 'running' and o.lease_until >= now())))
+         returning ${SYNC_COLUMNS}`,
+        [leaseSeconds, syncId]
+      )
+      return rows.length ? syncOf(rows[0]) : null
+    })
+  }
+
+  /** Keeps the lease; false when this worker lost it (it lapsed and another took the sync). */
+  async renew(syncId: number, leaseSeconds: number): Promise<boolean> {
+    const { rows } = await db.rawQuery(
+      `update listing_syncs set lease_until = now() + make_interval(secs => ?)
+       where id = ? and state = 'running' returning id`,
+      [leaseSeconds, syncId]
+    )
+    return rows.length > 0
+  }
+
+  /** Rows without a result, archives first (they free the places new rows take), then in order. */
+  async pending(syncId: number, limit: number, offset = 0): Promise<PendingRow[]> {
+    const { rows } = await db.rawQuery(
+      `select position, kind, external_id, payload from listing_sync_rows
+       where sync_id = ? and outcome is null
+       order by kind = 'upsert', position limit ? offset ?`,
+      [syncId, limit, offset]
+    )
+    return rows.map((row: any) => ({
+      position: row.position,
+      kind: row.kind,
+      externalId: row.external_id,
+      payload: row.payload,
+    }))
+  }
+
+  /** Holds the row in `tx` while it still has no result; false when it has one. */
+  async holdUnfinished(syncId: number, position: number, tx: Tx): Promise<boolean> {
+    const { rows } = await tx.rawQuery(
+      `select 1 from listing_sync_rows where sync_id = ? and position = ? and outcome is null for update`,
+      [syncId, position]
+    )
+    return rows.length > 0
+  }
+
+  /**
+   * Records results (each only once: a row that has one keeps it), emptying
+   * their payloads, and adds them to the sync's counters, in one statement.
+   */
+  async record(syncId: number, results: RowResult[], tx?: Tx) {
+    if (!results.length) return
+    await (tx ?? db).rawQuery(
+      `with done as (
+         update listing_sync_rows r set outcome = v.outcome, errors = v.errors::jsonb, payload = null
+         from unnest(?::int[], ?::text[], ?::text[]) as v(position, outcome, errors)
+         where r.sync_id = ? and r.position = v.position and r.outcome is null
+         returning r.outcome)
+       update listing_syncs set
+         processed = processed + (select count(*) from done),
+         created = created + (select count(*) from done where outcome = 'created'),
+         updated = updated + (select count(*) from done where outcome = 'updated'),
+         unchanged = unchanged + (select count(*) from done where outcome = 'unchanged'),
+         archived = archived + (select count(*) from done where outcome = 'archived'),
+         rejected = rejected + (select count(*) from done where outcome = 'rejected')
+       where id = ?`,
+      [
+        results.map((result) => result.position),
+        results.map((result) => result.outcome),
+        results.map((result) => (result.errors ? JSON.stringify(result.errors) : null)),
+        syncId,
+        syncId,
+      ] as any[]
+    )
+  }
+
+  /** Ends the sync; the finished row, or null when it was no longer running. */
+  async finish(syncId: number, state: 'done' | 'failed', tx?: Tx): Promise<SyncData | null> {
+    const { rows } = await (tx ?? db).rawQuery(
+      `update listing_syncs set state = ?, finished_at = now(), lease_until = null
+       where id = ? and state in ('pending', 'running') returning ${SYNC_COLUMNS}`,
+      [state, syncId]
+    )
+    return rows.length ? syncOf(rows[0]) : null
+  }
+
+  /** The agency's oldest unfinished sync, the one to run next. */
+  async next(agencyId: number): Promise<number | null> {
+    const { rows } = await db.rawQuery(
+      `select id from listing_syncs where agency_id = ? and state in ('pending', 'running')
+       order by id limit 1`,
+      [agencyId]
+    )
+    return rows.length ? Number(rows[0].id) : null
+  }
+
+  /** Deletes the agency's finished syncs received more than `days` days ago (rows go with them). */
+  async prune(agencyId: number, days: number) {
+    await db.rawQuery(
+      `delete from listing_syncs where agency_id = ? and state in ('done', 'failed')
+       and received_at < now() - make_interval(days => ?)`,
+      [agencyId, days]
+    )
+  }
+}

@@ -1,0 +1,173 @@
+/*
+ * Sincronizacion and its row results (docs/design.md §15): the wire names of
+ * a stock sync live here and in validators/inventory.ts.
+ */
+import { expand, link, path, type Links } from '#core/http/links'
+import { listEnvelope, pagedEnvelope, type Page } from '#core/http/envelopes'
+import { wireTime } from '#core/wire_time'
+import { named, object, type Wire } from '#core/openapi/schema'
+import { LinksSchema } from '#core/openapi/wire'
+import type { AgencyView } from '#agencies/services/agency_directory'
+import type { ResultRow, SyncData, SyncOutcome, SyncState } from '#listings/stores/sync_store'
+import { listingHref } from './listing_transformer.js'
+
+type Agency = Pick<AgencyView, 'adminMail'>
+
+export const OUTCOME_WIRE: Record<SyncOutcome, string> = {
+  created: 'Creada',
+  updated: 'Actualizada',
+  unchanged: 'SinCambios',
+  archived: 'Archivada',
+  rejected: 'Rechazada',
+}
+
+const STATE_WIRE: Record<SyncState, string> = {
+  pending: 'Pendiente',
+  running: 'EnCurso',
+  done: 'Terminada',
+  failed: 'Fallida',
+}
+
+/** `Creada` → `created`, for the results filter. */
+export const OUTCOME_OF = Object.fromEntries(
+  Object.entries(OUTCOME_WIRE).map(([outcome, wire]) => [wire, outcome])
+) as Record<string, SyncOutcome>
+
+const count = { type: 'integer', minimum: 0 } as const
+
+export const ResumenSchema = named(
+  'ResumenSincronizacion',
+  object({
+    Creadas: count,
+    Actualizadas: count,
+    SinCambios: count,
+    Archivadas: count,
+    Rechazadas: count,
+  })
+)
+
+export const SincronizacionSchema = named(
+  'Sincronizacion',
+  object({
+    Id: { type: 'integer' },
+    Modo: { type: 'string', enum: ['Completa', 'Parcial'] },
+    Simulada: { type: 'boolean' },
+    Estado: { type: 'string', enum: Object.values(STATE_WIRE) },
+    Recibida: { type: 'string', format: 'date-time' },
+    Terminada: { type: ['string', 'null'], format: 'date-time' },
+    Total: count,
+    Procesadas: count,
+    Resumen: ResumenSchema,
+    _links: LinksSchema,
+  })
+)
+
+export const ResultadoSincronizacionSchema = named(
+  'ResultadoSincronizacion',
+  object({
+    ExternalId: { type: ['string', 'null'] },
+    Resultado: { type: 'string', enum: Object.values(OUTCOME_WIRE) },
+    Errors: {
+      type: ['object', 'null'],
+      additionalProperties: { type: 'array', items: { type: 'string' } },
+      description: 'Solo en Rechazada: los Errors que la solicitud individual respondería',
+    },
+    _links: LinksSchema,
+  })
+)
+
+export function syncsHref(agency: Agency) {
+  return path('publicaciones', agency.adminMail, 'sincronizaciones')
+}
+
+export function syncHref(agency: Agency, id: number) {
+  return path('publicaciones', agency.adminMail, 'sincronizaciones', id)
+}
+
+const RESULTS_TEMPLATE = (agency: Agency, id: number) =>
+  `${syncHref(agency, id)}/resultados{?resultado,pagina}`
+
+function summary(sync: SyncData): Wire<typeof ResumenSchema> {
+  return {
+    Creadas: sync.counts.created,
+    Actualizadas: sync.counts.updated,
+    SinCambios: sync.counts.unchanged,
+    Archivadas: sync.counts.archived,
+    Rechazadas: sync.counts.rejected,
+  }
+}
+
+export function syncFull(agency: Agency, sync: SyncData): Wire<typeof SincronizacionSchema> {
+  return {
+    Id: sync.id,
+    Modo: sync.mode === 'full' ? 'Completa' : 'Parcial',
+    Simulada: sync.simulated,
+    Estado: STATE_WIRE[sync.state],
+    Recibida: wireTime(sync.receivedAt),
+    Terminada: sync.finishedAt ? wireTime(sync.finishedAt) : null,
+    Total: sync.total,
+    Procesadas: sync.processed,
+    Resumen: summary(sync),
+    _links: {
+      self: link(syncHref(agency, sync.id)),
+      resultados: { href: RESULTS_TEMPLATE(agency, sync.id), templated: true },
+    },
+  }
+}
+
+function syncRef(agency: Agency, sync: SyncData) {
+  return { href: syncHref(agency, sync.id), title: `Sincronización ${sync.id}` }
+}
+
+export function syncShapes(agency: Agency, sync: SyncData) {
+  return { full: () => syncFull(agency, sync), ref: () => syncRef(agency, sync) }
+}
+
+export function syncListShapes(agency: Agency, syncs: SyncData[]) {
+  const links: Links = { self: link(syncsHref(agency)) }
+  return {
+    full: () => listEnvelope(links, syncs.map((sync) => syncFull(agency, sync))),
+    ref: () => listEnvelope(links, syncs.map((sync) => syncRef(agency, sync))),
+  }
+}
+
+function resultEntry(
+  agency: Agency,
+  row: ResultRow
+): Wire<typeof ResultadoSincronizacionSchema> {
+  const links: Links = {}
+  if (row.outcome !== 'rejected' && row.externalId) {
+    links.publicacion = link(listingHref(agency, row.externalId))
+  }
+  return {
+    ExternalId: row.externalId,
+    Resultado: OUTCOME_WIRE[row.outcome],
+    Errors: row.errors,
+    _links: links,
+  }
+}
+
+export function resultPageShapes(
+  agency: Agency,
+  sync: SyncData,
+  rows: ResultRow[],
+  page: Page,
+  values: { resultado?: string }
+) {
+  const template = RESULTS_TEMPLATE(agency, sync.id)
+  const entries = () => rows.map((row) => resultEntry(agency, row))
+  return {
+    full: () => pagedEnvelope(template, values, page, entries()),
+    ref: () => pagedEnvelope(template, values, page, entries()),
+  }
+}
+
+/** SincronizacionTerminada (topic `publicaciones`): the counts, and the sync as its Recurso. */
+export function syncFinishedEvent(agency: Agency, sync: SyncData) {
+  return {
+    Tipo: 'SincronizacionTerminada',
+    Agencia: { AdminMail: agency.adminMail, href: path('agencias', agency.adminMail) },
+    Recurso: { href: expand(syncHref(agency, sync.id), {}), title: `Sincronización ${sync.id}` },
+    Datos: { ...summary(sync), Simulada: sync.simulated, Estado: STATE_WIRE[sync.state] },
+  }
+}

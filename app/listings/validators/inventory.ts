@@ -1,0 +1,341 @@
+/*
+ * Wire → domain for a stock sync (docs/design.md §15): the inventory read as
+ * it arrives, JSON or CSV, each row kept as its JSON text (one copy of the
+ * body, never the whole body as one buffer or string). Errors of the request
+ * as a whole are 400s keyed `Publicaciones`, `Modo`, or `Linea.{n}` for CSV;
+ * a row's own field errors are the worker's (that row ends `Rechazada`).
+ */
+import { createHash } from 'node:crypto'
+import { isUtf8 } from 'node:buffer'
+import { Readable, pipeline } from 'node:stream'
+import { parse as parseCsv } from 'csv-parse'
+import { JSONParser } from '@streamparser/json'
+import vine from '@vinejs/vine'
+import { Problem, type ProblemErrors } from '#core/http/problem'
+import { checkValues } from '#core/http/input_gate'
+import { unknownMemberErrors } from '#core/http/unknown_members'
+import { oneOf } from '#core/http/rules'
+import type { SyncMode } from '#listings/stores/sync_store'
+
+/** Rows (and Bajas) of one sync. */
+export const MAX_ROWS = 5000
+/** Bytes of one sync's body (413 beyond). */
+export const MAX_BYTES = 20 * 1024 * 1024
+
+export type InventoryRow = { externalId: string | null; payload: string }
+
+export type Inventory = {
+  mode: SyncMode
+  simulate: boolean
+  confirmArchives: boolean
+  rows: InventoryRow[]
+  archives: string[]
+  /** SHA-256 of the body's bytes: what an Idempotency-Key compares. */
+  bodyHash: string
+}
+
+const TOP_LEVEL = ['Modo', 'Simular', 'ConfirmarBajas', 'Publicaciones', 'Bajas']
+
+const optionsValidator = vine.create({
+  Modo: vine.string().use(oneOf(['Completa', 'Parcial'])),
+  Simular: vine.boolean({ strict: true }).optional(),
+  ConfirmarBajas: vine.boolean({ strict: true }).optional(),
+  Bajas: vine
+    .array(
+      vine
+        .string()
+        .minLength(2)
+        .maxLength(255)
+        .regex(/^[A-Za-z0-9._~-]+$/)
+    )
+    .maxLength(MAX_ROWS)
+    .optional(),
+})
+
+/** The CSV's options, in the query string (`?modo=&simular=&confirmarBajas=`). */
+export const csvQueryValidator = vine.create({
+  modo: vine.string().use(oneOf(['Completa', 'Parcial'])),
+  simular: vine.boolean().optional(),
+  confirmarBajas: vine.boolean().optional(),
+})
+
+export type CsvQuery = Awaited<ReturnType<typeof csvQueryValidator.validate>>
+
+const MODE_OF = { Completa: 'full', Parcial: 'partial' } as const
+
+function rowOf(value: Record<string, unknown>): InventoryRow {
+  const externalId = typeof value.ExternalId === 'string' ? value.ExternalId : null
+  return { externalId, payload: JSON.stringify(value) }
+}
+
+function refuse(errors: ProblemErrors, detail?: string): never {
+  throw Problem.badRequest(errors, detail)
+}
+
+const tooMany = () =>
+  refuse({ Publicaciones: [`Una sincronización admite hasta ${MAX_ROWS} publicaciones.`] })
+
+function hostile(row: unknown, key: (path: string) => string) {
+  const errors: ProblemErrors = {}
+  checkValues(row, errors)
+  const keyed: ProblemErrors = {}
+  for (const [path, messages] of Object.entries(errors)) keyed[key(path)] = messages
+  if (Object.keys(keyed).length > 0) refuse(keyed)
+}
+
+/** A JSON inventory `{Modo, Simular, ConfirmarBajas, Publicaciones: [row…], Bajas}`. */
+export async function readJsonInventory(chunks: AsyncIterable<Buffer>): Promise<Inventory> {
+  const hash = createHash('sha256')
+  const rows: InventoryRow[] = []
+  const top: Record<string, unknown> = {}
+  let root: Record<string, unknown> | undefined
+  let notRows = false
+  const parser = new JSONParser({
+    paths: ['$.Publicaciones.*', ...TOP_LEVEL.filter((name) => name !== 'Publicaciones').map((name) => `$.${name}`)],
+    keepStack: false,
+  })
+  parser.onValue = ({ value, key, parent, stack }) => {
+    if (stack.length === 1) {
+      root = parent as Record<string, unknown>
+      top[key as string] = value
+      return
+    }
+    if (typeof key !== 'number' || value === null || typeof value !== 'object' || Array.isArray(value)) {
+      notRows = true
+      return
+    }
+    if (rows.length === MAX_ROWS) tooMany()
+    hostile(value, (path) => `Publicaciones.${rows.length}${path === '_' ? '' : `.${path}`}`)
+    rows.push(rowOf(value as Record<string, unknown>))
+  }
+  try {
+    for await (const chunk of chunks) {
+      hash.update(chunk)
+      parser.write(chunk)
+    }
+    if (!parser.isEnded) parser.end()
+  } catch (error) {
+    if (error instanceof Problem) throw error
+    refuse({ _: ['El cuerpo no es JSON válido.'] }, 'El cuerpo no es JSON válido.')
+  }
+  if (root === undefined && rows.length === 0) {
+    refuse({ Modo: ['El campo Modo es obligatorio.'] })
+  }
+  const unknown = Object.keys(root ?? {}).filter((name) => !TOP_LEVEL.includes(name))
+  if (unknown.length > 0) {
+    throw Problem.badRequest(
+      unknownMemberErrors(unknown.map((path) => ({ path, known: TOP_LEVEL })))
+    )
+  }
+  const sentRows = root?.Publicaciones
+  if (notRows || (sentRows !== undefined && !Array.isArray(sentRows))) {
+    refuse({ Publicaciones: ['Publicaciones debe ser una lista de objetos.'] })
+  }
+  const options = await validateOptions(top)
+  return finish(options, rows, hash.digest('hex'))
+}
+
+async function validateOptions(top: Record<string, unknown>) {
+  const [error, options] = await optionsValidator.tryValidate(top)
+  if (error) throw error
+  return {
+    mode: MODE_OF[options.Modo as keyof typeof MODE_OF],
+    simulate: options.Simular ?? false,
+    confirmArchives: options.ConfirmarBajas ?? false,
+    archives: options.Bajas ?? [],
+  }
+}
+
+function finish(
+  options: Omit<Inventory, 'rows' | 'bodyHash'>,
+  rows: InventoryRow[],
+  bodyHash: string
+): Inventory {
+  if (options.mode === 'full' && options.archives.length > 0) {
+    refuse({ Bajas: ['Bajas solo se admite con Modo Parcial: una sincronización Completa da de baja lo que no envía.'] })
+  }
+  if (options.mode === 'full' && rows.length === 0) {
+    refuse({
+      Publicaciones: [
+        'Una sincronización Completa sin publicaciones archivaría todo el stock: envíe al menos una.',
+      ],
+    })
+  }
+  if (rows.length + options.archives.length === 0) {
+    refuse({ Publicaciones: ['Envíe al menos una publicación o una baja.'] })
+  }
+  if (rows.length + options.archives.length > MAX_ROWS) tooMany()
+  return { ...options, rows, bodyHash }
+}
+
+/*
+ * CSV (RFC 4180): a header row of wire names, dotted for nested members
+ * (`Precio.Importe`, `Locacion.Region`); `Fotos` is one cell of URLs separated
+ * by `|`, `DatosTecnicosCustom` one cell of `Nombre=Valor` pairs separated by
+ * `|`. An empty cell leaves the field out. Cells of number and boolean fields
+ * become numbers and booleans when they read as such; otherwise they stay
+ * text and the row is refused as the JSON row would be.
+ */
+const NUMBERS = new Set([
+  'VersionYear',
+  'Kilometraje',
+  'Precio.Importe',
+  'Adelanto.Importe',
+  'Cuota.Importe',
+])
+const BOOLEANS = new Set(['Activa', 'AplicaCertificadoGarantiaUsado'])
+export const CSV_COLUMNS = [
+  'ExternalId',
+  'Marca',
+  'Modelo',
+  'Version',
+  'VersionYear',
+  'Kilometraje',
+  'Transmision',
+  'Propulsion',
+  'RefStock',
+  'Activa',
+  'Exposicion',
+  'OperadorResponsable',
+  'Color',
+  'Descripcion',
+  'DatosTecnicosCustom',
+  'Precio.Moneda',
+  'Precio.Importe',
+  'Adelanto.Moneda',
+  'Adelanto.Importe',
+  'Cuota.Moneda',
+  'Cuota.Importe',
+  'Fotos',
+  'AplicaCertificadoGarantiaUsado',
+  'Locacion.Region',
+  'Locacion.Ciudad',
+  'Locacion.Direccion',
+  'Telefono',
+]
+
+function cellValue(column: string, cell: string): unknown {
+  if (NUMBERS.has(column) && /^-?\d+(\.\d+)?$/.test(cell.trim())) return Number(cell.trim())
+  if (BOOLEANS.has(column)) {
+    const word = cell.trim().toLowerCase()
+    if (word === 'true') return true
+    if (word === 'false') return false
+  }
+  if (column === 'Fotos') return cell.split('|').map((url) => url.trim()).filter(Boolean)
+  if (column === 'DatosTecnicosCustom') {
+    return cell
+      .split('|')
+      .filter((pair) => pair.trim())
+      .map((pair) => {
+        const equals = pair.indexOf('=')
+        return equals === -1
+          ? { Nombre: pair.trim(), Valor: '' }
+          : { Nombre: pair.slice(0, equals).trim(), Valor: pair.slice(equals + 1).trim() }
+      })
+  }
+  return cell
+}
+
+function objectOf(header: string[], record: string[]): Record<string, unknown> {
+  const row: Record<string, any> = {}
+  header.forEach((column, index) => {
+    const cell = record[index]
+    if (cell === undefined || cell === '') return
+    const value = cellValue(column, cell)
+    const dot = column.indexOf('.')
+    if (dot === -1) row[column] = value
+    else (row[column.slice(0, dot)] ??= {})[column.slice(dot + 1)] = value
+  })
+  return row
+}
+
+/**
+ * The bytes as text: UTF-8, or Windows-1252 when the first bytes past ASCII
+ * are not UTF-8 (as dealer systems often export). Decided once, as it arrives.
+ */
+async function* decoded(chunks: AsyncIterable<Buffer>, hash: ReturnType<typeof createHash>) {
+  let decoder: InstanceType<typeof globalThis.TextDecoder> | null = null
+  for await (const chunk of chunks) {
+    hash.update(chunk)
+    if (!decoder) {
+      const first = chunk.findIndex((byte) => byte >= 0x80)
+      if (first === -1) {
+        yield chunk.toString('latin1')
+        continue
+      }
+      // A sequence cut at the chunk's end is not evidence either way.
+      let end = chunk.length
+      while (end > first && end > chunk.length - 3 && (chunk[end - 1] & 0xc0) === 0x80) end--
+      if (end > first && chunk[end - 1] >= 0xc0) end--
+      decoder = isUtf8(chunk.subarray(first, end))
+        ? new TextDecoder('utf-8', { fatal: true })
+        : new TextDecoder('windows-1252')
+    }
+    yield decoder.decode(chunk, { stream: true })
+  }
+  if (decoder) yield decoder.decode()
+}
+
+/** A CSV inventory; its options come from the query string. */
+export async function readCsvInventory(
+  chunks: AsyncIterable<Buffer>,
+  query: CsvQuery
+): Promise<Inventory> {
+  const hash = createHash('sha256')
+  const parser = parseCsv({
+    bom: true,
+    info: true,
+    record_delimiter: ['\r\n', '\n', '\r'],
+    skip_empty_lines: true,
+  })
+  pipeline(Readable.from(decoded(chunks, hash)), parser, () => {})
+  let header: string[] | undefined
+  const rows: InventoryRow[] = []
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{
+      record: string[]
+      info: { lines: number }
+    }>) {
+      const line = `Linea.${info.lines}`
+      if (!header) {
+        header = record.map((name) => name.trim())
+        hostile(header, () => line)
+        const unknown = header.filter((name) => !CSV_COLUMNS.includes(name))
+        const repeated = header.filter((name, index) => header!.indexOf(name) !== index)
+        if (unknown.length > 0 || repeated.length > 0) {
+          refuse({
+            [line]: [
+              ...unknown.map((name) => `La columna «${name}» no es un campo de la publicación.`),
+              ...repeated.map((name) => `La columna «${name}» está repetida.`),
+            ],
+          })
+        }
+        continue
+      }
+      if (rows.length === MAX_ROWS) tooMany()
+      hostile(record, () => line)
+      rows.push(rowOf(objectOf(header, record)))
+    }
+  } catch (error: any) {
+    if (error instanceof Problem) throw error
+    if (error?.code === 'ERR_ENCODING_INVALID_ENCODED_DATA') {
+      refuse({ _: ['El CSV no es UTF-8 válido ni Windows-1252 de principio a fin.'] })
+    }
+    if (typeof error?.code === 'string' && error.code.startsWith('CSV_')) {
+      const lines = error.lines ?? error.info?.lines ?? 1
+      refuse({ [`Linea.${lines}`]: [`El CSV no se pudo leer: ${error.message}`] })
+    }
+    throw error
+  }
+  if (!header) refuse({ 'Linea.1': ['El CSV no tiene la fila de encabezados.'] })
+  return finish(
+    {
+      mode: MODE_OF[query.modo as keyof typeof MODE_OF],
+      simulate: query.simular ?? false,
+      confirmArchives: query.confirmarBajas ?? false,
+      archives: [],
+    },
+    rows,
+    hash.digest('hex')
+  )
+}
