@@ -16,13 +16,20 @@ export type Tx = TransactionClientContract
 
 export type UnitOfWorkOptions = {
   isolationLevel?: IsolationLevels
-  /** Another connection than the default one (a test's fresh database, the catalogue import). */
+  /**
+   * Another connection than the default one (a test's fresh database, the
+   * catalogue import), or the caller's transaction: the work then runs in a
+   * savepoint of it, rolled back alone if the work fails.
+   */
   client?: QueryClientContract
 }
 
 export class UnitOfWork {
   run<T>(work: (tx: Tx) => Promise<T>, options: UnitOfWorkOptions = {}): Promise<T> {
     const { client, ...transaction } = options
+    // Inside a transaction this is a savepoint; Lucid passes options on to knex as its
+    // callback there, so a savepoint gets none.
+    if (client?.isTransaction) return client.transaction(work)
     return (client ?? db).transaction(work, transaction)
   }
 }

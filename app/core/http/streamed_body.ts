@@ -40,7 +40,7 @@ export async function* bodyChunks(request: IncomingMessage, limit: number): Asyn
     })
   }
   const queue: Buffer[] = []
-  let ended = request.complete
+  let ended = request.readableEnded
   let failure: unknown
   let wake: (() => void) | null = null
   const onData = (chunk: Buffer) => {
