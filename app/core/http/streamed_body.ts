@@ -72,10 +72,7 @@ export async function* bodyChunks(request: IncomingMessage, limit: number): Asyn
       if (failure) throw failure
       if (ended) return
       request.resume()
-      await arrival(
-        (resolve) => (wake = resolve),
-        settings.bodyIdleTimeoutMs
-      )
+      await arrival((resolve) => (wake = resolve), settings.bodyIdleTimeoutMs)
       wake = null
     }
   } finally {

@@ -16,7 +16,11 @@ import {
   readCsvInventory,
   readJsonInventory,
 } from '#listings/validators/inventory'
-import { syncParamsValidator, syncResultsQueryValidator, toOutcome } from '#listings/validators/sync'
+import {
+  syncParamsValidator,
+  syncResultsQueryValidator,
+  toOutcome,
+} from '#listings/validators/sync'
 import {
   resultPageShapes,
   syncHref,
@@ -40,12 +44,17 @@ export default class SyncsController {
         )
       : await readJsonInventory(chunks)
     const agency = await agencyOfCaller(ctx, 'write', NOT_FOR_APP)
-    return withIdempotencyKey(ctx, idempotency, () => inventory.bodyHash, async () => {
-      const started = await starter.execute(ctx.caller, agency, inventory, syncRefusalErrors)
-      if (!started.ok) throw syncProblemFor(started)
-      const location = settings.publicUrl + syncHref(agency, started.value.id)
-      return respond(ctx, syncShapes(agency, started.value), { status: 202, location })
-    })
+    return withIdempotencyKey(
+      ctx,
+      idempotency,
+      () => inventory.bodyHash,
+      async () => {
+        const started = await starter.execute(ctx.caller, agency, inventory, syncRefusalErrors)
+        if (!started.ok) throw syncProblemFor(started)
+        const location = settings.publicUrl + syncHref(agency, started.value.id)
+        return respond(ctx, syncShapes(agency, started.value), { status: 202, location })
+      }
+    )
   }
 
   @inject()
@@ -80,9 +89,15 @@ export default class SyncsController {
     const { sync, rows, total } = found
     return respond(
       ctx,
-      resultPageShapes(agency, sync, rows, { page, perPage: RESULTS_PER_PAGE, total }, {
-        resultado: query.resultado,
-      })
+      resultPageShapes(
+        agency,
+        sync,
+        rows,
+        { page, perPage: RESULTS_PER_PAGE, total },
+        {
+          resultado: query.resultado,
+        }
+      )
     )
   }
 }

@@ -15,11 +15,7 @@ import { MAX_KM_PER_YEAR } from '#listings/services/listing_rules'
 import type { RowWording } from '#listings/services/run_sync'
 import type { RowRefusal, SyncRefusal } from '#listings/services/start_sync'
 import { errorsFromVine } from '#core/http/exception_handler'
-import {
-  unknownMemberErrors,
-  unknownMembers,
-  type MemberTree,
-} from '#core/http/unknown_members'
+import { unknownMemberErrors, unknownMembers, type MemberTree } from '#core/http/unknown_members'
 
 export type Outcome = { agency: Pick<AgencyView, 'adminMail'>; record: ListingRecord }
 

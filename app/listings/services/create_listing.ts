@@ -63,49 +63,53 @@ export default class CreateListing {
     const location = await this.#location(agency, input)
 
     try {
-      return await this.unitOfWork.run(async (tx) => {
-        if (await this.listings.externalIdTaken(agency.id, input.externalId, tx)) return duplicate()
+      return await this.unitOfWork.run(
+        async (tx) => {
+          if (await this.listings.externalIdTaken(agency.id, input.externalId, tx))
+            return duplicate()
 
-        const applied = await this.applyEdit.execute(tx, {
-          agency,
-          listing: null,
-          photoCount: 0,
-          input,
-          target: input.active === false ? 'suspended' : 'active',
-          base: { year: vehicle.value.year, mileage: input.mileage },
-          versionKnown: vehicle.value.versionId !== null,
-          location,
-        })
-        // A new listing waits for a running desasociar instead (see ApplyEdit): never `members_busy`.
-        if (!applied.ok) {
-          if ('signal' in applied) throw new Error('A new listing cannot be busy')
-          return applied
-        }
+          const applied = await this.applyEdit.execute(tx, {
+            agency,
+            listing: null,
+            photoCount: 0,
+            input,
+            target: input.active === false ? 'suspended' : 'active',
+            base: { year: vehicle.value.year, mileage: input.mileage },
+            versionKnown: vehicle.value.versionId !== null,
+            location,
+          })
+          // A new listing waits for a running desasociar instead (see ApplyEdit): never `members_busy`.
+          if (!applied.ok) {
+            if ('signal' in applied) throw new Error('A new listing cannot be busy')
+            return applied
+          }
 
-        const id = await this.listings.insert(
-          {
-            ...vehicle.value.columns,
-            ...applied.value.values,
-            app_id: caller.id,
-            agency_id: agency.id,
-            admin_email: agency.adminMail,
-            external_id: input.externalId,
-            slug: slugFor(
-              vehicle.value.columns.brand_name,
-              vehicle.value.columns.model_name,
-              vehicle.value.year,
-              shortId()
-            ),
-            revision: 1,
-          },
-          tx
-        )
-        if (applied.value.photos) {
-          await this.photoSet.install({ id, appId: caller.id }, applied.value.photos, tx)
-        }
-        const listing = await this.listings.find(caller.id, agency.id, input.externalId, {}, tx)
-        return ok({ agency, record: toRecord(listing!) })
-      }, { client: within })
+          const id = await this.listings.insert(
+            {
+              ...vehicle.value.columns,
+              ...applied.value.values,
+              app_id: caller.id,
+              agency_id: agency.id,
+              admin_email: agency.adminMail,
+              external_id: input.externalId,
+              slug: slugFor(
+                vehicle.value.columns.brand_name,
+                vehicle.value.columns.model_name,
+                vehicle.value.year,
+                shortId()
+              ),
+              revision: 1,
+            },
+            tx
+          )
+          if (applied.value.photos) {
+            await this.photoSet.install({ id, appId: caller.id }, applied.value.photos, tx)
+          }
+          const listing = await this.listings.find(caller.id, agency.id, input.externalId, {}, tx)
+          return ok({ agency, record: toRecord(listing!) })
+        },
+        { client: within }
+      )
     } catch (error: any) {
       // A concurrent create with the same ExternalId lost the race on the unique index.
       if (uniqueViolation(error) === 'listings_agency_external') return duplicate()

@@ -83,7 +83,8 @@ export default class RunSync {
 
     await this.unitOfWork.run(async (tx) => {
       const finished = await this.syncs.finish(sync.id, 'done', tx)
-      if (finished && agency) {
+      // A simulation writes nothing but itself and its results, no event either: the app reads it.
+      if (finished && agency && !sync.simulated) {
         await this.appEvents.emit(
           sync.appId,
           'publicaciones',
@@ -162,7 +163,11 @@ export default class RunSync {
     wording: RowWording
   ): Promise<Judged[]> {
     if (!agency) {
-      return rows.map((row) => ({ position: row.position, outcome: 'rejected', errors: wording.notFound() }))
+      return rows.map((row) => ({
+        position: row.position,
+        outcome: 'rejected',
+        errors: wording.notFound(),
+      }))
     }
     const caller = { id: sync.appId }
     const ids = rows.flatMap((row) => (row.externalId ? [row.externalId] : []))

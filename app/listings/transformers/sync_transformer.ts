@@ -126,15 +126,20 @@ export function syncShapes(agency: Agency, sync: SyncData) {
 export function syncListShapes(agency: Agency, syncs: SyncData[]) {
   const links: Links = { self: link(syncsHref(agency)) }
   return {
-    full: () => listEnvelope(links, syncs.map((sync) => syncFull(agency, sync))),
-    ref: () => listEnvelope(links, syncs.map((sync) => syncRef(agency, sync))),
+    full: () =>
+      listEnvelope(
+        links,
+        syncs.map((sync) => syncFull(agency, sync))
+      ),
+    ref: () =>
+      listEnvelope(
+        links,
+        syncs.map((sync) => syncRef(agency, sync))
+      ),
   }
 }
 
-function resultEntry(
-  agency: Agency,
-  row: ResultRow
-): Wire<typeof ResultadoSincronizacionSchema> {
+function resultEntry(agency: Agency, row: ResultRow): Wire<typeof ResultadoSincronizacionSchema> {
   const links: Links = {}
   if (row.outcome !== 'rejected' && row.externalId) {
     links.publicacion = link(listingHref(agency, row.externalId))
@@ -168,6 +173,6 @@ export function syncFinishedEvent(agency: Agency, sync: SyncData) {
     Tipo: 'SincronizacionTerminada',
     Agencia: { AdminMail: agency.adminMail, href: path('agencias', agency.adminMail) },
     Recurso: { href: expand(syncHref(agency, sync.id), {}), title: `Sincronización ${sync.id}` },
-    Datos: { ...summary(sync), Simulada: sync.simulated, Estado: STATE_WIRE[sync.state] },
+    Datos: summary(sync),
   }
 }

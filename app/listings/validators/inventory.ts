@@ -9,11 +9,12 @@ import { createHash } from 'node:crypto'
 import { isUtf8 } from 'node:buffer'
 import { Readable, pipeline } from 'node:stream'
 import { parse as parseCsv } from 'csv-parse'
-import { JSONParser } from '@streamparser/json'
+import { TokenParser, Tokenizer, TokenType } from '@streamparser/json'
+import type { ParsedTokenInfo } from '@streamparser/json/utils/types/parsedTokenInfo.js'
 import vine from '@vinejs/vine'
 import { Problem, type ProblemErrors } from '#core/http/problem'
 import { checkValues } from '#core/http/input_gate'
-import { unknownMemberErrors } from '#core/http/unknown_members'
+import { UNKNOWN_MEMBERS_DETAIL, unknownMemberErrors } from '#core/http/unknown_members'
 import { oneOf } from '#core/http/rules'
 import type { SyncMode } from '#listings/stores/sync_store'
 
@@ -83,24 +84,86 @@ function hostile(row: unknown, key: (path: string) => string) {
   if (Object.keys(keyed).length > 0) refuse(keyed)
 }
 
+/**
+ * The top level of a JSON body, watched token by token: the parser keeps
+ * nothing it does not emit, so the members it was not asked for (unknown
+ * ones, a scalar `Publicaciones`) are seen here.
+ */
+function watchTopLevel(forward: (info: ParsedTokenInfo) => void) {
+  const seen = { object: undefined as boolean | undefined, members: new Map<string, TokenType>() }
+  let depth = 0
+  let expectKey = false
+  let key: string | undefined
+  let awaitingValue = false
+  const watch = (info: ParsedTokenInfo) => {
+    if (awaitingValue) {
+      seen.members.set(key!, info.token)
+      awaitingValue = false
+    }
+    switch (info.token) {
+      case TokenType.LEFT_BRACE:
+      case TokenType.LEFT_BRACKET:
+        if (depth === 0) seen.object = info.token === TokenType.LEFT_BRACE
+        depth++
+        expectKey = depth === 1 && info.token === TokenType.LEFT_BRACE
+        break
+      case TokenType.RIGHT_BRACE:
+      case TokenType.RIGHT_BRACKET:
+        depth--
+        break
+      case TokenType.COMMA:
+        expectKey = depth === 1 && seen.object === true
+        break
+      case TokenType.COLON:
+        awaitingValue = depth === 1
+        break
+      case TokenType.STRING:
+        if (expectKey) key = info.value as string
+        expectKey = false
+        break
+      default:
+        if (depth === 0) seen.object = false
+    }
+    forward(info)
+  }
+  return { seen, watch }
+}
+
 /** A JSON inventory `{Modo, Simular, ConfirmarBajas, Publicaciones: [row…], Bajas}`. */
 export async function readJsonInventory(chunks: AsyncIterable<Buffer>): Promise<Inventory> {
   const hash = createHash('sha256')
   const rows: InventoryRow[] = []
   const top: Record<string, unknown> = {}
-  let root: Record<string, unknown> | undefined
   let notRows = false
-  const parser = new JSONParser({
-    paths: ['$.Publicaciones.*', ...TOP_LEVEL.filter((name) => name !== 'Publicaciones').map((name) => `$.${name}`)],
+  // A tokenizer and a token parser wired as JSONParser wires them, with the watch between.
+  const tokenizer = new Tokenizer()
+  const parser = new TokenParser({
+    paths: [
+      '$.Publicaciones.*',
+      ...TOP_LEVEL.filter((name) => name !== 'Publicaciones').map((name) => `$.${name}`),
+    ],
     keepStack: false,
   })
-  parser.onValue = ({ value, key, parent, stack }) => {
+  const { seen, watch } = watchTopLevel(parser.write.bind(parser))
+  tokenizer.onToken = watch
+  tokenizer.onEnd = () => {
+    if (!parser.isEnded) parser.end()
+  }
+  parser.onError = tokenizer.error.bind(tokenizer)
+  parser.onEnd = () => {
+    if (!tokenizer.isEnded) tokenizer.end()
+  }
+  parser.onValue = ({ value, key, stack }) => {
     if (stack.length === 1) {
-      root = parent as Record<string, unknown>
       top[key as string] = value
       return
     }
-    if (typeof key !== 'number' || value === null || typeof value !== 'object' || Array.isArray(value)) {
+    if (
+      typeof key !== 'number' ||
+      value === null ||
+      typeof value !== 'object' ||
+      Array.isArray(value)
+    ) {
       notRows = true
       return
     }
@@ -111,24 +174,23 @@ export async function readJsonInventory(chunks: AsyncIterable<Buffer>): Promise<
   try {
     for await (const chunk of chunks) {
       hash.update(chunk)
-      parser.write(chunk)
+      tokenizer.write(chunk)
     }
-    if (!parser.isEnded) parser.end()
+    if (!tokenizer.isEnded) tokenizer.end()
   } catch (error) {
     if (error instanceof Problem) throw error
     refuse({ _: ['El cuerpo no es JSON válido.'] }, 'El cuerpo no es JSON válido.')
   }
-  if (root === undefined && rows.length === 0) {
-    refuse({ Modo: ['El campo Modo es obligatorio.'] })
-  }
-  const unknown = Object.keys(root ?? {}).filter((name) => !TOP_LEVEL.includes(name))
+  if (seen.object !== true) refuse({ _: ['El cuerpo debe ser un objeto JSON.'] })
+  const unknown = [...seen.members.keys()].filter((name) => !TOP_LEVEL.includes(name))
   if (unknown.length > 0) {
     throw Problem.badRequest(
-      unknownMemberErrors(unknown.map((path) => ({ path, known: TOP_LEVEL })))
+      unknownMemberErrors(unknown.map((path) => ({ path, known: TOP_LEVEL }))),
+      UNKNOWN_MEMBERS_DETAIL
     )
   }
-  const sentRows = root?.Publicaciones
-  if (notRows || (sentRows !== undefined && !Array.isArray(sentRows))) {
+  const sentRows = seen.members.get('Publicaciones')
+  if (notRows || (sentRows !== undefined && sentRows !== TokenType.LEFT_BRACKET)) {
     refuse({ Publicaciones: ['Publicaciones debe ser una lista de objetos.'] })
   }
   const options = await validateOptions(top)
@@ -152,7 +214,11 @@ function finish(
   bodyHash: string
 ): Inventory {
   if (options.mode === 'full' && options.archives.length > 0) {
-    refuse({ Bajas: ['Bajas solo se admite con Modo Parcial: una sincronización Completa da de baja lo que no envía.'] })
+    refuse({
+      Bajas: [
+        'Bajas solo se admite con Modo Parcial: una sincronización Completa da de baja lo que no envía.',
+      ],
+    })
   }
   if (options.mode === 'full' && rows.length === 0) {
     refuse({
@@ -221,7 +287,11 @@ function cellValue(column: string, cell: string): unknown {
     if (word === 'true') return true
     if (word === 'false') return false
   }
-  if (column === 'Fotos') return cell.split('|').map((url) => url.trim()).filter(Boolean)
+  if (column === 'Fotos')
+    return cell
+      .split('|')
+      .map((url) => url.trim())
+      .filter(Boolean)
   if (column === 'DatosTecnicosCustom') {
     return cell
       .split('|')

@@ -12,7 +12,11 @@ export const syncParamsValidator = vine.create({
 })
 
 export const syncResultsQueryValidator = vine.create({
-  resultado: vine.string().trim().use(oneOf(Object.keys(OUTCOME_OF))).optional(),
+  resultado: vine
+    .string()
+    .trim()
+    .use(oneOf(Object.keys(OUTCOME_OF)))
+    .optional(),
   pagina: vine.number().withoutDecimals().range([1, 99]).optional(),
 })
 

@@ -133,7 +133,6 @@ function bodyTimeout() {
   })
 }
 
-
 function checkBody(ctx: HttpContext) {
   const errors: ProblemErrors = {}
   if (ctx.request.bodyType === 'urlencoded') checkPercentEncoding(ctx.request.raw() ?? '', errors)

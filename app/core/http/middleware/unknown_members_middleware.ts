@@ -29,7 +29,8 @@ function load() {
  * may hold, for a handler that checks bodies it reads itself (a stock sync's rows).
  */
 export async function membersOf(operation: string): Promise<MemberTree> {
-  const tree = (await load()).get(operation)
+  const operations = await load()
+  const tree = operations.get(operation)
   if (!tree) throw new Error(`No request body documented for ${operation}`)
   return tree
 }
