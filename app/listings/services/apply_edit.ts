@@ -26,6 +26,7 @@ import {
   type MatchIssue,
 } from './listing_failures.js'
 import { signal, type Signal } from './write_signals.js'
+import { BatchReads, liveReads, type EditReads } from './edit_reads.js'
 
 export type EditContext = {
   agency: AgencyView
@@ -42,6 +43,8 @@ export type EditContext = {
   location?: PlaceValues
   /** The transaction already holds off desasociar (`AgencyDirectory.holdMembers`). */
   membersHeld?: boolean
+  /** Where the rules read the agency from (a stock sync's batch shares its reads); default live. */
+  reads?: EditReads
 }
 
 /** The place columns of a `Locacion`, or its issues. */
@@ -54,11 +57,20 @@ export type Edited = Ok<EditResult> | InvalidListing | ListingConflict | Signal<
 
 @inject()
 export default class ApplyEdit {
+  #live: EditReads
+
   constructor(
-    private directory: AgencyDirectory,
+    directory: AgencyDirectory,
     private places: PlaceResolver,
-    private listings: ListingStore
-  ) {}
+    listings: ListingStore
+  ) {
+    this.#live = liveReads(directory, listings)
+  }
+
+  /** Reads for many edits of one agency in one transaction (a stock sync's batch). */
+  batchReads() {
+    return new BatchReads(this.#live)
+  }
 
   /**
    * The edit inside `tx`, which holds the listing row (if any).
@@ -83,6 +95,7 @@ export default class ApplyEdit {
   /** `tx` undefined: reads on the pool and signals `needs_lock` instead of locking. */
   async #apply(tx: Tx | undefined, context: EditContext): Promise<Edited | Signal<'needs_lock'>> {
     const { agency, listing, input } = context
+    const reads = context.reads ?? this.#live
     const issues: ListingIssue[] = []
     const values: Record<string, unknown> = {}
 
@@ -99,10 +112,10 @@ export default class ApplyEdit {
     ) {
       if (!tx) return signal('needs_lock')
       // A new listing holds no row a desasociar needs, so it may wait; an existing one may not.
-      const held = await this.directory.holdMembers(agency.id, tx, { wait: listing === null })
+      const held = await reads.holdMembers(agency.id, tx, { wait: listing === null })
       if (!held) return signal('members_busy')
     }
-    const { operator, plan } = await this.#operator(tx, agency, listing, input.operatorEmail)
+    const { operator, plan } = await this.#operator(reads, tx, agency, listing, input.operatorEmail)
     if (!operator) return invalid([{ field: 'operator', issue: 'none' }])
     values.operator_id = operator.id
     values.operator_email = operator.email
@@ -161,7 +174,14 @@ export default class ApplyEdit {
     if (!moved.ok) return moved
     values.state = context.target
 
-    const exposure = await this.#exposure(tx, context, operator, plan, moved.value.activating)
+    const exposure = await this.#exposure(
+      reads,
+      tx,
+      context,
+      operator,
+      plan,
+      moved.value.activating
+    )
     if (!exposure.ok) return exposure
     values.exposure = exposure.value
 
@@ -174,20 +194,21 @@ export default class ApplyEdit {
    * plan (one statement for the common edit); otherwise `#exposure` reads it.
    */
   async #operator(
+    reads: EditReads,
     client: Tx | undefined,
     agency: AgencyView,
     listing: ListingData | null,
     email: string | null | undefined
   ): Promise<{ operator: OperatorView | null; plan?: PlanView }> {
     if (email) {
-      const named = await this.directory.member(agency.id, email, client)
+      const named = await reads.member(agency.id, email, client)
       if (named) return { operator: named }
     }
     if (listing) {
-      const current = await this.directory.memberByIdWithPlan(agency.id, listing.operatorId, client)
+      const current = await reads.memberByIdWithPlan(agency.id, listing.operatorId, client)
       if (current.member) return { operator: current.member, plan: current.plan }
     }
-    return { operator: await this.directory.admin(agency.id, client) }
+    return { operator: await reads.admin(agency.id, client) }
   }
 
   /**
@@ -283,6 +304,7 @@ export default class ApplyEdit {
    * concurrent activations cannot both take the last place.
    */
   async #exposure(
+    reads: EditReads,
     tx: Tx | undefined,
     context: EditContext,
     operator: OperatorView,
@@ -308,17 +330,17 @@ export default class ApplyEdit {
         // this waits only for a suspension's agency/operator row while holding the listing row
         // (and, for a new listing, nothing), and a suspension locks only listings that are already
         // active — never this one; one that starts after this read waits for `tx` instead.
-        const suspended = await this.directory.holdSuspensions(agency.id, operator.id, tx)
+        const suspended = await reads.holdSuspensions(agency.id, operator.id, tx)
         if (suspended.agency) return fail('agency_suspended')
         if (suspended.operator) return fail('operator_suspended')
       }
       if (counts) {
-        await this.listings.holdActivations(agency.id, tx)
-        used = await this.listings.activeByExposure(agency.id, { except: listing?.id }, tx)
+        await reads.holdActivations(agency.id, tx)
+        used = await reads.activeByExposure(agency.id, { except: listing?.id }, tx)
       }
     }
     // Under the agency's lock the plan is read after taking it, as the count is.
-    const plan = known && !counts ? known : await this.directory.plan(agency.id, tx)
+    const plan = known && !counts ? known : await reads.plan(agency.id, tx)
     if (activating) {
       const active = used.high + used.medium + used.low
       if (active >= plan.capacity) {

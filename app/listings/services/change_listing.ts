@@ -39,6 +39,7 @@ import { expectedRevision, listingEtag } from './listing_etag.js'
 import type { ListingFailure } from './listing_failures.js'
 import ListingEvents, { type StateCause } from './listing_events.js'
 import { isSignal, signal, type Signal } from './write_signals.js'
+import type { EditReads } from './edit_reads.js'
 
 export type Change =
   | { kind: 'edit'; input: ListingEditInput }
@@ -97,8 +98,12 @@ export default class ChangeListing {
    * with no transaction, lock or write (docs/design.md §15). False means
    * "run it": a change, a failure, or something only a locked attempt can tell.
    */
-  async unchanged(request: ChangeRequest, current: ListingRecord): Promise<boolean> {
-    const result = await this.#attempt(undefined, request, undefined, false, current, true)
+  async unchanged(
+    request: ChangeRequest,
+    current: ListingRecord,
+    reads?: EditReads
+  ): Promise<boolean> {
+    const result = await this.#attempt(undefined, request, undefined, false, current, true, reads)
     return result.ok
   }
 
@@ -165,7 +170,8 @@ export default class ChangeListing {
     location: PlaceValues | undefined,
     membersHeld: boolean,
     handed?: ListingRecord,
-    probe = false
+    probe = false,
+    reads?: EditReads
   ): Promise<Attempt> {
     const { agency, caller, externalId } = request
     // After `members_busy`: wait for the agency's desasociar before taking the listing row.
@@ -214,6 +220,7 @@ export default class ChangeListing {
         versionKnown: listing.versionId !== null,
         location,
         membersHeld,
+        reads,
       }
       const applied = tx
         ? await this.applyEdit.execute(tx, context)

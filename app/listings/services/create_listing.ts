@@ -13,10 +13,10 @@ import type { Caller } from '#core/auth/app_scoped'
 import type { AgencyView } from '#agencies/services/agency_directory'
 import AgencyService from '#agencies/services/agency_service'
 import VehicleResolver, { type VersionRef } from '#catalog/services/vehicle_resolver'
-import type { Spec } from '#listings/models/listing'
+import type { Exposure, ListingState, Spec } from '#listings/models/listing'
 import type { ListingCreateInput } from '#listings/validators/listing'
 import ListingStore from '#listings/stores/listing_store'
-import ApplyEdit from './apply_edit.js'
+import ApplyEdit, { type PlaceValues } from './apply_edit.js'
 import { toRecord, type ListingRecord } from './listing_record.js'
 import PhotoSet from './photo_set.js'
 import { slugFor } from './listing_rules.js'
@@ -85,21 +85,7 @@ export default class CreateListing {
           }
 
           const id = await this.listings.insert(
-            {
-              ...vehicle.value.columns,
-              ...applied.value.values,
-              app_id: caller.id,
-              agency_id: agency.id,
-              admin_email: agency.adminMail,
-              external_id: input.externalId,
-              slug: slugFor(
-                vehicle.value.columns.brand_name,
-                vehicle.value.columns.model_name,
-                vehicle.value.year,
-                shortId()
-              ),
-              revision: 1,
-            },
+            this.#columns(caller, agency, input, vehicle.value, applied.value.values),
             tx
           )
           if (applied.value.photos) {
@@ -118,25 +104,121 @@ export default class CreateListing {
   }
 
   /**
+   * Creates several listings of one agency in `tx` (a stock sync's batch of new
+   * rows): the rules of `execute`, with the agency's people, plan and counts
+   * read once for the batch (ApplyEdit.batchReads) and one INSERT for all.
+   * Results in the order of `inputs`; a listing's id when created.
+   */
+  async many(
+    caller: Caller,
+    agency: AgencyView,
+    inputs: ListingCreateInput[],
+    tx: Tx
+  ): Promise<Array<Ok<{ id: number }> | CreateFailure>> {
+    const reads = this.applyEdit.batchReads()
+    const taken = await this.listings.takenIn(
+      agency.id,
+      inputs.map((input) => input.externalId),
+      tx
+    )
+    const places = new Map<string, Promise<PlaceValues | undefined>>()
+    // A stock names the same makes, models and versions again and again: each looked up once.
+    const catalogue = memoized(this.vehicles)
+    const results: Array<Ok<{ id: number }> | CreateFailure> = []
+    const accepted: { index: number; values: Record<string, unknown>; photos?: string[] }[] = []
+    for (const [index, input] of inputs.entries()) {
+      if (taken.has(input.externalId.toLowerCase())) {
+        results[index] = duplicate()
+        continue
+      }
+      const vehicle = await this.#vehicle(input, catalogue)
+      if (!vehicle.ok) {
+        results[index] = vehicle
+        continue
+      }
+      const placeKey = JSON.stringify(input.location ?? null) + (input.location === undefined)
+      if (!places.has(placeKey)) places.set(placeKey, this.#location(agency, input))
+      const applied = await this.applyEdit.execute(tx, {
+        agency,
+        listing: null,
+        photoCount: 0,
+        input,
+        target: input.active === false ? 'suspended' : 'active',
+        base: { year: vehicle.value.year, mileage: input.mileage },
+        versionKnown: vehicle.value.versionId !== null,
+        location: await places.get(placeKey),
+        reads,
+      })
+      if (!applied.ok) {
+        if ('signal' in applied) throw new Error('A new listing cannot be busy')
+        results[index] = applied
+        continue
+      }
+      const { values } = applied.value
+      reads.counted(values.state as ListingState, values.exposure as Exposure)
+      accepted.push({
+        index,
+        values: this.#columns(caller, agency, input, vehicle.value, values),
+        photos: applied.value.photos,
+      })
+    }
+    const ids = await this.listings.insertMany(
+      accepted.map((row) => row.values),
+      tx
+    )
+    for (const [position, row] of accepted.entries()) {
+      const id = ids[position]
+      results[row.index] = ok({ id })
+      if (row.photos) await this.photoSet.install({ id, appId: caller.id }, row.photos, tx)
+    }
+    return results
+  }
+
+  /** The new row's columns: the vehicle, the edit's values, who and where it belongs. */
+  #columns(
+    caller: Caller,
+    agency: AgencyView,
+    input: ListingCreateInput,
+    vehicle: Vehicle,
+    values: Record<string, unknown>
+  ) {
+    return {
+      ...vehicle.columns,
+      ...values,
+      app_id: caller.id,
+      agency_id: agency.id,
+      admin_email: agency.adminMail,
+      external_id: input.externalId,
+      slug: slugFor(
+        vehicle.columns.brand_name,
+        vehicle.columns.model_name,
+        vehicle.year,
+        shortId()
+      ),
+      revision: 1,
+    }
+  }
+
+  /**
    * `Locacion` as sent (null: none); absent, the agency's main branch's place
    * (docs/design.md §19), read through the agencies module's service.
    */
-  async #location(agency: AgencyView, input: ListingCreateInput) {
+  async #location(agency: AgencyView, input: ListingCreateInput): Promise<PlaceValues | undefined> {
     if (input.location !== undefined) return this.applyEdit.resolveLocation(input)
     const branches = await this.agencies.branches(agency.id)
     const main = branches.find((branch) => branch.isMain)
     return main ? this.applyEdit.placeOf(main) : undefined
   }
 
-  async #vehicle(input: ListingCreateInput) {
-    const brand = await this.vehicles.brand(input.brand)
+  async #vehicle(input: ListingCreateInput, vehicles: Lookups = this.vehicles) {
+    const brand = await vehicles.brand(input.brand)
     if (!brand.ok) return invalid([{ field: 'brand', issue: brand.reason, value: input.brand }])
-    const model = await this.vehicles.model(input.model, brand.value.id)
+    const model = await vehicles.model(input.model, brand.value.id)
     if (!model.ok) return invalid([{ field: 'model', issue: model.reason, value: input.model }])
 
-    let version = await this.vehicles.version(input.version, model.value.id, input.year)
+    let version = await vehicles.version(input.version, model.value.id, input.year)
     if (!version.ok && version.reason === 'not_found' && input.year) {
-      version = await this.vehicles.version(input.version, model.value.id)
+      version = await vehicles.version(input.version, model.value.id)
     }
     if (!version.ok && version.reason === 'ambiguous') {
       return invalid([{ field: 'version', issue: 'ambiguous', value: input.version }])
@@ -169,6 +251,30 @@ export default class CreateListing {
       },
     })
   }
+}
+
+type Lookups = Pick<VehicleResolver, 'brand' | 'model' | 'version'>
+
+/** The catalogue's lookups, each answer kept for the calls that follow (one batch's). */
+function memoized(vehicles: Lookups): Lookups {
+  const answers = new Map<string, Promise<any>>()
+  const once = <T>(key: string, look: () => Promise<T>): Promise<T> => {
+    if (!answers.has(key)) answers.set(key, look())
+    return answers.get(key)!
+  }
+  return {
+    brand: (name) => once(`b ${name}`, () => vehicles.brand(name)),
+    model: (name, brandId) => once(`m ${brandId} ${name}`, () => vehicles.model(name, brandId)),
+    version: (name, modelId, year) =>
+      once(`v ${modelId} ${year} ${name}`, () => vehicles.version(name, modelId, year)),
+  }
+}
+
+/** A row's vehicle as the catalogue resolved it. */
+type Vehicle = {
+  year: number
+  versionId: number | null
+  columns: { brand_name: string; model_name: string } & Record<string, unknown>
 }
 
 function duplicate() {

@@ -30,10 +30,16 @@ import SyncStore, {
   type RowResult,
   type SyncData,
 } from '#listings/stores/sync_store'
-import { listingCreateValidator, toCreateInput } from '#listings/validators/listing'
+import {
+  listingCreateValidator,
+  toCreateInput,
+  type ListingCreateInput,
+} from '#listings/validators/listing'
+import { uniqueViolation } from '#core/database/errors'
 import { syncFinishedEvent } from '#listings/transformers/sync_transformer'
 import CreateListing from './create_listing.js'
 import ChangeListing, { type ChangeRequest } from './change_listing.js'
+import ApplyEdit from './apply_edit.js'
 import { toRecord } from './listing_record.js'
 import type { ListingFailure } from './listing_failures.js'
 
@@ -52,8 +58,14 @@ export type RowWording = {
   notFound(): RowErrors
 }
 
-/** A result, and whether it came with a write (then it is recorded in that write's transaction). */
-type Judged = RowResult & { writes?: (tx: Tx) => Promise<RowResult> }
+/**
+ * A row's result, or what gives it: a write of its own (recorded in that
+ * write's transaction), or a creation done with the batch's others.
+ */
+type Judged = RowResult & {
+  writes?: (tx: Tx) => Promise<RowResult>
+  creates?: ListingCreateInput
+}
 
 export type RunOutcome = 'finished' | 'waiting' | 'gone'
 
@@ -65,6 +77,7 @@ export default class RunSync {
     private directory: AgencyDirectory,
     private creator: CreateListing,
     private changer: ChangeListing,
+    private applyEdit: ApplyEdit,
     private unitOfWork: UnitOfWork,
     private appEvents: AppEvents,
     private runner: JobRunner
@@ -115,21 +128,83 @@ export default class RunSync {
       const rows = await this.syncs.pending(sync.id, BATCH)
       if (rows.length === 0) return true
       const judged = await this.#judge(sync, agency, rows, wording)
-      const quiet: RowResult[] = []
+      await this.#createAll(sync, agency!, judged, wording)
       for (const row of judged) {
-        if (!row.writes) {
-          quiet.push(row)
-          continue
-        }
+        if (!row.writes) continue
         await this.unitOfWork.run(async (tx) => {
           // Another worker that took over a lapsed lease may have done it already.
-          if (!(await this.syncs.holdUnfinished(sync.id, row.position, tx))) return
+          const open = await this.syncs.holdUnfinished(sync.id, [row.position], tx)
+          if (open.length === 0) return
           await this.syncs.record(sync.id, [await row.writes!(tx)], tx)
         })
       }
-      await this.syncs.record(sync.id, quiet)
+      await this.syncs.record(
+        sync.id,
+        judged.filter((row) => !row.writes && !row.creates)
+      )
       if (!(await this.syncs.renew(sync.id, LEASE_SECONDS))) return false
     }
+  }
+
+  /**
+   * The batch's new listings, created together in one transaction with their
+   * results (CreateListing.many). Should one of them meet a listing created
+   * meanwhile by another request, the batch's creations go one by one instead.
+   */
+  async #createAll(sync: SyncData, agency: AgencyView, judged: Judged[], wording: RowWording) {
+    const creating = judged.filter((row) => row.creates)
+    if (creating.length === 0) return
+    try {
+      await this.unitOfWork.run(async (tx) => {
+        const open = new Set(
+          await this.syncs.holdUnfinished(
+            sync.id,
+            creating.map((row) => row.position),
+            tx
+          )
+        )
+        const rows = creating.filter((row) => open.has(row.position))
+        await this.syncs.record(sync.id, await this.#created(sync, agency, rows, wording, tx), tx)
+      })
+    } catch (error) {
+      if (uniqueViolation(error) !== 'listings_agency_external') throw error
+      for (const row of creating)
+        row.writes = (tx) => this.#createOne(sync, agency, row, wording, tx)
+    }
+  }
+
+  async #created(
+    sync: SyncData,
+    agency: AgencyView,
+    rows: Judged[],
+    wording: RowWording,
+    tx: Tx
+  ): Promise<RowResult[]> {
+    const created = await this.creator.many(
+      { id: sync.appId },
+      agency,
+      rows.map((row) => row.creates!),
+      tx
+    )
+    return rows.map((row, index) => {
+      const result = created[index]
+      return result.ok
+        ? { position: row.position, outcome: 'created' }
+        : { position: row.position, outcome: 'rejected', errors: wording.failure(result) }
+    })
+  }
+
+  async #createOne(
+    sync: SyncData,
+    agency: AgencyView,
+    row: Judged,
+    wording: RowWording,
+    tx: Tx
+  ): Promise<RowResult> {
+    const created = await this.creator.execute({ id: sync.appId }, agency, row.creates!, tx)
+    return created.ok
+      ? { position: row.position, outcome: 'created' }
+      : { position: row.position, outcome: 'rejected', errors: wording.failure(created) }
   }
 
   async #simulate(sync: SyncData, agency: AgencyView | null, wording: RowWording) {
@@ -140,7 +215,13 @@ export default class RunSync {
         for (let offset = 0; ; offset += BATCH) {
           const rows = await this.syncs.pending(sync.id, BATCH, offset)
           if (rows.length === 0) break
-          for (const row of await this.#judge(sync, agency, rows, wording)) {
+          const judged = await this.#judge(sync, agency, rows, wording)
+          const creating = judged.filter((row) => row.creates)
+          if (creating.length > 0) {
+            results.push(...(await this.#created(sync, agency!, creating, wording, tx)))
+          }
+          for (const row of judged) {
+            if (row.creates) continue
             results.push(row.writes ? await this.unitOfWork.run(row.writes, { client: tx }) : row)
           }
           await this.syncs.renew(sync.id, LEASE_SECONDS)
@@ -172,6 +253,8 @@ export default class RunSync {
     const caller = { id: sync.appId }
     const ids = rows.flatMap((row) => (row.externalId ? [row.externalId] : []))
     const existing = await this.listings.findMany(sync.appId, sync.agencyId, ids)
+    // The probes of a batch read the agency's people and plan once.
+    const probes = this.applyEdit.batchReads()
     const judged: Judged[] = []
     for (const row of rows) {
       const rejected = (errors: RowErrors): Judged => ({
@@ -227,16 +310,7 @@ export default class RunSync {
       const input = toCreateInput(body)
 
       if (!current) {
-        judged.push({
-          position: row.position,
-          outcome: 'created',
-          writes: async (tx) => {
-            const created = await this.creator.execute(caller, agency, input, tx)
-            return created.ok
-              ? { position: row.position, outcome: 'created' }
-              : { position: row.position, outcome: 'rejected', errors: wording.failure(created) }
-          },
-        })
+        judged.push({ position: row.position, outcome: 'created', creates: input })
         continue
       }
       // Archived listings are never revived: the PUT's own 409.
@@ -250,7 +324,7 @@ export default class RunSync {
         externalId: current.externalId,
         change: { kind: 'edit', input },
       }
-      if (await this.changer.unchanged(request, toRecord(current))) {
+      if (await this.changer.unchanged(request, toRecord(current), probes)) {
         judged.push({ position: row.position, outcome: 'unchanged' })
         continue
       }

@@ -184,6 +184,22 @@ export default class ListingStore {
   }
 
   /** Inserts a listing; answers its id. */
+  /** Rows in one statement (a stock sync's new listings); their ids in order. */
+  async insertMany(rows: ListingValues[], tx: Tx): Promise<number[]> {
+    if (rows.length === 0) return []
+    const inserted = await tx.table('listings').multiInsert(rows).returning('id')
+    return inserted.map((row: { id: number }) => row.id)
+  }
+
+  /** Which of `externalIds` (lower case) any app's listing of the agency already has. */
+  async takenIn(agencyId: number, externalIds: string[], tx: Tx): Promise<Set<string>> {
+    const { rows } = await tx.rawQuery(
+      'select lower(external_id) as id from listings where agency_id = ? and lower(external_id) = any(?::text[])',
+      [agencyId, externalIds.map((externalId) => externalId.toLowerCase())]
+    )
+    return new Set(rows.map((row: { id: string }) => row.id))
+  }
+
   async insert(values: ListingValues, tx?: Tx): Promise<number> {
     const [{ id }] = await (tx ?? db.connection()).table('listings').insert(values).returning('id')
     return id
