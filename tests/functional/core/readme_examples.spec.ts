@@ -39,6 +39,7 @@ const EXPECTED = [
   'GET /v3/publicaciones/demo@agencia-demo.com.ar/STOCK-1',
   'PATCH /v3/publicaciones/demo@agencia-demo.com.ar/STOCK-1',
   'PATCH /v3/publicaciones/demo@agencia-demo.com.ar/STOCK-1',
+  'POST /v3/publicaciones/demo@agencia-demo.com.ar/sincronizaciones',
 ]
 
 /** Where the README says the service and the walkthrough's receiver listen. */
