@@ -62,7 +62,7 @@ function syncWorker(): ChildProcess {
       LOG_LEVEL: 'warn',
       SYNC_LEASE_SECONDS: String(CHILD_LEASE_SECONDS),
     },
-    stdio: 'ignore',
+    stdio: ['ignore', 'inherit', 'inherit'],
   })
 }
 
