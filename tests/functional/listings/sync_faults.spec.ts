@@ -27,6 +27,7 @@ import { settings } from '#core/settings'
 import JobRunner from '#core/jobs/runner'
 import { ownedServer } from '#core/database/embedded'
 import { STOCK_SYNC } from '#listings/jobs'
+import SyncStore from '#listings/stores/sync_store'
 import { raw } from '#tests/helpers/http'
 import { until } from '#tests/helpers/until'
 import { listingBody, setup, uniqueExternalId } from './support.js'
@@ -125,7 +126,10 @@ async function stored(id: number) {
   }
 }
 
-function newRows(count: number, overrides: (index: number) => Record<string, unknown> = () => ({})) {
+function newRows(
+  count: number,
+  overrides: (index: number) => Record<string, unknown> = () => ({})
+) {
   return Array.from({ length: count }, (_, index) => listingBody(overrides(index)) as Row)
 }
 
@@ -140,7 +144,9 @@ async function assertBooksBalance(
   w: World,
   id: number,
   rows: Row[],
-  expected: Partial<Record<'Creadas' | 'Actualizadas' | 'SinCambios' | 'Archivadas' | 'Rechazadas', number>>
+  expected: Partial<
+    Record<'Creadas' | 'Actualizadas' | 'SinCambios' | 'Archivadas' | 'Rechazadas', number>
+  >
 ) {
   const sync = await showSync(w, id)
   assert.equal(sync.Estado, 'Terminada', JSON.stringify(sync))
@@ -384,7 +390,8 @@ test.group('Stock sync faults: two syncs of one agency at once', (group) => {
     const shared = Array.from({ length: 100 }, () => uniqueExternalId('shared'))
     const inventory = (price: number) => [
       ...shared.map(
-        (ExternalId) => listingBody({ ExternalId, Precio: { Moneda: 'USD', Importe: price } }) as Row
+        (ExternalId) =>
+          listingBody({ ExternalId, Precio: { Moneda: 'USD', Importe: price } }) as Row
       ),
       ...newRows(50),
     ]
@@ -432,8 +439,8 @@ test.group('Stock sync faults: two syncs of one agency at once', (group) => {
     const lastPrice = (second.rows[0].Precio as { Importe: number }).Importe
     assert.deepEqual(prices, [{ price: lastPrice, revision: 2, n: 100 }], 'the second wrote last')
     console.log(
-      `    two syncs posted at once: #${first.id} ran ${ms(a.received_at, a.finished_at!)} ms, ` +
-        `#${second.id} wrote ${ms(a.finished_at!, secondUpdated.first)} ms after #${first.id} ended; ` +
+      `    two syncs posted at once: #${first.id} ran ${elapsedMs(a.received_at, a.finished_at!)} ms, ` +
+        `#${second.id} wrote ${elapsedMs(a.finished_at!, secondUpdated.first)} ms after #${first.id} ended; ` +
         `Resumen ${JSON.stringify({ first: 'Creadas 150', second: 'Creadas 50, Actualizadas 100' })}`
     )
   }).timeout(300_000)
@@ -459,10 +466,12 @@ test.group('Stock sync faults: two syncs of one agency at once', (group) => {
     try {
       const shared = Array.from({ length: 20 }, () => uniqueExternalId('held'))
       const firstRows = shared.map(
-        (ExternalId) => listingBody({ ExternalId, Precio: { Moneda: 'USD', Importe: 20_000 } }) as Row
+        (ExternalId) =>
+          listingBody({ ExternalId, Precio: { Moneda: 'USD', Importe: 20_000 } }) as Row
       )
       const secondRows = shared.map(
-        (ExternalId) => listingBody({ ExternalId, Precio: { Moneda: 'USD', Importe: 21_000 } }) as Row
+        (ExternalId) =>
+          listingBody({ ExternalId, Precio: { Moneda: 'USD', Importe: 21_000 } }) as Row
       )
       const firstPost = postSync(w, { Modo: 'Parcial', Publicaciones: firstRows })
       await until(
@@ -510,7 +519,64 @@ test.group('Stock sync faults: two syncs of one agency at once', (group) => {
   }).timeout(300_000)
 })
 
-function ms(from: Date, to: Date) {
+test.group("Stock sync: waiting for the agency's turn", () => {
+  test('a sync whose job waited through its 100th retry (another sync of the agency still running) is not given up: it stays Pendiente, keeps a job coming, runs after the first', async ({
+    assert,
+  }) => {
+    const w = await world()
+    const runner = await app.container.make(JobRunner)
+    const definition = runner.definitions().find((job) => job.name === STOCK_SYNC)!
+    const externalId = uniqueExternalId('turn')
+    const first = await postSync(w, {
+      Modo: 'Parcial',
+      Publicaciones: [listingBody({ ExternalId: externalId })],
+    })
+    const second = await postSync(w, {
+      Modo: 'Parcial',
+      Publicaciones: [
+        listingBody({ ExternalId: externalId, Precio: { Moneda: 'USD', Importe: 40_000 } }),
+      ],
+    })
+    assert.equal(first.status, 202)
+    assert.equal(second.status, 202)
+    // The first runs (a worker holds its turn) for longer than the second's job keeps retrying.
+    const syncs = await app.container.make(SyncStore)
+    assert.isNotNull(await syncs.claim(first.body.Id, 600))
+    const jobsOf = async (id: number) =>
+      (
+        await db.rawQuery(
+          `select count(*)::int as n from pgboss.job where name = ? and (data->>'syncId')::int = ?
+           and state in ('created', 'retry')`,
+          [STOCK_SYNC, id]
+        )
+      ).rows[0].n as number
+    const waiting = await jobsOf(second.body.Id)
+
+    const lastTry = runner.execute(
+      definition,
+      { syncId: second.body.Id },
+      { id: 'last-try', name: STOCK_SYNC, retryCount: definition.queue!.retryLimit! }
+    )
+    await assert.rejects(() => lastTry, /waits for another sync/)
+    assert.equal((await stored(second.body.Id))!.state, 'pending', 'not given up')
+    assert.equal(await jobsOf(second.body.Id), waiting + 1, 'a new job is queued for it')
+
+    // The first's worker dies; its lease lapses; the first runs, then the second.
+    await db.rawQuery(
+      `update listing_syncs set lease_until = now() - interval '1 second' where id = ?`,
+      [first.body.Id]
+    )
+    await runner.runNow(STOCK_SYNC, { syncId: first.body.Id })
+    await runner.runNow(STOCK_SYNC, { syncId: second.body.Id })
+    const [a, b] = [await showSync(w, first.body.Id), await showSync(w, second.body.Id)]
+    assert.deepEqual(
+      [a.Estado, a.Resumen.Creadas, b.Estado, b.Resumen.Actualizadas],
+      ['Terminada', 1, 'Terminada', 1]
+    )
+  })
+})
+
+function elapsedMs(from: Date, to: Date) {
   return to.getTime() - from.getTime()
 }
 
