@@ -150,9 +150,13 @@ export default class RunSync {
       .catch((error) => {
         if (error !== rollback) throw error
       })
-    for (let start = 0; start < results.length; start += BATCH) {
-      await this.syncs.record(sync.id, results.slice(start, start + BATCH))
-    }
+    // All the results or none: a run cut short here simulates every row again (the rows
+    // left, simulated alone, would not see what the rows before them would have done).
+    await this.unitOfWork.run(async (tx) => {
+      for (let start = 0; start < results.length; start += BATCH) {
+        await this.syncs.record(sync.id, results.slice(start, start + BATCH), tx)
+      }
+    })
   }
 
   /** Each row's result, or the write that will give it. */
