@@ -38,6 +38,7 @@ const env = await Env.create(new URL('../', import.meta.url), {
   INVITATION_TTL_DAYS: Env.schema.number.optional(),
   RATE_LIMIT_PER_MINUTE: Env.schema.number.optional(),
   AUTH_FAILURES_PER_MINUTE: Env.schema.number.optional(),
+  SYNC_LEASE_SECONDS: Env.schema.number.optional(),
   LIMITER_STORE: Env.schema.enum.optional(['database', 'memory'] as const),
   TRUST_PROXY: Env.schema.string.optional(),
   // GET /metrics on its own port (off when unset), or on PORT with this bearer token (docs/design.md §14).

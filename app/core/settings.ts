@@ -29,6 +29,11 @@ export const settings = {
   bodyIdleTimeoutMs: 15_000,
   /** The rest of a body refused as too large (413) is read and discarded up to this much, then the connection is cut. */
   tooLargeDrain: { bytes: 64 * 1024 * 1024, ms: 10_000 },
+  /**
+   * How long a stock sync's worker holds its agency's turn without renewing it (it renews once per
+   * batch of rows): a killed worker's sync is taken up again by another worker once it lapses. Tests shorten it.
+   */
+  syncLeaseSeconds: env.get('SYNC_LEASE_SECONDS') ?? 60,
   /** Longest `Retry-After` (seconds) a receiver can ask for. */
   deliveryRetryAfterMax: 86400,
 }

@@ -32,7 +32,7 @@ export const jobs: JobDefinition<any>[] = [
     name: STOCK_SYNC,
     // A sync of another of the agency's syncs still running waits its turn: the run that
     // finishes sends the next one's job at once, and this retry covers a worker that died
-    // holding the turn (its lease lapses in LEASE_SECONDS). A dead worker's own job comes
+    // holding the turn (its lease lapses in SYNC_LEASE_SECONDS, 60 s). A dead worker's own job comes
     // back when its heartbeat stops and resumes at the first row without a result.
     queue: {
       retryLimit: 100,

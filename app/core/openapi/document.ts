@@ -107,6 +107,9 @@ function openApiPath(pattern: string) {
 async function build() {
   const modules = await contributions('openapi')
   const fragments = modules.map((module) => module.openapi)
+  // The HTTP server commits the routes when it starts; a worker process (a stock sync's job
+  // checks rows against the document) never does. Committing twice is a no-op.
+  router.commit()
   const routes = Object.values(router.toJSON())
     .flat()
     .flatMap((route) =>

@@ -3,16 +3,19 @@
  * rows that have their result are not done again, a finished sync is left
  * alone. While another sync of the agency runs, this one waits its turn: the
  * job fails softly and pg-boss brings it back (the running one also sends it
- * when it ends).
+ * when it ends); a job that waited through all its retries sends a new one.
  */
 import { inject } from '@adonisjs/core'
 import type { JobContext, JobHandler } from '#core/jobs/types'
+import JobRunner from '#core/jobs/runner'
 import { membersOf } from '#core/http/middleware/unknown_members_middleware'
 import { jobs, STOCK_SYNC, type StockSyncData } from '#listings/jobs'
 import { syncRowWording } from '#listings/http/problems'
 import RunSync from '#listings/services/run_sync'
 
-const RETRIES = jobs.find((job) => job.name === STOCK_SYNC)!.queue!.retryLimit!
+const QUEUE = jobs.find((job) => job.name === STOCK_SYNC)!.queue!
+const RETRIES = QUEUE.retryLimit!
+const RETRY_DELAY = QUEUE.retryDelay!
 
 export class TurnTaken extends Error {
   constructor(syncId: number) {
@@ -22,7 +25,10 @@ export class TurnTaken extends Error {
 
 @inject()
 export default class StockSyncJob implements JobHandler<StockSyncData> {
-  constructor(private runSync: RunSync) {}
+  constructor(
+    private runSync: RunSync,
+    private runner: JobRunner
+  ) {}
 
   async handle({ syncId }: StockSyncData, job: JobContext) {
     const wording = syncRowWording(await membersOf('POST /v3/publicaciones/{adminmail}'))
@@ -30,7 +36,15 @@ export default class StockSyncJob implements JobHandler<StockSyncData> {
       const outcome = await this.runSync.execute(syncId, wording)
       if (outcome === 'waiting') throw new TurnTaken(syncId)
     } catch (error) {
-      if (job.retryCount >= RETRIES) await this.runSync.giveUp(syncId)
+      if (job.retryCount >= RETRIES) {
+        // Waiting for the agency's turn through every retry is no failure of this sync (a long
+        // sync of the agency is running): it keeps a job coming, so it runs when its turn comes.
+        if (error instanceof TurnTaken) {
+          await this.runner.send(STOCK_SYNC, { syncId }, { startAfter: RETRY_DELAY })
+        } else {
+          await this.runSync.giveUp(syncId)
+        }
+      }
       throw error
     }
   }

@@ -19,6 +19,7 @@
 import { inject } from '@adonisjs/core'
 import { errors as vineErrors } from '@vinejs/vine'
 import UnitOfWork, { type Tx } from '#core/database/unit_of_work'
+import { settings } from '#core/settings'
 import JobRunner from '#core/jobs/runner'
 import AppEvents from '#apps/services/app_events'
 import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
@@ -45,8 +46,8 @@ import type { ListingFailure } from './listing_failures.js'
 
 /** Rows read and judged at a time. */
 export const BATCH = 100
-/** How long a worker holds an agency's turn without renewing it (once per batch). */
-export const LEASE_SECONDS = 60
+/** How long a worker holds an agency's turn without renewing it (once per batch): SYNC_LEASE_SECONDS, 60 s. */
+const leaseSeconds = () => settings.syncLeaseSeconds
 /** Finished syncs are listed, then deleted, after this many days. */
 export const KEEP_DAYS = 30
 
@@ -85,7 +86,7 @@ export default class RunSync {
 
   /** `waiting`: another sync of the agency holds its turn; `gone`: already finished. */
   async execute(syncId: number, wording: RowWording): Promise<RunOutcome> {
-    const sync = await this.syncs.claim(syncId, LEASE_SECONDS)
+    const sync = await this.syncs.claim(syncId, leaseSeconds())
     if (!sync) {
       const found = await this.syncs.findById(syncId)
       return found && (found.state === 'pending' || found.state === 'running') ? 'waiting' : 'gone'
@@ -142,7 +143,7 @@ export default class RunSync {
         sync.id,
         judged.filter((row) => !row.writes && !row.creates)
       )
-      if (!(await this.syncs.renew(sync.id, LEASE_SECONDS))) return false
+      if (!(await this.syncs.renew(sync.id, leaseSeconds()))) return false
     }
   }
 
@@ -224,16 +225,20 @@ export default class RunSync {
             if (row.creates) continue
             results.push(row.writes ? await this.unitOfWork.run(row.writes, { client: tx }) : row)
           }
-          await this.syncs.renew(sync.id, LEASE_SECONDS)
+          await this.syncs.renew(sync.id, leaseSeconds())
         }
         throw rollback
       })
       .catch((error) => {
         if (error !== rollback) throw error
       })
-    for (let start = 0; start < results.length; start += BATCH) {
-      await this.syncs.record(sync.id, results.slice(start, start + BATCH))
-    }
+    // All the results or none: a run cut short here simulates every row again (the rows
+    // left, simulated alone, would not see what the rows before them would have done).
+    await this.unitOfWork.run(async (tx) => {
+      for (let start = 0; start < results.length; start += BATCH) {
+        await this.syncs.record(sync.id, results.slice(start, start + BATCH), tx)
+      }
+    })
   }
 
   /** Each row's result, or the write that will give it. */

@@ -89,10 +89,16 @@ function syncOf(row: any): SyncData {
 const INSERT_CHUNK = 500
 
 export default class SyncStore {
+  /**
+   * Under the agency's lock, held until `tx` ends (claim takes it too): syncs of one agency get
+   * their Ids and `received_at` in the order they are stored, so a claim never sees a newer sync
+   * while an older one is still being stored, and never runs the newer one first.
+   */
   async create(sync: NewSync, total: number, tx: Tx): Promise<SyncData> {
+    await tx.rawQuery('select pg_advisory_xact_lock(?, ?)', [SYNC_LOCK, sync.agencyId])
     const { rows } = await tx.rawQuery(
-      `insert into listing_syncs (app_id, agency_id, admin_email, mode, simulated, total)
-       values (?, ?, ?, ?, ?, ?) returning ${SYNC_COLUMNS}`,
+      `insert into listing_syncs (app_id, agency_id, admin_email, mode, simulated, total, received_at)
+       values (?, ?, ?, ?, ?, ?, clock_timestamp()) returning ${SYNC_COLUMNS}`,
       [sync.appId, sync.agencyId, sync.adminEmail, sync.mode, sync.simulated, total]
     )
     return syncOf(rows[0])

@@ -398,14 +398,14 @@ export async function readCsvInventory(
     throw error
   }
   if (!header) refuse({ 'Linea.1': ['El CSV no tiene la fila de encabezados.'] })
-  return finish(
-    {
-      mode: MODE_OF[query.modo as keyof typeof MODE_OF],
-      simulate: query.simular ?? false,
-      confirmArchives: query.confirmarBajas ?? false,
-      archives: [],
-    },
-    rows,
-    hash.digest('hex')
-  )
+  const options = {
+    mode: MODE_OF[query.modo as keyof typeof MODE_OF],
+    simulate: query.simular ?? false,
+    confirmArchives: query.confirmarBajas ?? false,
+    archives: [],
+  }
+  // The query says what a JSON body's Modo, Simular and ConfirmarBajas say: the same bytes with
+  // another query are another request, never a replay of it under one Idempotency-Key.
+  hash.update(JSON.stringify(['query', options.mode, options.simulate, options.confirmArchives]))
+  return finish(options, rows, hash.digest('hex'))
 }
