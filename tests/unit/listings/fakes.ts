@@ -269,6 +269,7 @@ function applyValues(row: Record<string, unknown>, values: ListingValues) {
 export class FakeListingStore implements Pick<
   ListingStore,
   | 'find'
+  | 'findMany'
   | 'findByAdminMail'
   | 'externalIdTaken'
   | 'insert'
@@ -312,6 +313,22 @@ export class FakeListingStore implements Pick<
     this.#log(options.forUpdate ? 'find for update' : 'find', tx)
     const row = this.#match(appId, agencyId, externalId)
     return row ? { ...row } : null
+  }
+
+  /** A stock sync's batch read: the app's listings of the agency by ExternalId (lower case). */
+  async findMany(appId: number, agencyId: number, externalIds: string[]) {
+    this.#log('findMany')
+    const wanted = new Set(externalIds.map((externalId) => externalId.toLowerCase()))
+    return new Map(
+      this.rows
+        .filter(
+          (row) =>
+            row.appId === appId &&
+            row.agencyId === agencyId &&
+            wanted.has(row.externalId.toLowerCase())
+        )
+        .map((row): [string, ListingData] => [row.externalId.toLowerCase(), { ...row }])
+    )
   }
 
   async findByAdminMail(appId: number, adminMail: string, externalId: string) {
