@@ -201,6 +201,7 @@ export class FakeSyncStore implements Pick<
   }
 
   async record(syncId: number, results: RowResult[], tx?: Tx) {
+    if (!results.length) return
     this.#log(`record ${results.map((result) => result.position).join(',')}`, tx)
     const sync = this.sync(syncId)
     for (const result of results) {
