@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto'
 import { isUtf8 } from 'node:buffer'
 import { Readable, pipeline } from 'node:stream'
-import { parse as parseCsv } from 'csv-parse'
-import { JSONParser } from '@streamparser/json'
+import { CsvError, parse as parseCsv } from 'csv-parse'
+import { JSONParser, TokenType } from '@streamparser/json'
 import vine from '@vinejs/vine'
 import { Problem, type ProblemErrors } from '#core/http/problem'
 import { checkValues } from '#core/http/input_gate'
@@ -63,8 +63,14 @@ export type CsvQuery = Awaited<ReturnType<typeof csvQueryValidator.validate>>
 
 const MODE_OF = { Completa: 'full', Parcial: 'partial' } as const
 
+/** Longest ExternalId a row keeps aside (the column's); a longer one is the row's own error. */
+const EXTERNAL_ID_MAX = 255
+
 function rowOf(value: Record<string, unknown>): InventoryRow {
-  const externalId = typeof value.ExternalId === 'string' ? value.ExternalId : null
+  const externalId =
+    typeof value.ExternalId === 'string' && value.ExternalId.length <= EXTERNAL_ID_MAX
+      ? value.ExternalId
+      : null
   return { externalId, payload: JSON.stringify(value) }
 }
 
@@ -91,16 +97,45 @@ export async function readJsonInventory(chunks: AsyncIterable<Buffer>): Promise<
   let root: Record<string, unknown> | undefined
   let notRows = false
   const parser = new JSONParser({
-    paths: ['$.Publicaciones.*', ...TOP_LEVEL.filter((name) => name !== 'Publicaciones').map((name) => `$.${name}`)],
+    paths: [
+      '$.Publicaciones.*',
+      ...TOP_LEVEL.filter((name) => name !== 'Publicaciones').map((name) => `$.${name}`),
+    ],
     keepStack: false,
   })
+  // The root's member names, read from the tokens: with keepStack false the root object
+  // keeps none of them, so a member no path names would pass unseen.
+  const members = new Set<string>()
+  let depth = 0
+  let rootIsObject = false
+  let nameNext = false
+  parser.onToken = ({ token, value }) => {
+    if (token === TokenType.LEFT_BRACE || token === TokenType.LEFT_BRACKET) {
+      if (depth === 0) rootIsObject = token === TokenType.LEFT_BRACE
+      depth += 1
+      nameNext = depth === 1 && rootIsObject
+    } else if (token === TokenType.RIGHT_BRACE || token === TokenType.RIGHT_BRACKET) {
+      depth -= 1
+    } else if (depth === 1 && rootIsObject) {
+      if (token === TokenType.COMMA) nameNext = true
+      else if (nameNext && token === TokenType.STRING) {
+        members.add(value as string)
+        nameNext = false
+      }
+    }
+  }
   parser.onValue = ({ value, key, parent, stack }) => {
     if (stack.length === 1) {
       root = parent as Record<string, unknown>
       top[key as string] = value
       return
     }
-    if (typeof key !== 'number' || value === null || typeof value !== 'object' || Array.isArray(value)) {
+    if (
+      typeof key !== 'number' ||
+      value === null ||
+      typeof value !== 'object' ||
+      Array.isArray(value)
+    ) {
       notRows = true
       return
     }
@@ -121,7 +156,7 @@ export async function readJsonInventory(chunks: AsyncIterable<Buffer>): Promise<
   if (root === undefined && rows.length === 0) {
     refuse({ Modo: ['El campo Modo es obligatorio.'] })
   }
-  const unknown = Object.keys(root ?? {}).filter((name) => !TOP_LEVEL.includes(name))
+  const unknown = [...members].filter((name) => !TOP_LEVEL.includes(name))
   if (unknown.length > 0) {
     throw Problem.badRequest(
       unknownMemberErrors(unknown.map((path) => ({ path, known: TOP_LEVEL })))
@@ -152,7 +187,11 @@ function finish(
   bodyHash: string
 ): Inventory {
   if (options.mode === 'full' && options.archives.length > 0) {
-    refuse({ Bajas: ['Bajas solo se admite con Modo Parcial: una sincronización Completa da de baja lo que no envía.'] })
+    refuse({
+      Bajas: [
+        'Bajas solo se admite con Modo Parcial: una sincronización Completa da de baja lo que no envía.',
+      ],
+    })
   }
   if (options.mode === 'full' && rows.length === 0) {
     refuse({
@@ -221,7 +260,11 @@ function cellValue(column: string, cell: string): unknown {
     if (word === 'true') return true
     if (word === 'false') return false
   }
-  if (column === 'Fotos') return cell.split('|').map((url) => url.trim()).filter(Boolean)
+  if (column === 'Fotos')
+    return cell
+      .split('|')
+      .map((url) => url.trim())
+      .filter(Boolean)
   if (column === 'DatosTecnicosCustom') {
     return cell
       .split('|')
@@ -321,9 +364,11 @@ export async function readCsvInventory(
     if (error?.code === 'ERR_ENCODING_INVALID_ENCODED_DATA') {
       refuse({ _: ['El CSV no es UTF-8 válido ni Windows-1252 de principio a fin.'] })
     }
-    if (typeof error?.code === 'string' && error.code.startsWith('CSV_')) {
-      const lines = error.lines ?? error.info?.lines ?? 1
-      refuse({ [`Linea.${lines}`]: [`El CSV no se pudo leer: ${error.message}`] })
+    // Every csv-parse error is the CSV's (INVALID_OPENING_QUOTE has no CSV_ prefix).
+    if (error instanceof CsvError) {
+      const { lines, info } = error as { lines?: number; info?: { lines?: number } }
+      const line = lines ?? info?.lines ?? 1
+      refuse({ [`Linea.${line}`]: [`El CSV no se pudo leer: ${error.message}`] })
     }
     throw error
   }
