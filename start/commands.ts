@@ -24,6 +24,7 @@ const loader = Promise.all([
   import('#agencies/commands/agency_plan'),
   import('#agencies/commands/agency_suspend'),
   import('#listings/commands/listing_state'),
+  import('#listings/commands/stock_sync'),
   import('#catalog/commands/catalog_import'),
 ]).then((modules) => new ListLoader(modules.map((module) => module.default)))
 

@@ -188,11 +188,13 @@ export const openapi: OpenApiFragment = {
       tag: 'Publicaciones',
       summary: 'Sincroniza el stock de la agencia',
       description: `El inventario completo en una solicitud (hasta ${MAX_ROWS} filas y ${MAX_BYTES / 1024 / 1024} MiB), comparado con lo publicado; se procesa en segundo plano y cada fila tiene su resultado. JSON, o CSV (text/csv, UTF-8 o Windows-1252) con una fila de encabezados con estos nombres: ${CSV_COLUMNS.join(', ')}; Fotos y DatosTecnicosCustom separados por «|» (Nombre=Valor), y las opciones en la consulta. Acepta Idempotency-Key.`,
+      // Required only with text/csv: a JSON body names its options itself (so none is
+      // required in the document, or a typed JSON client would have to send ?modo).
       parameters: parametersOf(csvQueryValidator, 'query', {
-        modo: 'Solo con text/csv: Completa o Parcial',
+        modo: 'Obligatorio con text/csv (sin uso con JSON): Completa o Parcial',
         simular: 'Solo con text/csv: true para simular',
         confirmarBajas: 'Solo con text/csv: true para confirmar las bajas',
-      }),
+      }).map((param) => ({ ...param, required: false })),
       requestBody: {
         required: true,
         content: {

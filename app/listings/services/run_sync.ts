@@ -129,21 +129,35 @@ export default class RunSync {
       const rows = await this.syncs.pending(sync.id, BATCH)
       if (rows.length === 0) return true
       const judged = await this.#judge(sync, agency, rows, wording)
+      // Archives, then edits, then new listings: what is already published keeps its place
+      // before new rows take the ones left.
+      await this.#writeEach(
+        sync,
+        judged.filter((row) => row.writes)
+      )
       await this.#createAll(sync, agency!, judged, wording)
-      for (const row of judged) {
-        if (!row.writes) continue
-        await this.unitOfWork.run(async (tx) => {
-          // Another worker that took over a lapsed lease may have done it already.
-          const open = await this.syncs.holdUnfinished(sync.id, [row.position], tx)
-          if (open.length === 0) return
-          await this.syncs.record(sync.id, [await row.writes!(tx)], tx)
-        })
-      }
+      // Creations that could not go together (see #createAll).
+      await this.#writeEach(
+        sync,
+        judged.filter((row) => row.creates && row.writes)
+      )
       await this.syncs.record(
         sync.id,
         judged.filter((row) => !row.writes && !row.creates)
       )
       if (!(await this.syncs.renew(sync.id, leaseSeconds()))) return false
+    }
+  }
+
+  /** Rows that write, each in its own transaction with its result. */
+  async #writeEach(sync: SyncData, rows: Judged[]) {
+    for (const row of rows) {
+      await this.unitOfWork.run(async (tx) => {
+        // Another worker that took over a lapsed lease may have done it already.
+        const open = await this.syncs.holdUnfinished(sync.id, [row.position], tx)
+        if (open.length === 0) return
+        await this.syncs.record(sync.id, [await row.writes!(tx)], tx)
+      })
     }
   }
 
@@ -217,13 +231,14 @@ export default class RunSync {
           const rows = await this.syncs.pending(sync.id, BATCH, offset)
           if (rows.length === 0) break
           const judged = await this.#judge(sync, agency, rows, wording)
-          const creating = judged.filter((row) => row.creates)
-          if (creating.length > 0) {
-            results.push(...(await this.#created(sync, agency!, creating, wording, tx)))
-          }
+          // In the order of #run: archives, edits, then the new listings together.
           for (const row of judged) {
             if (row.creates) continue
             results.push(row.writes ? await this.unitOfWork.run(row.writes, { client: tx }) : row)
+          }
+          const creating = judged.filter((row) => row.creates)
+          if (creating.length > 0) {
+            results.push(...(await this.#created(sync, agency!, creating, wording, tx)))
           }
           await this.syncs.renew(sync.id, leaseSeconds())
         }

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto'
 import { isUtf8 } from 'node:buffer'
 import { Readable, pipeline } from 'node:stream'
-import { parse as parseCsv } from 'csv-parse'
+import { CsvError, parse as parseCsv } from 'csv-parse'
 import { TokenParser, Tokenizer, TokenType } from '@streamparser/json'
 import type { ParsedTokenInfo } from '@streamparser/json/utils/types/parsedTokenInfo.js'
 import vine from '@vinejs/vine'
@@ -64,8 +64,14 @@ export type CsvQuery = Awaited<ReturnType<typeof csvQueryValidator.validate>>
 
 const MODE_OF = { Completa: 'full', Parcial: 'partial' } as const
 
+/** Longest ExternalId a row keeps aside (the column's); a longer one is the row's own error. */
+const EXTERNAL_ID_MAX = 255
+
 function rowOf(value: Record<string, unknown>): InventoryRow {
-  const externalId = typeof value.ExternalId === 'string' ? value.ExternalId : null
+  const externalId =
+    typeof value.ExternalId === 'string' && value.ExternalId.length <= EXTERNAL_ID_MAX
+      ? value.ExternalId
+      : null
   return { externalId, payload: JSON.stringify(value) }
 }
 
@@ -391,9 +397,11 @@ export async function readCsvInventory(
     if (error?.code === 'ERR_ENCODING_INVALID_ENCODED_DATA') {
       refuse({ _: ['El CSV no es UTF-8 válido ni Windows-1252 de principio a fin.'] })
     }
-    if (typeof error?.code === 'string' && error.code.startsWith('CSV_')) {
-      const lines = error.lines ?? error.info?.lines ?? 1
-      refuse({ [`Linea.${lines}`]: [`El CSV no se pudo leer: ${error.message}`] })
+    // Every csv-parse error is the CSV's (INVALID_OPENING_QUOTE has no CSV_ prefix).
+    if (error instanceof CsvError) {
+      const { lines, info } = error as { lines?: number; info?: { lines?: number } }
+      const line = lines ?? info?.lines ?? 1
+      refuse({ [`Linea.${line}`]: [`El CSV no se pudo leer: ${error.message}`] })
     }
     throw error
   }

@@ -8,7 +8,10 @@
  * no 5xx; every error of the API a problem document whose TraceId is its
  * X-Request-Id; and a listing never targeted is byte-identical afterwards.
  * A deterministic sweep then sets every field of every request body to
- * out-of-range numbers and wrong types.
+ * out-of-range numbers and wrong types. An operation that also takes
+ * text/csv (the stock sync) gets hostile CSV in the draws, and a table of
+ * them of its own: each a problem document with a 4xx and no sync stored, or
+ * a 202 with the rows the CSV really holds.
 
  */
 import { test } from '@japa/runner'
@@ -42,6 +45,7 @@ type World = {
 }
 
 const ROTATION = 'POST /v3/credenciales'
+const SYNC_POST = 'POST /v3/publicaciones/{adminmail}/sincronizaciones'
 /** The token a request of the operation sends. */
 const tokenFor = (op: Operation, world: World) =>
   `${op.method} ${op.path}` === ROTATION ? world.rotationToken : world.token
@@ -157,6 +161,208 @@ const ACCEPTS = [
   'application/json;q=abc',
   ',,,',
   'text/json;q=0.1, */*;q=0',
+]
+
+const CSV_HEADER =
+  'ExternalId,Marca,Modelo,Version,VersionYear,Kilometraje,Precio.Moneda,Precio.Importe'
+const csvRow = (externalId: string, description = '') =>
+  `${externalId},Toyota,Corolla,2.0 XEI CVT,${new Date().getFullYear()},0,USD,32500${description}`
+const csvOf = (...lines: string[]) => lines.join('\n') + '\n'
+const bytes = (...parts: Array<string | number[]>) =>
+  Buffer.concat(
+    parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part)))
+  )
+
+type CsvCase = {
+  name: string
+  body: string | Buffer
+  /** Content-Type; text/csv unless said. */
+  type?: string
+  /** The query string; `?modo=Parcial&simular=true` unless said. */
+  query?: string
+  headers?: Record<string, string>
+  /** 202 with this many rows (Total), else a 4xx problem (this status when given). */
+  accepted?: number
+  status?: number
+}
+
+/** Hostile CSV bodies for the stock sync POST (docs/design.md §15). */
+const HOSTILE_CSV: CsvCase[] = [
+  { name: 'an unclosed quote', body: csvOf(CSV_HEADER, '"CSV-Q1,Toyota,Corolla'), status: 400 },
+  {
+    name: 'a quote inside an unquoted cell',
+    body: csvOf(CSV_HEADER, csvRow('CSV"Q2')),
+    status: 400,
+  },
+  {
+    name: 'text after a closing quote',
+    body: csvOf(CSV_HEADER, '"CSV-Q3"x' + csvRow('').slice(0)),
+    status: 400,
+  },
+  {
+    name: 'a quoted header cell with a stray quote',
+    body: csvOf('"ExternalId""', csvRow('CSV-Q4')),
+    status: 400,
+  },
+  { name: 'a UTF-8 BOM', body: '\ufeff' + csvOf(CSV_HEADER, csvRow('CSV-B1')), accepted: 1 },
+  {
+    name: 'a UTF-8 BOM before Windows-1252 bytes',
+    body: bytes('\ufeff' + CSV_HEADER + ',Descripcion\n', csvRow('CSV-B2', ','), [0xe9, 0x0a]),
+    status: 400,
+  },
+  { name: 'a BOM alone', body: '\ufeff', status: 400 },
+  // The UTF-8 decoder takes one, the CSV parser the other: a re-encoded export still reads.
+  { name: 'two BOMs', body: '\ufeff\ufeff' + csvOf(CSV_HEADER, csvRow('CSV-B3')), accepted: 1 },
+  {
+    name: 'mixed line ends (\\r\\n, \\n, \\r)',
+    body: `${CSV_HEADER}\r\n${csvRow('CSV-L1')}\n${csvRow('CSV-L2')}\r${csvRow('CSV-L3')}\r\n\r\n`,
+    accepted: 3,
+  },
+  { name: 'only \\r line ends', body: `${CSV_HEADER}\r${csvRow('CSV-L4')}\r`, accepted: 1 },
+  {
+    name: 'a quoted cell holding every line end',
+    body: csvOf(CSV_HEADER + ',Descripcion', csvRow('CSV-L5', ',"uno\r\ndos\nres\rcuatro"')),
+    accepted: 1,
+  },
+  { name: 'a NUL byte in a cell', body: csvOf(CSV_HEADER, csvRow('CSV-N\u00001')), status: 400 },
+  {
+    name: 'a NUL byte in the header',
+    body: csvOf('External\u0000Id,Marca', 'CSV-N2,Toyota'),
+    status: 400,
+  },
+  { name: 'NUL bytes only', body: Buffer.alloc(64), status: 400 },
+  {
+    name: 'UTF-16 (NUL in every other byte)',
+    body: Buffer.from(csvOf(CSV_HEADER, csvRow('CSV-N3')), 'utf16le'),
+    type: 'text/csv; charset=utf-16',
+    status: 400,
+  },
+  {
+    // Decided on the first chunk: bytes that are not UTF-8 in it make the whole body Windows-1252.
+    name: 'UTF-8 and bytes that are not, in one chunk (read as Windows-1252)',
+    body: bytes(
+      csvOf(CSV_HEADER + ',Descripcion', csvRow('CSV-E1', ',ñandú')),
+      csvRow('CSV-E2', ','),
+      [0xc3, 0x28, 0x0a]
+    ),
+    accepted: 2,
+  },
+  {
+    // UTF-8 decided on the first chunk; the bad bytes come ~200 KB later, in another one.
+    name: 'UTF-8 for 200 KB, then bytes that are not',
+    body: bytes(
+      csvOf(
+        CSV_HEADER + ',Descripcion',
+        csvRow('CSV-E3', ',ñandú'),
+        ...Array.from({ length: 3000 }, (_, index) => csvRow(`CSV-E4-${index}`, ',relleno'))
+      ),
+      csvRow('CSV-E5', ','),
+      [0xc3, 0x28, 0x0a]
+    ),
+    status: 400,
+  },
+  {
+    name: 'a lone UTF-8 lead byte at the end',
+    body: bytes(csvOf(CSV_HEADER + ',Descripcion', csvRow('CSV-E3', ',ñandú')), [0xe2, 0x82]),
+    status: 400,
+  },
+  {
+    name: 'Windows-1252 (é, ñ, €)',
+    body: bytes(CSV_HEADER + ',Descripcion\n', csvRow('CSV-W1', ','), [0xe9, 0xf1, 0x80, 0x0a]),
+    accepted: 1,
+  },
+  {
+    name: 'bytes Windows-1252 leaves undefined (0x81, 0x8d, 0x8f, 0x90, 0x9d)',
+    body: bytes(
+      CSV_HEADER + ',Descripcion\n',
+      csvRow('CSV-W2', ','),
+      [0x81, 0x8d, 0x8f, 0x90, 0x9d, 0x0a]
+    ),
+    accepted: 1,
+  },
+  {
+    name: 'an unknown column',
+    body: csvOf(CSV_HEADER + ',Motor', csvRow('CSV-C1', ',V8')),
+    status: 400,
+  },
+  {
+    name: 'a repeated column',
+    body: csvOf(CSV_HEADER + ',Marca', csvRow('CSV-C2', ',Ford')),
+    status: 400,
+  },
+  {
+    name: 'a row with a cell too many',
+    body: csvOf(CSV_HEADER, csvRow('CSV-C3', ',sobra')),
+    status: 400,
+  },
+  { name: 'a row with a cell too few', body: csvOf(CSV_HEADER, 'CSV-C4,Toyota'), status: 400 },
+  {
+    name: 'a dotted column past its member',
+    body: csvOf('ExternalId,Precio.Importe.Valor', 'CSV-C5,1'),
+    status: 400,
+  },
+  {
+    name: '5 000 rows (the limit)',
+    body: csvOf(CSV_HEADER, ...Array.from({ length: 5000 }, (_, index) => csvRow(`CSV-R${index}`))),
+    accepted: 5000,
+  },
+  {
+    name: '5 001 rows',
+    body: csvOf(CSV_HEADER, ...Array.from({ length: 5001 }, (_, index) => csvRow(`CSV-S${index}`))),
+    status: 400,
+  },
+  { name: 'a header only', body: csvOf(CSV_HEADER), status: 400 },
+  { name: 'a header and blank lines', body: csvOf(CSV_HEADER, '', '', ''), status: 400 },
+  {
+    name: 'a header only, Completa',
+    body: csvOf(CSV_HEADER),
+    query: '?modo=Completa',
+    status: 400,
+  },
+  { name: 'an empty body', body: '', status: 400 },
+  { name: 'blank lines only', body: '\r\n\n\r', status: 400 },
+  { name: 'no ?modo', body: csvOf(CSV_HEADER, csvRow('CSV-M1')), query: '', status: 400 },
+  {
+    name: 'an unknown ?modo',
+    body: csvOf(CSV_HEADER, csvRow('CSV-M2')),
+    query: '?modo=Total',
+    status: 400,
+  },
+  {
+    name: '?simular that is no boolean',
+    body: csvOf(CSV_HEADER, csvRow('CSV-M3')),
+    query: '?modo=Parcial&simular=quizas',
+    status: 400,
+  },
+  {
+    name: 'CSV sent as text/plain',
+    body: csvOf(CSV_HEADER, csvRow('CSV-T1')),
+    type: 'text/plain',
+    status: 415,
+  },
+  {
+    name: 'CSV sent as application/vnd.ms-excel',
+    body: csvOf(CSV_HEADER, csvRow('CSV-T2')),
+    type: 'application/vnd.ms-excel',
+    status: 415,
+  },
+  {
+    name: 'CSV sent as JSON',
+    body: csvOf(CSV_HEADER, csvRow('CSV-T3')),
+    type: 'application/json',
+    status: 400,
+  },
+  {
+    name: 'JSON sent as CSV',
+    body: JSON.stringify({ Modo: 'Parcial', Publicaciones: [] }),
+    status: 400,
+  },
+  {
+    name: 'a gzipped CSV',
+    body: gzipSync(csvOf(CSV_HEADER, csvRow('CSV-T4'))),
+    headers: { 'Content-Encoding': 'gzip' },
+    status: 415,
+  },
 ]
 
 /** Tokens that must be refused with 401. */
@@ -334,6 +540,10 @@ function validQueryValue(name: string, world: World): string {
     region: 'Buenos Aires',
     estado: 'Activa',
     canal: 'PublicacionConsultadaAdfHook',
+    modo: 'Parcial',
+    simular: 'true',
+    confirmarBajas: 'false',
+    resultado: 'Creada',
   }
   return encodeURIComponent(values[name] ?? 'x')
 }
@@ -416,6 +626,14 @@ function build(
       body = serialize({ ...valid, ...{ [`k${draw.field % 7}`]: draw.value } })
     else if (mode === 18) body = serialize(Array.isArray(valid) ? valid : [valid])
     else body = '{"a":"' + 'x'.repeat(1_100_000) + '"}'
+    // An operation that also takes text/csv gets hostile CSV in a third of its draws.
+    if (op.body?.content?.['text/csv'] && draw.field % 3 === 0) {
+      const chosen = HOSTILE_CSV[Math.floor(draw.field / 3) % HOSTILE_CSV.length]
+      headers['Content-Type'] = chosen.type ?? 'text/csv'
+      delete headers['Content-Encoding']
+      Object.assign(headers, chosen.headers)
+      body = chosen.body
+    }
   }
   return {
     method: op.method,
@@ -437,6 +655,8 @@ function validBody(op: Operation, components: Record<string, any>, world: World)
     return edit
   }
   if (key === 'POST /v3/consultas/{adminmail}') return inquiryBody(world.externalId)
+  // Simulated: a sync the fuzz gets through writes nothing but itself (no worker runs it anyway).
+  if (key === SYNC_POST) return { Modo: 'Parcial', Simular: true, Publicaciones: [listingBody()] }
   if (key === 'POST /v3/agencias')
     return { AdminMail: uniqueEmail('fuzzinv'), NombreComercial: 'Agencia Fuzz' }
   const schema =
@@ -689,7 +909,7 @@ test.group('Fuzz over the OpenAPI document', (group) => {
     assert.isAbove(sent, 200)
   })
 
-  test('an unknown member in every JSON body, top level and nested: 400 naming it, never 2xx/5xx', async ({
+  test('an unknown member in every JSON body, top level and nested: 400 naming it, never 2xx/5xx (a sync row: its own result)', async ({
     assert,
   }) => {
     const failures = new Map<string, string>()
@@ -729,6 +949,13 @@ test.group('Fuzz over the OpenAPI document', (group) => {
         sent += 1
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
         const answer: any = await response.json().catch(() => null)
+        // A stock sync's row is the worker's: its unknown members make that row Rechazada
+        // (the single POST's Errors), the request is accepted (docs/design.md §15).
+        if (`${op.method} ${op.path}` === SYNC_POST && key.startsWith('Publicaciones.')) {
+          if (response.status !== 202)
+            failures.set(`${op.method} ${op.path} ${key}`, `${response.status}, not 202`)
+          continue
+        }
         if (response.status !== 400 || !Object.keys(answer?.Errors ?? {}).includes(key))
           failures.set(
             `${op.method} ${op.path} ${key}`,
@@ -737,6 +964,112 @@ test.group('Fuzz over the OpenAPI document', (group) => {
       }
     }
     report(assert, 'unknown members', sent, started, statuses, failures)
+  })
+
+  test(`${HOSTILE_CSV.length} hostile CSV bodies on the stock sync: a 4xx problem and no sync stored, or a 202 with the rows it holds`, async ({
+    assert,
+  }) => {
+    const w = worlds[0]
+    const path = `/v3/publicaciones/${w.adminMail}/sincronizaciones`
+    const auth = { Authorization: `Bearer ${w.token}` }
+    const stored = async () => {
+      const listed: any = await (await raw(path, { headers: auth })).json()
+      return listed._entries.length as number
+    }
+    const failures = new Map<string, string>()
+    for (const csv of HOSTILE_CSV) {
+      const count = await stored()
+      // raw() checks every answer against the document (a 5xx is not in it): it throws then.
+      let response: Response
+      try {
+        response = await raw(path + (csv.query ?? '?modo=Parcial&simular=true'), {
+          method: 'POST',
+          headers: { ...auth, 'Content-Type': csv.type ?? 'text/csv', ...csv.headers },
+          body: csv.body,
+        })
+      } catch (error: any) {
+        failures.set(csv.name, String(error?.message).split('\n').slice(0, 2).join(' '))
+        continue
+      }
+      const text = await response.text()
+      const type = response.headers.get('content-type') ?? ''
+      const answer = `${response.status} ${type} ${text.slice(0, 300)}`
+      const after = await stored()
+      if (csv.accepted !== undefined) {
+        const sync = response.status === 202 ? JSON.parse(text) : null
+        if (
+          !sync ||
+          sync.Total !== csv.accepted ||
+          !sync.Simulada ||
+          !response.headers.get('location')
+        )
+          failures.set(csv.name, `expected 202 with Total ${csv.accepted}: ${answer}`)
+        else if (after !== count + 1)
+          failures.set(csv.name, `202 but ${after - count} syncs stored`)
+        continue
+      }
+      let problem: any = null
+      try {
+        problem = JSON.parse(text)
+      } catch {}
+      if (
+        response.status < 400 ||
+        response.status >= 500 ||
+        (csv.status && response.status !== csv.status)
+      )
+        failures.set(csv.name, `expected ${csv.status ?? '4xx'}: ${answer}`)
+      else if (!type.startsWith('application/problem+json') || problem?.Status !== response.status)
+        failures.set(csv.name, `not a problem document: ${answer}`)
+      else if (problem.Extensions?.TraceId !== response.headers.get('x-request-id'))
+        failures.set(csv.name, `TraceId is not the X-Request-Id: ${answer}`)
+      else if (after !== count)
+        failures.set(csv.name, `refused, yet ${after - count} sync(s) stored`)
+    }
+    for (const [name, failure] of failures) console.log(`  ${name}: ${failure}`)
+    assert.equal(
+      failures.size,
+      0,
+      `${failures.size} hostile CSV bodies answered wrongly (listed above)`
+    )
+  })
+
+  test('the stock sync operations answer a well-formed request (JSON and CSV) with a 2xx the document describes', async ({
+    assert,
+  }) => {
+    const w = worlds[1]
+    const base = `/v3/publicaciones/${w.adminMail}/sincronizaciones`
+    const auth = { Authorization: `Bearer ${w.token}` }
+    const json = await raw(base, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify(
+        validBody(
+          operations.find((op) => `${op.method} ${op.path}` === SYNC_POST)!,
+          components,
+          w
+        )
+      ),
+    })
+    assert.equal(json.status, 202, await json.clone().text())
+    const csv = await raw(`${base}?modo=Parcial&simular=true`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'text/csv; charset=utf-8' },
+      body: csvOf(CSV_HEADER, csvRow('FUZZ-CSV-1')),
+    })
+    assert.equal(csv.status, 202, await csv.clone().text())
+    const id = ((await json.json()) as any).Id
+    for (const path of [
+      base,
+      `${base}/${id}`,
+      `${base}/${id}/resultados?resultado=Creada&pagina=1`,
+    ]) {
+      const read = await raw(path, { headers: auth })
+      assert.equal(read.status, 200, path)
+    }
+    const sync = operations.filter((op) => op.path.includes('/sincronizaciones'))
+    assert.lengthOf(sync, 4, 'the fuzz draws over the four sync operations')
+    const post = sync.find((op) => op.method === 'POST')!
+    assert.includeMembers(Object.keys(post.body.content), ['application/json', 'text/csv'])
   })
 
   test('a listing no request named is byte-identical afterwards (body and ETag)', async ({

@@ -18,6 +18,7 @@ import { createAgency, uniqueEmail } from '#tests/helpers/agencies'
 import { seedCatalog } from '#tests/helpers/catalog'
 import { uniqueExternalId } from '#tests/helpers/listings'
 import { startReceiver } from '#tests/helpers/receiver'
+import JobRunner from '#core/jobs/runner'
 
 const run = promisify(execFile)
 const OUT = app.makePath('tmp/typed_client')
@@ -78,6 +79,8 @@ test.group('Typed client (openapi-typescript + openapi-fetch)', () => {
       dealerScenario: (options: Record<string, unknown>) => Promise<Record<string, any>>
     }
     const receiver = await startReceiver()
+    const runner = await app.container.make(JobRunner)
+    const syncedExternalId = uniqueExternalId('typed-sync')
     const result = await dealerScenario({
       baseUrl: baseUrl(),
       token,
@@ -86,6 +89,9 @@ test.group('Typed client (openapi-typescript + openapi-fetch)', () => {
       buyerEmail,
       callback: receiver.url('/typed-leads'),
       fetch: checkedFetch,
+      syncedExternalId,
+      // No worker runs in the suite's process: the sync's job runs here while the dealer waits.
+      whileWaiting: (syncId: number) => runner.runNow('stock.sync', { syncId }),
     }).finally(() => receiver.close())
     assert.equal(result.created.ExternalId, externalId)
     assert.equal(result.listing.ExternalId, externalId)
@@ -95,6 +101,15 @@ test.group('Typed client (openapi-typescript + openapi-fetch)', () => {
     assert.equal(
       result.consulta._links.self.href,
       `/v3/consultas/${agency.adminMail}/${result.sid}`
+    )
+    assert.include(result.sync, { Modo: 'Parcial', Estado: 'Terminada', Total: 2, Procesadas: 2 })
+    assert.include(result.sync.Resumen, { Creadas: 1, SinCambios: 1, Rechazadas: 0 })
+    assert.deepEqual(
+      result.syncResults.map((row: any) => [row.ExternalId, row.Resultado]),
+      [
+        [externalId, 'SinCambios'],
+        [syncedExternalId, 'Creada'],
+      ]
     )
   }).timeout(180_000)
 })

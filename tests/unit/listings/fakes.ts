@@ -269,9 +269,12 @@ function applyValues(row: Record<string, unknown>, values: ListingValues) {
 export class FakeListingStore implements Pick<
   ListingStore,
   | 'find'
+  | 'findMany'
   | 'findByAdminMail'
   | 'externalIdTaken'
+  | 'takenIn'
   | 'insert'
+  | 'insertMany'
   | 'update'
   | 'holdActivations'
   | 'activeByExposure'
@@ -314,6 +317,22 @@ export class FakeListingStore implements Pick<
     return row ? { ...row } : null
   }
 
+  /** A stock sync's batch read: the app's listings of the agency by ExternalId (lower case). */
+  async findMany(appId: number, agencyId: number, externalIds: string[]) {
+    this.#log('findMany')
+    const wanted = new Set(externalIds.map((externalId) => externalId.toLowerCase()))
+    return new Map(
+      this.rows
+        .filter(
+          (row) =>
+            row.appId === appId &&
+            row.agencyId === agencyId &&
+            wanted.has(row.externalId.toLowerCase())
+        )
+        .map((row): [string, ListingData] => [row.externalId.toLowerCase(), { ...row }])
+    )
+  }
+
   async findByAdminMail(appId: number, adminMail: string, externalId: string) {
     this.#log('findByAdminMail')
     const row = this.rows.find(
@@ -330,8 +349,28 @@ export class FakeListingStore implements Pick<
     return this.#match(null, agencyId, externalId) !== undefined
   }
 
+  async takenIn(agencyId: number, externalIds: string[], tx: Tx) {
+    this.#log('takenIn', tx)
+    return new Set(
+      externalIds
+        .filter((externalId) => this.#match(null, agencyId, externalId))
+        .map((externalId) => externalId.toLowerCase())
+    )
+  }
+
   async insert(values: ListingValues, tx?: Tx) {
     this.#log('insert', tx)
+    return this.#insert(values)
+  }
+
+  /** One statement for all: a unique violation (`insertError`) leaves none of them. */
+  async insertMany(rows: ListingValues[], tx: Tx) {
+    this.#log(`insertMany ${rows.length}`, tx)
+    if (rows.length > 0 && this.insertError) throw this.insertError
+    return rows.map((values) => this.#insert(values))
+  }
+
+  #insert(values: ListingValues) {
     if (this.insertError) throw this.insertError
     const row = listingRow({ id: this.rows.length + 100, photoKeys: [], photoCount: 0 })
     applyValues(row as unknown as Record<string, unknown>, values)
@@ -514,6 +553,7 @@ export function world() {
     events,
     unitOfWork,
     writers,
+    applyEdit,
     changer,
     creator,
     settler,
