@@ -11,6 +11,10 @@ export default class JobsWork extends AppCommand {
   declare queues: string[]
 
   async run() {
+    // The HTTP server commits the routes when it starts; a worker does it here: stock.sync words a
+    // row's errors from the OpenAPI document (membersOf), which checks every route has its metadata.
+    const router = await this.app.container.make('router')
+    router.commit()
     const runner = await this.make(() => import('#core/jobs/runner'))
     const queues = (this.queues ?? [])
       .flatMap((value) => value.split(','))
