@@ -51,7 +51,16 @@ import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { scenarios } from './scenarios.js'
-import { seed } from './seed.js'
+import { seed, seedLarge } from './seed.js'
+import {
+  SYNC_ROWS,
+  SYNC_ROUNDS,
+  makeRoom,
+  syncThroughput,
+  printSyncFigures,
+  syncMemory,
+  syncStatements,
+} from './sync.js'
 import { ADMIN_MAIL, call } from './dealer.js'
 import { setUpDealer } from './dealer.js'
 import {
@@ -80,6 +89,8 @@ const LEAD_SECONDS = Number(process.env.BENCH_LEAD_SECONDS ?? 30)
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null
 const wanted = (name) => !ONLY || ONLY.test(name)
 const OUTBOX_COST = 'outbox cost on intake'
+/** BENCH_LARGE=1: the read scenarios run a second time with 100 000 listings across 1 000 agencies. */
+const LARGE = process.env.BENCH_LARGE === '1'
 /** The outbox statement (app/apps/services/app_events.ts): the event row written and the subscription read, in one. */
 const OUTBOX_SQL = /\b(app_events|app_webhooks)\b|^with event as/
 const selected = scenarios.filter((scenario) => wanted(scenario.name))
@@ -283,6 +294,42 @@ async function countStatements(adminUrl, send) {
       )
     const outbox = statements.filter((statement) => OUTBOX_SQL.test(statement)).length
     return { status, count: statements.length, outbox, statements }
+  } finally {
+    await client.query('alter system reset log_statement')
+    await client.query('select pg_reload_conf()')
+    await client.end()
+  }
+}
+
+/**
+ * The statements the worker runs while `send` runs (application name `bench-worker`), each
+ * whole (the log's continuation lines joined). Not sent before: a sync's second run differs.
+ */
+async function countWorkerStatements(adminUrl, send) {
+  const client = new pg.Client({ connectionString: adminUrl, application_name: 'bench' })
+  await client.connect()
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 300))
+  try {
+    await client.query("alter system set log_statement = 'all'")
+    await client.query('select pg_reload_conf()')
+    await settle()
+    const offset = serverLog.size()
+    await send()
+    await settle()
+    const statements = []
+    let open = false
+    for (const line of serverLog.since(offset)) {
+      const match = /^@bench-worker\|.*?LOG:\s+(?:statement|execute [^:]*):\s*(.*)$/.exec(line)
+      if (match) {
+        statements.push(match[1])
+        open = true
+      } else if (open && !line.startsWith('@')) {
+        statements[statements.length - 1] += ' ' + line.trim()
+      } else {
+        open = false
+      }
+    }
+    return statements
   } finally {
     await client.query('alter system reset log_statement')
     await client.query('select pg_reload_conf()')
@@ -837,8 +884,56 @@ try {
     snapshot('photo pipeline')
   }
 
+  // Stock sync (issue 26; benchmarks/sync.js): rows/s end to end beside the bare SQL, the web's
+  // RSS while it receives a 5 000-row sync, the worker's statements per row.
+  if (wanted('sync throughput') && baseline) {
+    await makeRoom(ctx.databaseUrl)
+    console.log(
+      `\nstock sync, ${SYNC_ROWS} rows (0 km, no photos), POST → Terminada vs the bare SQL in one transaction, ${SYNC_ROUNDS} rounds:`
+    )
+    results.sync = await syncThroughput(
+      ctx,
+      { service: serviceUrl, baseline: baselineUrl },
+      {
+        settle: () => settleWrites(ctx.databaseUrl),
+        cpu: (which) =>
+          which.map((name) =>
+            name === 'postgres'
+              ? db.logs
+                ? postgresCpuMs()
+                : null
+              : cpuMs({ web: service.pid, worker: worker.pid, baseline: baseline.pid }[name])
+          ),
+      }
+    )
+    printSyncFigures(results.sync)
+    snapshot('sync throughput')
+  }
+  if (wanted('sync statements') && db.logs) {
+    await makeRoom(ctx.databaseUrl)
+    results.syncStatements = await syncStatements(ctx, serviceUrl, (send) =>
+      countWorkerStatements(db.url, send)
+    )
+    console.log('\nstock sync: statements the worker runs per row (100-row syncs), by kind:')
+    for (const [kind, f] of Object.entries(results.syncStatements)) {
+      console.log(`  ${kind}: ${f.perRow} per row (${f.total} in all)`)
+      console.table(Object.entries(f.byKind).map(([statement, perRow]) => ({ statement, perRow })))
+    }
+  }
+  if (wanted('sync memory')) {
+    await makeRoom(ctx.databaseUrl, 5000)
+    results.syncMemory = await syncMemory(ctx, serviceUrl, { web: service.pid, worker: worker.pid })
+    console.log(
+      '\nweb RSS receiving a 5 000-row sync (worker paused; growth = VmHWM after − VmRSS before, MiB):'
+    )
+    console.table(results.syncMemory)
+    snapshot('sync memory')
+  }
+
+  /** The scenarios of `list`, each side in alternating halves; a table row each. */
+  async function runScenarios(list) {
   const rows = []
-  for (const scenario of selected) {
+  for (const scenario of list) {
     const index = scenarios.indexOf(scenario)
     const request = scenario.request(ctx)
     await settleWrites(ctx.databaseUrl)
@@ -891,12 +986,42 @@ try {
       'errors': ours.errors + (expected === 304 ? 0 : ours.non2xx),
     })
   }
+  return rows
+  }
+  const rows = await runScenarios(selected)
   results.scenarios = rows
   if (rows.length) snapshot('scenarios')
   for (const row of rows.filter((row) => row.errors > 0))
     await explainErrors(serviceUrl, ctx, row.scenario)
   console.log(`\n${SECONDS}s per side, ${CONNECTIONS} connections, node ${process.version}`)
   console.table(rows)
+
+  // BENCH_LARGE=1: the read scenarios again, after 100 000 listings across 1 000 agencies
+  // joined the database (benchmarks/seed.js, seedLarge): both ratios of each read in one run.
+  const reads = selected.filter((scenario) => !scenario.request(ctx).method)
+  if (LARGE && reads.length) {
+    console.log('\nBENCH_LARGE: seeding 100 000 listings across 1 000 agencies…')
+    results.large = await seedLarge(ctx.databaseUrl)
+    console.log(results.large)
+    const large = await runScenarios(reads)
+    results.scenariosLarge = large
+    console.log(`\nread scenarios with ${results.large.listings} listings in ${results.large.agencies} agencies, beside the run above:`)
+    console.table(
+      large.map((row) => {
+        const small = rows.find((r) => r.scenario === row.scenario)
+        return {
+          'scenario': row.scenario,
+          'ratio (bench data)': small?.ratio ?? '-',
+          'ratio (100 000 listings)': row.ratio,
+          'service req/s': `${small?.['service req/s'] ?? '-'} → ${row['service req/s']}`,
+          'baseline req/s': `${small?.['baseline req/s'] ?? '-'} → ${row['baseline req/s']}`,
+          'service CPU ms/req': `${small?.['service CPU ms/req (own + pg)'] ?? '-'} → ${row['service CPU ms/req (own + pg)']}`,
+          'errors': row.errors,
+        }
+      })
+    )
+    snapshot('scenarios, large')
+  }
 
   // What one request of each kind runs in PostgreSQL (the web process's connections only).
   if (db.logs) {
