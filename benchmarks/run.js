@@ -302,36 +302,50 @@ async function countStatements(adminUrl, send) {
 }
 
 /**
- * The statements the worker runs while `send` runs (application name `bench-worker`), each
- * whole (the log's continuation lines joined). Not sent before: a sync's second run differs.
+ * The statements the worker runs while `send` runs (application name `bench-worker`), each whole
+ * (the log's continuation lines joined) with the server's time for it: log_min_duration_statement = 0
+ * logs each phase of the extended protocol (parse, bind, execute) with its duration; a statement's
+ * `ms` is the sum of its phases. Not sent before: a sync's second run differs.
  */
 async function countWorkerStatements(adminUrl, send) {
   const client = new pg.Client({ connectionString: adminUrl, application_name: 'bench' })
   await client.connect()
   const settle = () => new Promise((resolve) => setTimeout(resolve, 300))
   try {
-    await client.query("alter system set log_statement = 'all'")
+    await client.query('alter system set log_min_duration_statement = 0')
     await client.query('select pg_reload_conf()')
     await settle()
     const offset = serverLog.size()
     await send()
     await settle()
     const statements = []
-    let open = false
+    let open = null
+    let pending = 0
     for (const line of serverLog.since(offset)) {
-      const match = /^@bench-worker\|.*?LOG:\s+(?:statement|execute [^:]*):\s*(.*)$/.exec(line)
+      const match =
+        /^@bench-worker\|.*?LOG:\s+duration: ([\d.]+) ms\s+(statement|parse|bind|execute)[^:]*:\s*(.*)$/.exec(
+          line
+        )
       if (match) {
-        statements.push(match[1])
-        open = true
+        const ms = Number(match[1])
+        if (match[2] === 'statement' || match[2] === 'execute') {
+          open = { text: match[3], ms: ms + pending }
+          pending = 0
+          statements.push(open)
+        } else {
+          // parse and bind come before their execute
+          pending += ms
+          open = null
+        }
       } else if (open && !line.startsWith('@')) {
-        statements[statements.length - 1] += ' ' + line.trim()
+        open.text += ' ' + line.trim()
       } else {
-        open = false
+        open = null
       }
     }
     return statements
   } finally {
-    await client.query('alter system reset log_statement')
+    await client.query('alter system reset log_min_duration_statement')
     await client.query('select pg_reload_conf()')
     await client.end()
   }
@@ -911,13 +925,24 @@ try {
   }
   if (wanted('sync statements') && db.logs) {
     await makeRoom(ctx.databaseUrl)
-    results.syncStatements = await syncStatements(ctx, serviceUrl, (send) =>
-      countWorkerStatements(db.url, send)
+    results.syncStatements = await syncStatements(
+      ctx,
+      serviceUrl,
+      (send) => countWorkerStatements(db.url, send),
+      () => cpuMs(worker.pid)
     )
     console.log('\nstock sync: statements the worker runs per row (100-row syncs), by kind:')
     for (const [kind, f] of Object.entries(results.syncStatements)) {
-      console.log(`  ${kind}: ${f.perRow} per row (${f.total} in all)`)
-      console.table(Object.entries(f.byKind).map(([statement, perRow]) => ({ statement, perRow })))
+      console.log(
+        `  ${kind}: ${f.perRow} statements per row (${f.total} in all), PostgreSQL ${f.msPerRow} ms per row; the sync took ${f.seconds} s (${f.workerCpuMsPerRow} worker CPU ms per row)`
+      )
+      console.table(
+        Object.entries(f.byKind).map(([statement, k]) => ({
+          statement,
+          'per row': k.perRow,
+          'server ms per row': k.msPerRow,
+        }))
+      )
     }
   }
   if (wanted('sync memory')) {

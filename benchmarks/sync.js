@@ -3,7 +3,7 @@
  *
  * 1. Rows/s end to end — the service: `POST …/sincronizaciones` (JSON, Modo Parcial) until
  *    `GET …/sincronizaciones/{id}` says `Terminada` (the bench's own worker process does the job;
- *    the GET is polled every POLL_MS); the bare baseline (baseline.js, node:http + pg): the same
+ *    the GET is polled every 25 ms, then every 1 % of the time so far, ≤ 500 ms); the bare baseline (baseline.js, node:http + pg): the same
  *    JSON body POSTed to it, parsed, and the same rows written with plain SQL in ONE transaction.
  *    Three syncs on an agency of SYNC_ROWS (1 000) listings, each measured BENCH_SYNC_ROUNDS (2)
  *    times, the two sides alternating which goes first:
@@ -22,8 +22,10 @@
  * 2. Web RSS while receiving a 5 000-row, ≈ 19 MiB sync, JSON and CSV: the worker paused
  *    (SIGSTOP), the web's peak reset (`/proc/<pid>/clear_refs` ← 5), then VmHWM after the 202
  *    minus VmRSS before; the sync is deleted before the worker resumes.
- * 3. With the embedded PostgreSQL: the statements the worker runs per row, by kind, for each of
- *    the three syncs on STATEMENT_ROWS rows (log_statement = all, the worker's connections).
+ * 3. With the embedded PostgreSQL: the statements the worker runs per row, by kind, with the
+ *    server's time for them, for each of the three syncs on STATEMENT_ROWS (100) rows
+ *    (log_min_duration_statement = 0, the worker's connections; logging slows that pass, so its
+ *    rows/s are not the throughput figures).
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
@@ -93,6 +95,9 @@ export async function serviceSync(ctx, serviceUrl, rows, { mode = 'Parcial' } = 
   const accepted = performance.now() - started
   const location = posted.headers.get('location')
   for (;;) {
+    // Polled every POLL_MS, then every 1 % of the time so far (≤ 500 ms): the GETs' own web CPU
+    // stays small beside the sync's, and the end is known within ≈ 1 %.
+    const elapsed = performance.now() - started
     const response = await fetch(location, { headers })
     const state = await response.json()
     if (state.Estado === 'Terminada' || state.Estado === 'Fallida') {
@@ -105,7 +110,7 @@ export async function serviceSync(ctx, serviceUrl, rows, { mode = 'Parcial' } = 
         summary: state.Resumen,
       }
     }
-    await sleep(POLL_MS)
+    await sleep(Math.min(500, Math.max(POLL_MS, elapsed / 100)))
   }
 }
 
@@ -498,10 +503,11 @@ function toCsv(rows) {
 }
 
 /**
- * What the worker runs per row, by kind of statement, for each sync on STATEMENT_ROWS rows
- * (`countWorker(send)` → the worker's statements while `send` runs).
+ * What the worker runs per row, by kind of statement, for each sync on STATEMENT_ROWS rows, with
+ * the server's time per kind (`countWorker(send)` → the worker's statements `{text, ms}` while
+ * `send` runs; `workerCpu()` → the worker's CPU ms so far).
  */
-export async function syncStatements(ctx, serviceUrl, countWorker) {
+export async function syncStatements(ctx, serviceUrl, countWorker, workerCpu) {
   const prefix = 'STMT-'
   const kinds = {
     first: () => inventory(prefix, STATEMENT_ROWS),
@@ -510,19 +516,39 @@ export async function syncStatements(ctx, serviceUrl, countWorker) {
   }
   const figures = {}
   for (const [kind, rows] of Object.entries(kinds)) {
-    const statements = await countWorker(() => serviceSync(ctx, serviceUrl, rows()))
+    let run = null
+    const cpuBefore = workerCpu()
+    const statements = await countWorker(async () => {
+      run = await serviceSync(ctx, serviceUrl, rows())
+    })
+    const cpu = workerCpu() - cpuBefore
     const byKind = new Map()
     for (const statement of statements) {
-      const key = statementKind(statement)
-      byKind.set(key, (byKind.get(key) ?? 0) + 1)
+      const key = statementKind(statement.text)
+      const entry = byKind.get(key) ?? { count: 0, ms: 0, sample: statement.text.slice(0, 240) }
+      entry.count++
+      entry.ms += statement.ms
+      byKind.set(key, entry)
     }
+    const ms = statements.reduce((sum, statement) => sum + statement.ms, 0)
     figures[kind] = {
       total: statements.length,
       perRow: Number((statements.length / STATEMENT_ROWS).toFixed(2)),
+      msPerRow: Number((ms / STATEMENT_ROWS).toFixed(2)),
+      seconds: Number(run.seconds.toFixed(2)),
+      workerCpuMsPerRow: Number((cpu / STATEMENT_ROWS).toFixed(2)),
+      summary: run.summary,
       byKind: Object.fromEntries(
         [...byKind.entries()]
-          .sort((a, b) => b[1] - a[1])
-          .map(([key, count]) => [key, Number((count / STATEMENT_ROWS).toFixed(2))])
+          .sort((a, b) => b[1].ms - a[1].ms)
+          .map(([key, entry]) => [
+            key,
+            {
+              perRow: Number((entry.count / STATEMENT_ROWS).toFixed(2)),
+              msPerRow: Number((entry.ms / STATEMENT_ROWS).toFixed(3)),
+              sample: entry.sample,
+            },
+          ])
       ),
     }
   }
@@ -535,18 +561,24 @@ export async function syncStatements(ctx, serviceUrl, countWorker) {
   return figures
 }
 
-/** A statement's kind: its first words and the table it touches, literals and lists dropped. */
+/** A statement's kind: its verb, the table it reads or writes, and what sets it apart. */
 function statementKind(statement) {
   const text = statement.replace(/\s+/g, ' ').trim().toLowerCase()
   const head = /^(begin|commit|rollback|savepoint|release savepoint|rollback to savepoint)\b/.exec(text)
   if (head) return head[1]
-  const verb = /^(with|select|insert into|update|delete from)\s+"?([\w.]+)"?/.exec(text)
+  const table = (/\bfrom\s+"?([a-z_]+)"?(?![.\w])/.exec(text) ?? [])[1]
+  const tags = [
+    /similarity\(/.test(text) && 'ranked search',
+    /for update/.test(text) && 'for update',
+    /for key share/.test(text) && 'for key share',
+    /pg_advisory/.test(text) && 'advisory lock',
+    /count\(/.test(text) && 'count',
+  ].filter(Boolean)
+  const verb = /^(with|select|insert into|update|delete from)\s+"?([a-z_.]+)"?/.exec(text)
   if (!verb) return text.slice(0, 60)
-  if (verb[1] === 'select') {
-    const from = /\bfrom\s+"?([\w.]+)"?/.exec(text)
-    const what = from ? from[1] : text.slice(7, 40)
-    return `select … from ${what}${/for update/.test(text) ? ' for update' : ''}`
-  }
-  if (verb[1] === 'with') return `with … (${text.slice(0, 80)})`
-  return `${verb[1]} ${verb[2]}`
+  const what =
+    verb[1] === 'select' ? `select from ${table ?? '?'}`
+    : verb[1] === 'with' ? `with … ${(/\b(insert into|update|delete from)\s+"?([a-z_.]+)/.exec(text) ?? [, '', ''])[1]} ${(/\b(insert into|update|delete from)\s+"?([a-z_.]+)/.exec(text) ?? [, '', ''])[2]}`
+    : `${verb[1]} ${verb[2]}`
+  return tags.length ? `${what} (${tags.join(', ')})` : what
 }
