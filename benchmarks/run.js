@@ -957,61 +957,61 @@ try {
 
   /** The scenarios of `list`, each side in alternating halves; a table row each. */
   async function runScenarios(list) {
-  const rows = []
-  for (const scenario of list) {
-    const index = scenarios.indexOf(scenario)
-    const request = scenario.request(ctx)
-    await settleWrites(ctx.databaseUrl)
-    const check = await fetch(serviceUrl + firstPath(request), {
-      method: request.method ?? 'GET',
-      headers: request.headers,
-      body: request.body,
-    })
-    const expected = scenario.expect ?? 200
-    if (check.status !== expected) {
-      console.log(`skip ${scenario.name}: service answered ${check.status}, expected ${expected}`)
-      continue
-    }
-    // Alternate the two sides in halves so that background load hits both alike.
-    const halves = []
-    // The intake's deliveries wait in the queue on both sides (the baseline has no worker of its
-    // own; its jobs land in the same queues): the worker is paused over the scenario and drained
-    // after it. The worker's part is priced by the intake → webhook figures.
-    if (scenario.pausesWorker) process.kill(worker.pid, 'SIGSTOP')
-    try {
-      // One uncounted second per side first: both measured with their code paths warm.
-      await load(serviceUrl, request, index, 1)
-      if (scenario.baseline && baseline) await load(baselineUrl, request, index, 1)
-      for (let round = 0; round < 2; round++) {
-        halves.push(await measuredLoad(service.pid, serviceUrl, request, index, SECONDS / 2))
-        halves.push(
-          scenario.baseline && baseline
-            ? await measuredLoad(baseline.pid, baselineUrl, request, index, SECONDS / 2)
-            : null
-        )
+    const rows = []
+    for (const scenario of list) {
+      const index = scenarios.indexOf(scenario)
+      const request = scenario.request(ctx)
+      await settleWrites(ctx.databaseUrl)
+      const check = await fetch(serviceUrl + firstPath(request), {
+        method: request.method ?? 'GET',
+        headers: request.headers,
+        body: request.body,
+      })
+      const expected = scenario.expect ?? 200
+      if (check.status !== expected) {
+        console.log(`skip ${scenario.name}: service answered ${check.status}, expected ${expected}`)
+        continue
       }
-    } finally {
-      if (scenario.pausesWorker) process.kill(worker.pid, 'SIGCONT')
+      // Alternate the two sides in halves so that background load hits both alike.
+      const halves = []
+      // The intake's deliveries wait in the queue on both sides (the baseline has no worker of its
+      // own; its jobs land in the same queues): the worker is paused over the scenario and drained
+      // after it. The worker's part is priced by the intake → webhook figures.
+      if (scenario.pausesWorker) process.kill(worker.pid, 'SIGSTOP')
+      try {
+        // One uncounted second per side first: both measured with their code paths warm.
+        await load(serviceUrl, request, index, 1)
+        if (scenario.baseline && baseline) await load(baselineUrl, request, index, 1)
+        for (let round = 0; round < 2; round++) {
+          halves.push(await measuredLoad(service.pid, serviceUrl, request, index, SECONDS / 2))
+          halves.push(
+            scenario.baseline && baseline
+              ? await measuredLoad(baseline.pid, baselineUrl, request, index, SECONDS / 2)
+              : null
+          )
+        }
+      } finally {
+        if (scenario.pausesWorker) process.kill(worker.pid, 'SIGCONT')
+      }
+      if (scenario.pausesWorker) await drained(ctx.databaseUrl)
+      const ours = merge(halves[0], halves[2])
+      const bare = halves[1] ? merge(halves[1], halves[3]) : null
+      rows.push({
+        'scenario': scenario.name,
+        'service req/s': Math.round(ours.requests.average),
+        'service p50 ms': ours.latency.p50,
+        'service p99 ms': ours.latency.p99,
+        'baseline req/s': bare ? Math.round(bare.requests.average) : '-',
+        'baseline p50 ms': bare ? bare.latency.p50 : '-',
+        'baseline p99 ms': bare ? bare.latency.p99 : '-',
+        'ratio': bare ? Number((ours.requests.average / bare.requests.average).toFixed(2)) : '-',
+        'service CPU ms/req (own + pg)': perRequest(ours),
+        'baseline CPU ms/req (own + pg)': bare ? perRequest(bare) : '-',
+        // 304 counts as non-2xx for autocannon; 201 does not.
+        'errors': ours.errors + (expected === 304 ? 0 : ours.non2xx),
+      })
     }
-    if (scenario.pausesWorker) await drained(ctx.databaseUrl)
-    const ours = merge(halves[0], halves[2])
-    const bare = halves[1] ? merge(halves[1], halves[3]) : null
-    rows.push({
-      'scenario': scenario.name,
-      'service req/s': Math.round(ours.requests.average),
-      'service p50 ms': ours.latency.p50,
-      'service p99 ms': ours.latency.p99,
-      'baseline req/s': bare ? Math.round(bare.requests.average) : '-',
-      'baseline p50 ms': bare ? bare.latency.p50 : '-',
-      'baseline p99 ms': bare ? bare.latency.p99 : '-',
-      'ratio': bare ? Number((ours.requests.average / bare.requests.average).toFixed(2)) : '-',
-      'service CPU ms/req (own + pg)': perRequest(ours),
-      'baseline CPU ms/req (own + pg)': bare ? perRequest(bare) : '-',
-      // 304 counts as non-2xx for autocannon; 201 does not.
-      'errors': ours.errors + (expected === 304 ? 0 : ours.non2xx),
-    })
-  }
-  return rows
+    return rows
   }
   const rows = await runScenarios(selected)
   results.scenarios = rows
@@ -1030,7 +1030,9 @@ try {
     console.log(results.large)
     const large = await runScenarios(reads)
     results.scenariosLarge = large
-    console.log(`\nread scenarios with ${results.large.listings} listings in ${results.large.agencies} agencies, beside the run above:`)
+    console.log(
+      `\nread scenarios with ${results.large.listings} listings in ${results.large.agencies} agencies, beside the run above:`
+    )
     console.table(
       large.map((row) => {
         const small = rows.find((r) => r.scenario === row.scenario)

@@ -70,7 +70,11 @@ export function syncRow(prefix, i, changed = 0, pad = 0, version = VERSION) {
   }
   if (pad) {
     // ≈ 4 KiB a row for the RSS figure: a long description and technical data.
-    row.Descripcion = (row.Descripcion + ' ' + 'Equipamiento completo, service oficial. '.repeat(60)).slice(0, 1990)
+    row.Descripcion = (
+      row.Descripcion +
+      ' ' +
+      'Equipamiento completo, service oficial. '.repeat(60)
+    ).slice(0, 1990)
     row.DatosTecnicosCustom = Array.from({ length: 9 }, (_, k) => ({
       Nombre: `Dato ${k}`,
       Valor: `valor ${k} `.repeat(20).slice(0, 195),
@@ -506,7 +510,9 @@ function toCsv(rows) {
     lines.push(
       CSV_HEADER.map((column) => {
         if (column === 'DatosTecnicosCustom')
-          return cell((row.DatosTecnicosCustom ?? []).map((s) => `${s.Nombre}=${s.Valor}`).join('|'))
+          return cell(
+            (row.DatosTecnicosCustom ?? []).map((s) => `${s.Nombre}=${s.Valor}`).join('|')
+          )
         const [a, b] = column.split('.')
         return cell(b ? row[a]?.[b] : row[a])
       }).join(',')
@@ -579,7 +585,9 @@ export async function syncStatements(ctx, serviceUrl, countWorker, workerCpu) {
 /** A statement's kind: its verb, the table it reads or writes, and what sets it apart. */
 function statementKind(statement) {
   const text = statement.replace(/\s+/g, ' ').trim().toLowerCase()
-  const head = /^(begin|commit|rollback|savepoint|release savepoint|rollback to savepoint)\b/.exec(text)
+  const head = /^(begin|commit|rollback|savepoint|release savepoint|rollback to savepoint)\b/.exec(
+    text
+  )
   if (head) return head[1]
   const table = (/\bfrom\s+"?([a-z_]+)"?(?![.\w])/.exec(text) ?? [])[1]
   const tags = [
@@ -592,8 +600,10 @@ function statementKind(statement) {
   const verb = /^(with|select|insert into|update|delete from)\s+"?([a-z_.]+)"?/.exec(text)
   if (!verb) return text.slice(0, 60)
   const what =
-    verb[1] === 'select' ? `select from ${table ?? '?'}`
-    : verb[1] === 'with' ? `with … ${(/\b(insert into|update|delete from)\s+"?([a-z_.]+)/.exec(text) ?? [, '', ''])[1]} ${(/\b(insert into|update|delete from)\s+"?([a-z_.]+)/.exec(text) ?? [, '', ''])[2]}`
-    : `${verb[1]} ${verb[2]}`
+    verb[1] === 'select'
+      ? `select from ${table ?? '?'}`
+      : verb[1] === 'with'
+        ? `with … ${(/\b(insert into|update|delete from)\s+"?([a-z_.]+)/.exec(text) ?? [, '', ''])[1]} ${(/\b(insert into|update|delete from)\s+"?([a-z_.]+)/.exec(text) ?? [, '', ''])[2]}`
+        : `${verb[1]} ${verb[2]}`
   return tags.length ? `${what} (${tags.join(', ')})` : what
 }
