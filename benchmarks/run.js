@@ -51,7 +51,16 @@ import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { scenarios } from './scenarios.js'
-import { seed } from './seed.js'
+import { seed, seedLarge } from './seed.js'
+import {
+  SYNC_ROWS,
+  SYNC_ROUNDS,
+  makeRoom,
+  syncThroughput,
+  printSyncFigures,
+  syncMemory,
+  syncStatements,
+} from './sync.js'
 import { ADMIN_MAIL, call } from './dealer.js'
 import { setUpDealer } from './dealer.js'
 import {
@@ -80,6 +89,8 @@ const LEAD_SECONDS = Number(process.env.BENCH_LEAD_SECONDS ?? 30)
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null
 const wanted = (name) => !ONLY || ONLY.test(name)
 const OUTBOX_COST = 'outbox cost on intake'
+/** BENCH_LARGE=1: the read scenarios run a second time with 100 000 listings across 1 000 agencies. */
+const LARGE = process.env.BENCH_LARGE === '1'
 /** The outbox statement (app/apps/services/app_events.ts): the event row written and the subscription read, in one. */
 const OUTBOX_SQL = /\b(app_events|app_webhooks)\b|^with event as/
 const selected = scenarios.filter((scenario) => wanted(scenario.name))
@@ -285,6 +296,56 @@ async function countStatements(adminUrl, send) {
     return { status, count: statements.length, outbox, statements }
   } finally {
     await client.query('alter system reset log_statement')
+    await client.query('select pg_reload_conf()')
+    await client.end()
+  }
+}
+
+/**
+ * The statements the worker runs while `send` runs (application name `bench-worker`), each whole
+ * (the log's continuation lines joined) with the server's time for it: log_min_duration_statement = 0
+ * logs each phase of the extended protocol (parse, bind, execute) with its duration; a statement's
+ * `ms` is the sum of its phases. Not sent before: a sync's second run differs.
+ */
+async function countWorkerStatements(adminUrl, send) {
+  const client = new pg.Client({ connectionString: adminUrl, application_name: 'bench' })
+  await client.connect()
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 300))
+  try {
+    await client.query('alter system set log_min_duration_statement = 0')
+    await client.query('select pg_reload_conf()')
+    await settle()
+    const offset = serverLog.size()
+    await send()
+    await settle()
+    const statements = []
+    let open = null
+    let pending = 0
+    for (const line of serverLog.since(offset)) {
+      const match =
+        /^@bench-worker\|.*?LOG:\s+duration: ([\d.]+) ms\s+(statement|parse|bind|execute)[^:]*:\s*(.*)$/.exec(
+          line
+        )
+      if (match) {
+        const ms = Number(match[1])
+        if (match[2] === 'statement' || match[2] === 'execute') {
+          open = { text: match[3], ms: ms + pending }
+          pending = 0
+          statements.push(open)
+        } else {
+          // parse and bind come before their execute
+          pending += ms
+          open = null
+        }
+      } else if (open && !line.startsWith('@')) {
+        open.text += ' ' + line.trim()
+      } else {
+        open = null
+      }
+    }
+    return statements
+  } finally {
+    await client.query('alter system reset log_min_duration_statement')
     await client.query('select pg_reload_conf()')
     await client.end()
   }
@@ -837,66 +898,157 @@ try {
     snapshot('photo pipeline')
   }
 
-  const rows = []
-  for (const scenario of selected) {
-    const index = scenarios.indexOf(scenario)
-    const request = scenario.request(ctx)
-    await settleWrites(ctx.databaseUrl)
-    const check = await fetch(serviceUrl + firstPath(request), {
-      method: request.method ?? 'GET',
-      headers: request.headers,
-      body: request.body,
-    })
-    const expected = scenario.expect ?? 200
-    if (check.status !== expected) {
-      console.log(`skip ${scenario.name}: service answered ${check.status}, expected ${expected}`)
-      continue
-    }
-    // Alternate the two sides in halves so that background load hits both alike.
-    const halves = []
-    // The intake's deliveries wait in the queue on both sides (the baseline has no worker of its
-    // own; its jobs land in the same queues): the worker is paused over the scenario and drained
-    // after it. The worker's part is priced by the intake → webhook figures.
-    if (scenario.pausesWorker) process.kill(worker.pid, 'SIGSTOP')
-    try {
-      // One uncounted second per side first: both measured with their code paths warm.
-      await load(serviceUrl, request, index, 1)
-      if (scenario.baseline && baseline) await load(baselineUrl, request, index, 1)
-      for (let round = 0; round < 2; round++) {
-        halves.push(await measuredLoad(service.pid, serviceUrl, request, index, SECONDS / 2))
-        halves.push(
-          scenario.baseline && baseline
-            ? await measuredLoad(baseline.pid, baselineUrl, request, index, SECONDS / 2)
-            : null
-        )
+  // Stock sync (issue 26; benchmarks/sync.js): rows/s end to end beside the bare SQL, the web's
+  // RSS while it receives a 5 000-row sync, the worker's statements per row.
+  if (wanted('sync throughput') && baseline) {
+    await makeRoom(ctx.databaseUrl)
+    console.log(
+      `\nstock sync, ${SYNC_ROWS} rows (0 km, no photos), POST → Terminada vs the bare SQL in one transaction, ${SYNC_ROUNDS} rounds:`
+    )
+    results.sync = await syncThroughput(
+      ctx,
+      { service: serviceUrl, baseline: baselineUrl },
+      {
+        settle: () => settleWrites(ctx.databaseUrl),
+        cpu: (which) =>
+          which.map((name) =>
+            name === 'postgres'
+              ? db.logs
+                ? postgresCpuMs()
+                : null
+              : cpuMs({ web: service.pid, worker: worker.pid, baseline: baseline.pid }[name])
+          ),
       }
-    } finally {
-      if (scenario.pausesWorker) process.kill(worker.pid, 'SIGCONT')
-    }
-    if (scenario.pausesWorker) await drained(ctx.databaseUrl)
-    const ours = merge(halves[0], halves[2])
-    const bare = halves[1] ? merge(halves[1], halves[3]) : null
-    rows.push({
-      'scenario': scenario.name,
-      'service req/s': Math.round(ours.requests.average),
-      'service p50 ms': ours.latency.p50,
-      'service p99 ms': ours.latency.p99,
-      'baseline req/s': bare ? Math.round(bare.requests.average) : '-',
-      'baseline p50 ms': bare ? bare.latency.p50 : '-',
-      'baseline p99 ms': bare ? bare.latency.p99 : '-',
-      'ratio': bare ? Number((ours.requests.average / bare.requests.average).toFixed(2)) : '-',
-      'service CPU ms/req (own + pg)': perRequest(ours),
-      'baseline CPU ms/req (own + pg)': bare ? perRequest(bare) : '-',
-      // 304 counts as non-2xx for autocannon; 201 does not.
-      'errors': ours.errors + (expected === 304 ? 0 : ours.non2xx),
-    })
+    )
+    printSyncFigures(results.sync)
+    snapshot('sync throughput')
   }
+  if (wanted('sync statements') && db.logs) {
+    await makeRoom(ctx.databaseUrl)
+    results.syncStatements = await syncStatements(
+      ctx,
+      serviceUrl,
+      (send) => countWorkerStatements(db.url, send),
+      () => cpuMs(worker.pid)
+    )
+    console.log('\nstock sync: statements the worker runs per row (100-row syncs), by kind:')
+    for (const [kind, f] of Object.entries(results.syncStatements)) {
+      console.log(
+        `  ${kind}: ${f.perRow} statements per row (${f.total} in all), PostgreSQL ${f.msPerRow} ms per row; the sync took ${f.seconds} s (${f.workerCpuMsPerRow} worker CPU ms per row)`
+      )
+      console.table(
+        Object.entries(f.byKind).map(([statement, k]) => ({
+          statement,
+          'per row': k.perRow,
+          'server ms per row': k.msPerRow,
+        }))
+      )
+    }
+  }
+  if (wanted('sync memory')) {
+    await makeRoom(ctx.databaseUrl, 5000)
+    results.syncMemory = await syncMemory(ctx, serviceUrl, { web: service.pid, worker: worker.pid })
+    console.log(
+      '\nweb RSS receiving a 5 000-row sync (worker paused; growth = VmHWM after − VmRSS before, MiB):'
+    )
+    console.table(results.syncMemory)
+    snapshot('sync memory')
+  }
+
+  /** The scenarios of `list`, each side in alternating halves; a table row each. */
+  async function runScenarios(list) {
+    const rows = []
+    for (const scenario of list) {
+      const index = scenarios.indexOf(scenario)
+      const request = scenario.request(ctx)
+      await settleWrites(ctx.databaseUrl)
+      const check = await fetch(serviceUrl + firstPath(request), {
+        method: request.method ?? 'GET',
+        headers: request.headers,
+        body: request.body,
+      })
+      const expected = scenario.expect ?? 200
+      if (check.status !== expected) {
+        console.log(`skip ${scenario.name}: service answered ${check.status}, expected ${expected}`)
+        continue
+      }
+      // Alternate the two sides in halves so that background load hits both alike.
+      const halves = []
+      // The intake's deliveries wait in the queue on both sides (the baseline has no worker of its
+      // own; its jobs land in the same queues): the worker is paused over the scenario and drained
+      // after it. The worker's part is priced by the intake → webhook figures.
+      if (scenario.pausesWorker) process.kill(worker.pid, 'SIGSTOP')
+      try {
+        // One uncounted second per side first: both measured with their code paths warm.
+        await load(serviceUrl, request, index, 1)
+        if (scenario.baseline && baseline) await load(baselineUrl, request, index, 1)
+        for (let round = 0; round < 2; round++) {
+          halves.push(await measuredLoad(service.pid, serviceUrl, request, index, SECONDS / 2))
+          halves.push(
+            scenario.baseline && baseline
+              ? await measuredLoad(baseline.pid, baselineUrl, request, index, SECONDS / 2)
+              : null
+          )
+        }
+      } finally {
+        if (scenario.pausesWorker) process.kill(worker.pid, 'SIGCONT')
+      }
+      if (scenario.pausesWorker) await drained(ctx.databaseUrl)
+      const ours = merge(halves[0], halves[2])
+      const bare = halves[1] ? merge(halves[1], halves[3]) : null
+      rows.push({
+        'scenario': scenario.name,
+        'service req/s': Math.round(ours.requests.average),
+        'service p50 ms': ours.latency.p50,
+        'service p99 ms': ours.latency.p99,
+        'baseline req/s': bare ? Math.round(bare.requests.average) : '-',
+        'baseline p50 ms': bare ? bare.latency.p50 : '-',
+        'baseline p99 ms': bare ? bare.latency.p99 : '-',
+        'ratio': bare ? Number((ours.requests.average / bare.requests.average).toFixed(2)) : '-',
+        'service CPU ms/req (own + pg)': perRequest(ours),
+        'baseline CPU ms/req (own + pg)': bare ? perRequest(bare) : '-',
+        // 304 counts as non-2xx for autocannon; 201 does not.
+        'errors': ours.errors + (expected === 304 ? 0 : ours.non2xx),
+      })
+    }
+    return rows
+  }
+  const rows = await runScenarios(selected)
   results.scenarios = rows
   if (rows.length) snapshot('scenarios')
   for (const row of rows.filter((row) => row.errors > 0))
     await explainErrors(serviceUrl, ctx, row.scenario)
   console.log(`\n${SECONDS}s per side, ${CONNECTIONS} connections, node ${process.version}`)
   console.table(rows)
+
+  // BENCH_LARGE=1: the read scenarios again, after 100 000 listings across 1 000 agencies
+  // joined the database (benchmarks/seed.js, seedLarge): both ratios of each read in one run.
+  const reads = selected.filter((scenario) => !scenario.request(ctx).method)
+  if (LARGE && reads.length) {
+    console.log('\nBENCH_LARGE: seeding 100 000 listings across 1 000 agencies…')
+    results.large = await seedLarge(ctx.databaseUrl)
+    console.log(results.large)
+    const large = await runScenarios(reads)
+    results.scenariosLarge = large
+    console.log(
+      `\nread scenarios with ${results.large.listings} listings in ${results.large.agencies} agencies, beside the run above:`
+    )
+    console.table(
+      large.map((row) => {
+        const small = rows.find((r) => r.scenario === row.scenario)
+        return {
+          'scenario': row.scenario,
+          'ratio (bench data)': small?.ratio ?? '-',
+          'ratio (100 000 listings)': row.ratio,
+          'service req/s': `${small?.['service req/s'] ?? '-'} → ${row['service req/s']}`,
+          'baseline req/s': `${small?.['baseline req/s'] ?? '-'} → ${row['baseline req/s']}`,
+          'service CPU ms/req': `${small?.['service CPU ms/req (own + pg)'] ?? '-'} → ${row['service CPU ms/req (own + pg)']}`,
+          'errors': row.errors,
+        }
+      })
+    )
+    snapshot('scenarios, large')
+  }
 
   // What one request of each kind runs in PostgreSQL (the web process's connections only).
   if (db.logs) {

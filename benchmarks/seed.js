@@ -49,3 +49,58 @@ export async function seedSyncListings(url, count = 500) {
   }
   return Array.from({ length: count }, (_, i) => `/v3/publicaciones/${ADMIN_MAIL}/SYNC-${i + 1}`)
 }
+
+/**
+ * BENCH_LARGE: 100 000 listings across 1 000 agencies — 999 agencies more (large-N@agencia.test), 100
+ * listings each, and 99 more in the bench agency (100 with BENCH-1); copies of the API-made listing
+ * with their own agency, ExternalId, slug, price and colour, written with `INSERT … SELECT
+ * generate_series` in seconds, then analysed. Returns the counts and the seconds it took.
+ */
+export async function seedLarge(url, agencies = 1000, perAgency = 100) {
+  const started = performance.now()
+  const client = new pg.Client({ connectionString: url, application_name: 'bench' })
+  await client.connect()
+  try {
+    await client.query(
+      `insert into agencies (admin_email, trade_name)
+       select 'large-' || g || '@agencia.test', 'Agencia grande ' || g from generate_series(1, $1) as g
+       on conflict do nothing`,
+      [agencies - 1]
+    )
+    const columns = (
+      await client.query(
+        `select column_name from information_schema.columns where table_name = 'listings'
+         and column_name not in ('id', 'agency_id', 'admin_email', 'external_id', 'slug', 'price_amount', 'colour')
+         and is_generated = 'NEVER'`
+      )
+    ).rows.map((row) => row.column_name)
+    // The other agencies' listings, then the bench agency's.
+    await client.query(
+      `insert into listings (agency_id, admin_email, external_id, slug, price_amount, colour, ${columns.join(', ')})
+       select a.id, a.admin_email, 'LRG-' || g, l.slug || '-lrg-' || a.id || '-' || g,
+         l.price_amount + g * 1000, (array['Gris plata', 'Blanco', 'Negro', 'Rojo'])[1 + g % 4],
+         ${columns.map((c) => `l.${c}`).join(', ')}
+       from listings l
+       cross join (select id, admin_email from agencies where admin_email like 'large-%@agencia.test') a
+       cross join generate_series(1, $3) as g
+       where l.admin_email = $1 and lower(l.external_id) = lower($2)`,
+      [ADMIN_MAIL, EXTERNAL_ID, perAgency]
+    )
+    await client.query(
+      `insert into listings (agency_id, admin_email, external_id, slug, price_amount, colour, ${columns.join(', ')})
+       select l.agency_id, l.admin_email, 'LRG-' || g, l.slug || '-lrg-' || g,
+         l.price_amount + g * 1000, l.colour, ${columns.map((c) => `l.${c}`).join(', ')}
+       from listings l cross join generate_series(1, $3) as g
+       where l.admin_email = $1 and lower(l.external_id) = lower($2)`,
+      [ADMIN_MAIL, EXTERNAL_ID, perAgency - 1]
+    )
+    await client.query('vacuum (analyze) listings')
+    await client.query('analyze agencies')
+    const { rows } = await client.query(
+      'select count(*)::int as listings, count(distinct agency_id)::int as agencies from listings'
+    )
+    return { ...rows[0], seconds: Number(((performance.now() - started) / 1000).toFixed(1)) }
+  } finally {
+    await client.end()
+  }
+}
