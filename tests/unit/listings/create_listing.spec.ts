@@ -284,3 +284,89 @@ test.group('CreateListing: Locacion defaults to the main branch (docs/design.md 
     })
   })
 })
+
+test.group("CreateListing.many: a stock sync's new listings", () => {
+  const many = (w: ReturnType<typeof world>, inputs: ListingCreateInput[]) =>
+    w.unitOfWork.run((tx) => w.creator.many(caller, AGENCY, inputs, tx))
+
+  test('the rules of one create for each; the agency read once; one INSERT for all', async ({
+    assert,
+  }) => {
+    const w = world()
+    w.store.rows.push(listingRow({ id: 1, externalId: 'TAKEN-1', appId: 99 }))
+    const results = await many(w, [
+      input({ externalId: 'NEW-1' }),
+      input({ externalId: 'taken-1' }),
+      input({ externalId: 'NEW-2', brand: 'Marca que no existe' }),
+      input({ externalId: 'NEW-3', mileage: 20_000 }), // used without photos
+      input({ externalId: 'NEW-4', active: false }),
+    ])
+    assert.deepEqual(results.map(reasonOf), [
+      'ok',
+      'duplicate_external_id',
+      'invalid',
+      'invalid',
+      'ok',
+    ])
+    assert.deepEqual(
+      w.store.calls.filter((call) => /insert|takenIn|activeByExposure|holdActivations/.test(call)),
+      ['takenIn (tx)', 'holdActivations (tx)', 'activeByExposure (tx)', 'insertMany 2 (tx)'],
+      'the count and its lock once for the batch, one INSERT'
+    )
+    assert.equal(w.directory.calls.filter((call) => call === 'plan').length, 1)
+    assert.include(
+      w.store.rows.find((row) => row.externalId === 'NEW-4'),
+      { state: 'suspended' }
+    )
+  })
+
+  test('the plan fills up inside the batch: the batch counts its own activations (capacity 2 → the third is plan_full)', async ({
+    assert,
+  }) => {
+    const w = world()
+    w.directory.planView = plan(2)
+    const results = await many(w, [
+      input({ externalId: 'NEW-1' }),
+      input({ externalId: 'NEW-2' }),
+      input({ externalId: 'NEW-3' }),
+      input({ externalId: 'NEW-4', active: false }),
+    ])
+    assert.deepEqual(results.map(reasonOf), ['ok', 'ok', 'plan_full', 'ok'])
+    assert.lengthOf(
+      w.store.rows.filter((row) => row.state === 'active'),
+      2
+    )
+  })
+
+  test('exposure quotas count the batch too: 1 Alta place → the second asking Alta gets Media', async ({
+    assert,
+  }) => {
+    const w = world()
+    w.directory.planView = plan(10, 1, 10, 10)
+    await many(w, [
+      input({ externalId: 'NEW-1', exposure: 'high' }),
+      input({ externalId: 'NEW-2', exposure: 'high' }),
+    ])
+    assert.deepEqual(
+      w.store.rows.map((row) => [row.externalId, row.exposure]),
+      [
+        ['NEW-1', 'high'],
+        ['NEW-2', 'medium'],
+      ]
+    )
+  })
+
+  test('a unique violation of the one INSERT fails the whole batch (the caller retries one by one)', async ({
+    assert,
+  }) => {
+    const w = world()
+    w.store.insertError = Object.assign(new Error('duplicate key'), {
+      code: '23505',
+      constraint: 'listings_agency_external',
+    })
+    await assert.rejects(() =>
+      many(w, [input({ externalId: 'NEW-1' }), input({ externalId: 'NEW-2' })])
+    )
+    assert.lengthOf(w.store.rows, 0)
+  })
+})

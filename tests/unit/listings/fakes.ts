@@ -363,10 +363,14 @@ export class FakeListingStore implements Pick<
     return this.#insert(values)
   }
 
-  /** One statement for all: a unique violation (`insertError`) leaves none of them. */
+  /** One statement for all: a unique violation (`insertError`, thrown once here) leaves none of them. */
   async insertMany(rows: ListingValues[], tx: Tx) {
     this.#log(`insertMany ${rows.length}`, tx)
-    if (rows.length > 0 && this.insertError) throw this.insertError
+    if (rows.length > 0 && this.insertError) {
+      const error = this.insertError
+      this.insertError = undefined
+      throw error
+    }
     return rows.map((values) => this.#insert(values))
   }
 

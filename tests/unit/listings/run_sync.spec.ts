@@ -107,6 +107,30 @@ test.group('RunSync: each row as the single request would do it', () => {
     assert.equal(w.unitOfWork.committed, 2)
   })
 
+  test('the batch INSERT meets a listing created meanwhile: its creations go one by one, each with one result', async ({
+    assert,
+  }) => {
+    const w = syncWorld()
+    const id = seed(w, [upsert('NEW-1'), upsert('NEW-2')])
+    w.listings.insertError = Object.assign(new Error('duplicate key'), {
+      code: '23505',
+      constraint: 'listings_agency_external',
+    })
+    await w.runSync.execute(id, WORDING)
+    assert.deepEqual(w.syncs.outcomes(id), { 1: 'created', 2: 'created' })
+    assert.deepEqual(
+      w.syncs.calls.filter((call) => /^(record|holdUnfinished)/.test(call)),
+      [
+        'holdUnfinished 1,2 (tx)',
+        'holdUnfinished 1 (tx)',
+        'record 1 (tx)',
+        'holdUnfinished 2 (tx)',
+        'record 2 (tx)',
+      ]
+    )
+    assert.lengthOf(w.listings.rows, 2)
+  })
+
   test('archives go first: the place a Baja frees is there for the row before it', async ({
     assert,
   }) => {
