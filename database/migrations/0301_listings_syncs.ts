@@ -5,7 +5,9 @@ import { BaseSchema } from '@adonisjs/lucid/schema'
  * (`payload`, the wire object) until the worker gives each its result; a row's
  * result is written in the transaction of the listing write it caused, so a
  * worker that dies resumes at the first row without one. Positions after the
- * sent rows hold the listings the sync archives (`kind = 'archive'`).
+ * sent rows hold the listings the sync archives (`kind = 'archive'`): the
+ * Bajas, or — for a full sync, listed when it starts — the app's listings it
+ * leaves out.
  */
 export default class extends BaseSchema {
   async up() {
@@ -18,6 +20,8 @@ export default class extends BaseSchema {
       table.boolean('simulated').notNullable()
       table.string('state', 10).notNullable().defaultTo('pending') // pending | running | done | failed
       table.integer('total').notNullable()
+      // A full sync lists what it archives when it starts (its rows are then added to total).
+      table.boolean('archives_pending').notNullable().defaultTo(false)
       table.integer('processed').notNullable().defaultTo(0)
       table.integer('created').notNullable().defaultTo(0)
       table.integer('updated').notNullable().defaultTo(0)

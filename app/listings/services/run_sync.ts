@@ -91,6 +91,7 @@ export default class RunSync {
       const found = await this.syncs.findById(syncId)
       return found && (found.state === 'pending' || found.state === 'running') ? 'waiting' : 'gone'
     }
+    if (sync.mode === 'full') await this.syncs.listArchives(sync.id)
     const agency = await this.directory.forApp(sync.appId, sync.adminEmail)
     if (sync.simulated) await this.#simulate(sync, agency, wording)
     else if (!(await this.#run(sync, agency, wording))) return 'waiting'

@@ -1,5 +1,6 @@
 /*
- * Receives a stock sync (docs/design.md §15): the guards, then the sync and
+ * Receives a stock sync (docs/design.md §15): the guards (a full sync's
+ * archives are counted now, listed when it starts), then the sync and
  * its rows stored and its job queued in one transaction, so a 202 always has
  * a worker coming. Rows refused before any work (two rows naming one
  * ExternalId, a Baja also sent as a row) get their result here.
@@ -66,12 +67,9 @@ export default class StartSync {
       ) {
         return fail('too_many_archives', { details: { archives: count, live: absent.live } })
       }
-      archives = absent.externalIds.map((externalId, index) => ({
-        position: rows.length + index + 1,
-        kind: 'archive',
-        externalId,
-        payload: null,
-      }))
+      // Listed when the sync starts (SyncStore.listArchives): a sync queued behind another
+      // then also archives what that one created.
+      archives = []
     } else {
       const named = new Set<string>()
       archives = []
@@ -99,6 +97,7 @@ export default class StartSync {
           adminEmail: agency.adminMail,
           mode: inventory.mode,
           simulated: inventory.simulate,
+          archivesPending: inventory.mode === 'full',
         },
         all.length,
         tx

@@ -31,7 +31,10 @@ export type SyncData = {
   finishedAt: Date | null
 }
 
-export type NewSync = Pick<SyncData, 'appId' | 'agencyId' | 'adminEmail' | 'mode' | 'simulated'>
+export type NewSync = Pick<SyncData, 'appId' | 'agencyId' | 'adminEmail' | 'mode' | 'simulated'> & {
+  /** A full sync lists the listings it archives when it starts (`listArchives`). */
+  archivesPending: boolean
+}
 
 /** A row as received: `payload` is its JSON text; rows refused up front come with their result. */
 export type NewSyncRow = {
@@ -97,9 +100,17 @@ export default class SyncStore {
   async create(sync: NewSync, total: number, tx: Tx): Promise<SyncData> {
     await tx.rawQuery('select pg_advisory_xact_lock(?, ?)', [SYNC_LOCK, sync.agencyId])
     const { rows } = await tx.rawQuery(
-      `insert into listing_syncs (app_id, agency_id, admin_email, mode, simulated, total, received_at)
-       values (?, ?, ?, ?, ?, ?, clock_timestamp()) returning ${SYNC_COLUMNS}`,
-      [sync.appId, sync.agencyId, sync.adminEmail, sync.mode, sync.simulated, total]
+      `insert into listing_syncs (app_id, agency_id, admin_email, mode, simulated, total, archives_pending, received_at)
+       values (?, ?, ?, ?, ?, ?, ?, clock_timestamp()) returning ${SYNC_COLUMNS}`,
+      [
+        sync.appId,
+        sync.agencyId,
+        sync.adminEmail,
+        sync.mode,
+        sync.simulated,
+        total,
+        sync.archivesPending,
+      ]
     )
     return syncOf(rows[0])
   }
@@ -214,6 +225,38 @@ export default class SyncStore {
       externalIds: rows.filter((row: any) => row.absent).map((row: any) => row.external_id),
       live: rows.length,
     }
+  }
+
+  /**
+   * A full sync's archives, listed once when it starts: the app's listings of
+   * the agency that are not archived and that no row of the sync names (any
+   * case), after the rows, in the order they were created. So a sync queued
+   * behind another archives what that one created, as a full inventory means.
+   */
+  async listArchives(syncId: number) {
+    await db.transaction(async (tx) => {
+      const { rows } = await tx.rawQuery(
+        `update listing_syncs set archives_pending = false
+         where id = ? and archives_pending returning app_id, agency_id, total`,
+        [syncId]
+      )
+      if (!rows.length) return
+      const [{ app_id: appId, agency_id: agencyId, total }] = rows
+      const listed = await tx.rawQuery(
+        `insert into listing_sync_rows (sync_id, position, kind, external_id)
+         select ?, ? + row_number() over (order by l.id), 'archive', l.external_id
+         from listings l
+         where l.app_id = ? and l.agency_id = ? and l.state <> 'archived'
+           and not exists (
+             select 1 from listing_sync_rows r
+             where r.sync_id = ? and r.kind = 'upsert' and lower(r.external_id) = lower(l.external_id))`,
+        [syncId, total, appId, agencyId, syncId]
+      )
+      await tx.rawQuery('update listing_syncs set total = total + ? where id = ?', [
+        listed.rowCount ?? 0,
+        syncId,
+      ])
+    })
   }
 
   /**

@@ -281,6 +281,33 @@ test.group('Stock sync: modes and guards', () => {
     assert.property(badMode.body().Errors, 'Modo')
   })
 
+  test('a Completa queued behind another sync archives what that one created (its archives are listed when it starts)', async ({
+    client,
+    assert,
+  }) => {
+    const ctx = await setup()
+    const kept = listingBody()
+    await synced(client, ctx, { Modo: 'Parcial', Publicaciones: [kept] })
+    const created = listingBody()
+    const first = await post(client, ctx, { Modo: 'Parcial', Publicaciones: [created] })
+    const second = await post(client, ctx, { Modo: 'Completa', Publicaciones: [kept] })
+    first.assertStatus(202)
+    second.assertStatus(202)
+    assert.equal(second.body().Total, 1, 'its archives are not listed yet')
+    await run(first.body().Id)
+    await run(second.body().Id)
+    const { sync, results } = await finished(client, ctx, second.body().Id)
+    assert.equal(sync.Total, 2)
+    assert.deepEqual(
+      results.map((result) => [result.ExternalId, result.Resultado]),
+      [
+        [kept.ExternalId, 'SinCambios'],
+        [created.ExternalId, 'Archivada'],
+      ]
+    )
+    assert.equal((await listingRow(created.ExternalId)).state, 'archived')
+  })
+
   test('the archive guard: more than 20 % and more than 5 of the live listings → 409 with Bajas, unless ConfirmarBajas', async ({
     client,
     assert,

@@ -10,7 +10,7 @@ import type { RowRefusal } from '#listings/services/start_sync'
 import { ARCHIVE_FLOOR, ARCHIVE_SHARE } from '#listings/services/start_sync'
 import { STOCK_SYNC } from '#listings/jobs'
 import { AGENCY, APP_ID } from './fakes.js'
-import { syncWorld } from './sync_fakes.js'
+import { syncWorld, WORDING } from './sync_fakes.js'
 
 const caller = { id: APP_ID }
 
@@ -157,6 +157,7 @@ test.group('StartSync: the archive guard (more than 20 % and more than 5)', () =
   test('5 of 10 (50 %, but not more than 5): allowed', async ({ assert }) => {
     const { w, result } = await full(10, 5)
     assert.isTrue(result.ok)
+    await w.syncs.listArchives(1)
     assert.equal(w.syncs.rowsOf(1).filter((one) => one.kind === 'archive').length, 5)
   })
 
@@ -197,12 +198,12 @@ test.group('StartSync: the archive guard (more than 20 % and more than 5)', () =
       refusal
     )
     assert.isTrue(result.ok)
-    assert.equal(result.ok && result.value.total, 11)
+    assert.equal(result.ok && result.value.total, 1, 'the archives are listed when it starts')
   })
 })
 
 test.group('StartSync: Completa archives exactly the absent ones', () => {
-  test("the app's live listings the rows leave out (any case), after the rows, each once", async ({
+  test("the app's live listings the rows leave out (any case), after the rows, each once, listed when it starts", async ({
     assert,
   }) => {
     const w = syncWorld()
@@ -214,19 +215,25 @@ test.group('StartSync: Completa archives exactly the absent ones', () => {
       refusal
     )
     assert.isTrue(result.ok)
+    assert.equal(result.ok && result.value.total, 3, 'the rows; the archives come when it starts')
+    assert.isTrue(w.syncs.syncs[0].archivesPending)
+    // A listing created before it starts (by a sync queued ahead of it) is archived too.
+    w.syncs.live.push('E-1')
+    await w.runSync.execute(1, WORDING)
     assert.deepEqual(
-      w.syncs.rowsOf(1).map((one) => [one.position, one.kind, one.externalId, one.payload]),
+      w.syncs.rowsOf(1).map((one) => [one.position, one.kind, one.externalId]),
       [
-        [1, 'upsert', 'a-1', row('a-1').payload],
-        [2, 'upsert', 'C-1', row('C-1').payload],
-        [3, 'upsert', 'NEW-1', row('NEW-1').payload],
-        [4, 'archive', 'B-1', null],
-        [5, 'archive', 'D-1', null],
+        [1, 'upsert', 'a-1'],
+        [2, 'upsert', 'C-1'],
+        [3, 'upsert', 'NEW-1'],
+        [4, 'archive', 'B-1'],
+        [5, 'archive', 'D-1'],
+        [6, 'archive', 'E-1'],
       ]
     )
-    // Asked for the app's listings of this agency, keeping the rows' ExternalIds.
+    // The guard asked for the app's listings of this agency, keeping the rows' ExternalIds.
     assert.include(w.syncs.calls, `absent ${APP_ID} ${AGENCY.id}`)
-    assert.equal(result.ok && result.value.total, 5)
+    assert.equal(w.syncs.sync(1).total, 6)
   })
 
   test('an inventory naming every live listing archives nothing', async ({ assert }) => {
@@ -239,6 +246,7 @@ test.group('StartSync: Completa archives exactly the absent ones', () => {
       refusal
     )
     assert.isTrue(result.ok)
+    await w.syncs.listArchives(1)
     assert.deepEqual(
       w.syncs.rowsOf(1).map((one) => one.kind),
       ['upsert', 'upsert']

@@ -49,6 +49,7 @@ export class FakeSyncStore implements Pick<
   | 'insertRows'
   | 'findById'
   | 'absent'
+  | 'listArchives'
   | 'claim'
   | 'renew'
   | 'pending'
@@ -58,7 +59,7 @@ export class FakeSyncStore implements Pick<
   | 'next'
   | 'prune'
 > {
-  syncs: SyncData[] = []
+  syncs: Array<SyncData & { archivesPending?: boolean }> = []
   rows = new Map<number, StoredRow[]>()
   calls: string[] = []
   /** ExternalIds of the app's live listings of the agency (StartSync's guard). */
@@ -156,6 +157,29 @@ export class FakeSyncStore implements Pick<
     this.#log('findById', tx)
     const found = this.syncs.find((sync) => sync.id === id)
     return found ? { ...found, counts: { ...found.counts } } : null
+  }
+
+  /** A full sync's archives when it starts: the `live` listings no row names, after the rows. */
+  async listArchives(syncId: number) {
+    this.#log('listArchives')
+    const sync = this.sync(syncId) as SyncData & { archivesPending?: boolean }
+    if (!sync.archivesPending) return
+    sync.archivesPending = false
+    const rows = this.rows.get(syncId) ?? []
+    this.rows.set(syncId, rows)
+    const named = new Set(
+      rows.filter((row) => row.kind === 'upsert').map((row) => row.externalId?.toLowerCase())
+    )
+    for (const externalId of this.live.filter((one) => !named.has(one.toLowerCase()))) {
+      rows.push({
+        position: sync.total + 1,
+        kind: 'archive',
+        externalId,
+        payload: null,
+        payloadValue: null,
+      } as StoredRow)
+      sync.total += 1
+    }
   }
 
   async absent(appId: number, agencyId: number, keep: string[], tx?: Tx) {
