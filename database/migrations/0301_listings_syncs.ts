@@ -32,6 +32,7 @@ export default class extends BaseSchema {
       table.timestamp('finished_at', { useTz: true }).nullable()
       // The worker running it holds it until then (renewed per batch); a dead worker's lapses.
       table.timestamp('lease_until', { useTz: true }).nullable()
+      table.uuid('lease_holder').nullable()
       // The agency's list: newest first, last 30 days.
       table.index(['agency_id', 'app_id', 'received_at'], 'listing_syncs_agency_received')
     })

@@ -155,6 +155,11 @@ export function syncRowWording(create: MemberTree): RowWording {
     notFound: () => ({
       ExternalId: ['La aplicación no tiene una publicación con ese ExternalId en la agencia.'],
     }),
+    unexpected: () => ({
+      _: [
+        'La fila no se pudo procesar por un error del servicio; envíela de nuevo en otra sincronización.',
+      ],
+    }),
   }
 }
 

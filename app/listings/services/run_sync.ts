@@ -36,7 +36,8 @@ import {
   toCreateInput,
   type ListingCreateInput,
 } from '#listings/validators/listing'
-import { uniqueViolation } from '#core/database/errors'
+import logger from '@adonisjs/core/services/logger'
+import { isDatabaseUnavailable } from '#core/database/errors'
 import { syncFinishedEvent } from '#listings/transformers/sync_transformer'
 import CreateListing from './create_listing.js'
 import ChangeListing, { type ChangeRequest } from './change_listing.js'
@@ -57,6 +58,17 @@ export type RowWording = {
   invalid(messages: { field: string; message: string }[]): RowErrors
   unknownMembers(row: unknown): RowErrors | null
   notFound(): RowErrors
+  /** A row that failed in a way no rule names (logged). */
+  unexpected(): RowErrors
+}
+
+/** SQLSTATEs of a fault that passes: a deadlock, a serialization failure, a lock or statement timeout. */
+const PASSING_STATES = new Set(['40001', '40P01', '55P03', '57014'])
+
+/** A fault the job's retry gets past, as opposed to a row's own failure. */
+function passing(error: unknown) {
+  const code = (error as { code?: unknown } | null)?.code
+  return isDatabaseUnavailable(error) || (typeof code === 'string' && PASSING_STATES.has(code))
 }
 
 /**
@@ -134,31 +146,46 @@ export default class RunSync {
       // before new rows take the ones left.
       await this.#writeEach(
         sync,
-        judged.filter((row) => row.writes)
+        judged.filter((row) => row.writes),
+        wording
       )
       await this.#createAll(sync, agency!, judged, wording)
       // Creations that could not go together (see #createAll).
       await this.#writeEach(
         sync,
-        judged.filter((row) => row.creates && row.writes)
+        judged.filter((row) => row.creates && row.writes),
+        wording
       )
       await this.syncs.record(
         sync.id,
         judged.filter((row) => !row.writes && !row.creates)
       )
-      if (!(await this.syncs.renew(sync.id, leaseSeconds()))) return false
+      if (!(await this.syncs.renew(sync.id, sync.holder!, leaseSeconds()))) return false
     }
   }
 
-  /** Rows that write, each in its own transaction with its result. */
-  async #writeEach(sync: SyncData, rows: Judged[]) {
+  /**
+   * Rows that write, each in its own transaction with its result. A row that
+   * fails for a reason of its own (not the database being away or busy) ends
+   * `Rechazada`, logged, and the others go on; a passing fault stops the batch
+   * and the job's retry resumes it.
+   */
+  async #writeEach(sync: SyncData, rows: Judged[], wording: RowWording) {
     for (const row of rows) {
-      await this.unitOfWork.run(async (tx) => {
-        // Another worker that took over a lapsed lease may have done it already.
-        const open = await this.syncs.holdUnfinished(sync.id, [row.position], tx)
-        if (open.length === 0) return
-        await this.syncs.record(sync.id, [await row.writes!(tx)], tx)
-      })
+      try {
+        await this.unitOfWork.run(async (tx) => {
+          // Another worker that took over a lapsed lease may have done it already.
+          const open = await this.syncs.holdUnfinished(sync.id, [row.position], tx)
+          if (open.length === 0) return
+          await this.syncs.record(sync.id, [await row.writes!(tx)], tx)
+        })
+      } catch (error) {
+        if (passing(error)) throw error
+        logger.error({ err: error, sync: sync.id, position: row.position }, 'stock sync row failed')
+        await this.syncs.record(sync.id, [
+          { position: row.position, outcome: 'rejected', errors: wording.unexpected() },
+        ])
+      }
     }
   }
 
@@ -183,7 +210,8 @@ export default class RunSync {
         await this.syncs.record(sync.id, await this.#created(sync, agency, rows, wording, tx), tx)
       })
     } catch (error) {
-      if (uniqueViolation(error) !== 'listings_agency_external') throw error
+      // A listing created meanwhile, or one row's own failure: one by one, each with its result.
+      if (passing(error)) throw error
       for (const row of creating)
         row.writes = (tx) => this.#createOne(sync, agency, row, wording, tx)
     }
@@ -241,7 +269,7 @@ export default class RunSync {
           if (creating.length > 0) {
             results.push(...(await this.#created(sync, agency!, creating, wording, tx)))
           }
-          await this.syncs.renew(sync.id, leaseSeconds())
+          await this.syncs.renew(sync.id, sync.holder!, leaseSeconds())
         }
         throw rollback
       })

@@ -29,6 +29,8 @@ export type SyncData = {
   counts: Record<SyncOutcome, number>
   receivedAt: Date
   finishedAt: Date | null
+  /** The worker holding the sync's lease (set by `claim`). */
+  holder?: string
 }
 
 export type NewSync = Pick<SyncData, 'appId' | 'agencyId' | 'adminEmail' | 'mode' | 'simulated'> & {
@@ -85,6 +87,7 @@ function syncOf(row: any): SyncData {
     },
     receivedAt: row.received_at,
     finishedAt: row.finished_at,
+    ...(row.lease_holder ? { holder: row.lease_holder } : {}),
   }
 }
 
@@ -271,26 +274,27 @@ export default class SyncStore {
       if (!agency.rows.length) return null
       await tx.rawQuery('select pg_advisory_xact_lock(?, ?)', [SYNC_LOCK, agency.rows[0].agency_id])
       const { rows } = await tx.rawQuery(
-        `update listing_syncs s set state = 'running', lease_until = now() + make_interval(secs => ?)
+        `update listing_syncs s set state = 'running', lease_until = now() + make_interval(secs => ?),
+           lease_holder = gen_random_uuid()
          where s.id = ? and (s.state = 'pending' or (s.state = 'running' and s.lease_until < now()))
            and not exists (
              select 1 from listing_syncs o
              where o.agency_id = s.agency_id and o.id <> s.id and (
                (o.id < s.id and o.state in ('pending', 'running'))
                or (o.state = 'running' and o.lease_until >= now())))
-         returning ${SYNC_COLUMNS}`,
+         returning ${SYNC_COLUMNS}, lease_holder`,
         [leaseSeconds, syncId]
       )
       return rows.length ? syncOf(rows[0]) : null
     })
   }
 
-  /** Keeps the lease; false when this worker lost it (it lapsed and another took the sync). */
-  async renew(syncId: number, leaseSeconds: number): Promise<boolean> {
+  /** Keeps the lease; false when `holder` lost it (it lapsed and another worker took the sync). */
+  async renew(syncId: number, holder: string, leaseSeconds: number): Promise<boolean> {
     const { rows } = await db.rawQuery(
       `update listing_syncs set lease_until = now() + make_interval(secs => ?)
-       where id = ? and state = 'running' returning id`,
-      [leaseSeconds, syncId]
+       where id = ? and state = 'running' and lease_holder = ? returning id`,
+      [leaseSeconds, syncId, holder]
     )
     return rows.length > 0
   }

@@ -131,6 +131,28 @@ test.group('RunSync: each row as the single request would do it', () => {
     assert.lengthOf(w.listings.rows, 2)
   })
 
+  test("a row's write that fails on its own ends Rechazada (the others go on); a deadlock stops the run for the retry", async ({
+    assert,
+  }) => {
+    const w = syncWorld()
+    w.listings.rows.push(listingRow({ id: 1, externalId: 'EXT-1' }))
+    w.listings.rows.push(listingRow({ id: 2, externalId: 'EXT-2' }))
+    const id = seed(w, [upsert('EXT-1', { Color: 'Rojo' }), upsert('EXT-2', { Color: 'Azul' })])
+    w.listings.beforeUpdate = () => {
+      throw new Error('a bug')
+    }
+    assert.equal(await w.runSync.execute(id, WORDING), 'finished')
+    assert.deepEqual(w.syncs.outcomes(id), { 1: 'rejected', 2: 'updated' })
+    assert.deepEqual(w.syncs.rowsOf(id)[0].errors, { _: ['unexpected'] })
+
+    const again = seed(w, [upsert('EXT-1', { Color: 'Verde' })])
+    w.listings.beforeUpdate = () => {
+      throw Object.assign(new Error('deadlock detected'), { code: '40P01' })
+    }
+    await assert.rejects(() => w.runSync.execute(again, WORDING), /deadlock/)
+    assert.deepEqual(w.syncs.outcomes(again), { 1: undefined }, 'left for the retry')
+  })
+
   test('archives go first: the place a Baja frees is there for the row before it', async ({
     assert,
   }) => {

@@ -69,6 +69,7 @@ export class FakeSyncStore implements Pick<
   /** `renew` answers false from this call on (1-based): the lease was lost. */
   loseLeaseAtRenew = Infinity
   renewals = 0
+  claims = 0
   /** The agency's next sync, when there is one. */
   nextId: number | null = null
 
@@ -196,13 +197,17 @@ export class FakeSyncStore implements Pick<
     if (!sync || this.heldElsewhere) return null
     if (sync.state !== 'pending' && sync.state !== 'running') return null
     sync.state = 'running'
+    sync.holder = `holder-${++this.claims}`
     return { ...sync, counts: { ...sync.counts } }
   }
 
-  async renew(syncId: number, _leaseSeconds: number) {
+  async renew(syncId: number, holder: string, _leaseSeconds: number) {
     this.#log('renew')
     this.renewals += 1
-    return this.renewals < this.loseLeaseAtRenew && this.sync(syncId).state === 'running'
+    const sync = this.sync(syncId)
+    return (
+      this.renewals < this.loseLeaseAtRenew && sync.state === 'running' && sync.holder === holder
+    )
   }
 
   async pending(syncId: number, limit: number, offset = 0): Promise<PendingRow[]> {
@@ -332,6 +337,7 @@ export const WORDING: RowWording = {
   unknownMembers: (row) =>
     row && typeof row === 'object' && 'Desconocido' in row ? { Desconocido: ['unknown'] } : null,
   notFound: () => ({ ExternalId: ['not_found'] }),
+  unexpected: () => ({ _: ['unexpected'] }),
 }
 
 /** StartSync and RunSync on one set of fakes, with the listing actions of ./fakes.ts. */
