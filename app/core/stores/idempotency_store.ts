@@ -96,6 +96,29 @@ export default class IdempotencyStore {
     )
   }
 
+  /**
+   * Empties the kept responses that name one of `sids` (docs/design.md §16):
+   * a `Location` ending in `/{sid}`, a path ending in `/{sid}/…`, or (the
+   * buyers' forms, app 0) a flashed confirmation whose `reference` is the sid.
+   * How many.
+   */
+  async forget(sids: string[], tx?: Tx): Promise<number> {
+    if (!sids.length) return 0
+    const locations = sids.map((sid) => `%/${sid}`)
+    const paths = sids.map((sid) => `%/${sid}/%`)
+    const emptied = await (tx ?? db).rawQuery(
+      `update idempotency_keys
+          set response_body = ''::bytea, response_extra = null
+        where (response_headers->>'location') like any(?::text[])
+           or path like any(?::text[])
+           or (app_id = 0 and response_extra is not null and exists (
+                select 1 from jsonb_each(response_extra) as flash(name, value)
+                 where jsonb_typeof(flash.value) = 'object' and flash.value->>'reference' = any(?::text[])))`,
+      [locations, paths, sids]
+    )
+    return emptied.rowCount as number
+  }
+
   /** Deletes keys older than `retentionHours`; how many. */
   async prune(retentionHours: number, tx?: Tx): Promise<number> {
     const deleted = await (tx ?? db).rawQuery(
