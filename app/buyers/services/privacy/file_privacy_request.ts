@@ -8,7 +8,7 @@ import { inject } from '@adonisjs/core'
 import { DateTime } from 'luxon'
 import { UnitOfWork } from '#core/database/unit_of_work'
 import JobRunner from '#core/jobs/runner'
-import { ok, type Result } from '#core/result'
+import { ok, type Ok } from '#core/result'
 import PrivacyStore, { type PrivacyRequestRow } from '#buyers/stores/privacy_store'
 import {
   dueDate,
@@ -42,7 +42,7 @@ export default class FilePrivacyRequest {
     private auditKey: AuditKey
   ) {}
 
-  async execute(input: FileRequestInput): Promise<Result<PrivacyRequestRow, never>> {
+  async execute(input: FileRequestInput): Promise<Ok<PrivacyRequestRow>> {
     const received = input.now ?? DateTime.now()
     const request = await this.unitOfWork.run(async (tx) => {
       const row = await this.store.insertRequest(
