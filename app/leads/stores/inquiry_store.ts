@@ -147,6 +147,41 @@ function toFields(row: Record<string, any>): InquiryFields {
   }
 }
 
+/**
+ * The statement that finds a buyer's inquiries (InquiryStore.findBuyer), null
+ * when no key is usable: exported so a test can read its plan (EXPLAIN).
+ */
+export function findBuyerQuery(
+  keys: BuyerKeys,
+  agencyId: number | null
+): { sql: string; values: unknown[] } | null {
+  const params = new SqlParams()
+  const agency = agencyId === null ? null : params.add(agencyId)
+  const scoped = (condition: string) =>
+    agency === null ? `(${condition})` : `(agency_id = ${agency} and ${condition})`
+  const arms: string[] = []
+  if (keys.email) arms.push(scoped(`lower(email) = ${params.add(keys.email.toLowerCase())}`))
+  if (keys.documentDigits)
+    arms.push(
+      scoped(`regexp_replace(document_id, '\\D', '', 'g') = ${params.add(keys.documentDigits)}`)
+    )
+  if (keys.phoneDigits && keys.phoneDigits.length >= PHONE_MIN_DIGITS) {
+    const reversed = [...keys.phoneDigits].reverse().join('')
+    const phone = `reverse(regexp_replace(phone, '\\D', '', 'g'))`
+    arms.push(scoped(`${phone} like ${params.add(`${reversed}%`)}`))
+    const shorter: string[] = []
+    for (let length = PHONE_MIN_DIGITS; length < reversed.length; length++)
+      shorter.push(reversed.slice(0, length))
+    if (shorter.length) arms.push(scoped(`${phone} = any(${params.add(shorter)}::text[])`))
+  }
+  if (!arms.length) return null
+  return {
+    sql: `select id, sid, agency_id, app_id, source_app_id, kind from inquiries
+        where ${arms.join(' or ')} order by received_at, id`,
+    values: params.values,
+  }
+}
+
 const NEWEST_FIRST = 'order by received_at desc, id desc'
 
 /** The period and the optional narrowing filters, as `and …` conditions. */
@@ -324,32 +359,9 @@ export default class InquiryStore {
    * Written out: the expressions must read exactly as the indexes do.
    */
   async findBuyer(keys: BuyerKeys, agencyId: number | null, tx?: Tx): Promise<BuyerInquiry[]> {
-    const params = new SqlParams()
-    const agency = agencyId === null ? null : params.add(agencyId)
-    const scoped = (condition: string) =>
-      agency === null ? `(${condition})` : `(agency_id = ${agency} and ${condition})`
-    const arms: string[] = []
-    if (keys.email) arms.push(scoped(`lower(email) = ${params.add(keys.email.toLowerCase())}`))
-    if (keys.documentDigits)
-      arms.push(
-        scoped(`regexp_replace(document_id, '\\D', '', 'g') = ${params.add(keys.documentDigits)}`)
-      )
-    if (keys.phoneDigits && keys.phoneDigits.length >= PHONE_MIN_DIGITS) {
-      const reversed = [...keys.phoneDigits].reverse().join('')
-      const phone = `reverse(regexp_replace(phone, '\\D', '', 'g'))`
-      arms.push(scoped(`${phone} like ${params.add(`${reversed}%`)}`))
-      const shorter: string[] = []
-      for (let length = PHONE_MIN_DIGITS; length < reversed.length; length++)
-        shorter.push(reversed.slice(0, length))
-      if (shorter.length) arms.push(scoped(`${phone} = any(${params.add(shorter)}::text[])`))
-    }
-    if (!arms.length) return []
-    const rows = await poolQuery<Record<string, any>>(
-      `select id, sid, agency_id, app_id, source_app_id, kind from inquiries
-        where ${arms.join(' or ')} order by received_at, id`,
-      params.values,
-      { client: tx }
-    )
+    const query = findBuyerQuery(keys, agencyId)
+    if (!query) return []
+    const rows = await poolQuery<Record<string, any>>(query.sql, query.values, { client: tx })
     return rows.map(buyerInquiry)
   }
 
