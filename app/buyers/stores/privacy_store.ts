@@ -80,7 +80,7 @@ function toRow(row: Record<string, any>): PrivacyRequestRow {
     matched: row.matched,
     identifiers: row.identifiers,
     masked: { email: row.masked_email, phone: row.masked_phone, document: row.masked_document },
-    hasExport: row.has_export,
+    hasExport: row.has_export ?? (row.export !== null && row.export !== undefined),
     exportExpiresAt: time(row.export_expires_at),
   }
 }
@@ -125,7 +125,7 @@ export default class PrivacyStore {
         masked_phone: request.masked.phone,
         masked_document: request.masked.document,
       })
-      .returning(COLUMNS as any)
+      .returning('*')
     return toRow(row)
   }
 
