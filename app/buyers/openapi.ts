@@ -3,6 +3,8 @@
  * pages with their inquiry forms (HTML, no credentials) and the visits report.
  */
 import {
+  bodyOf,
+  jsonBody,
   locationHeader,
   negotiated,
   open,
@@ -12,8 +14,7 @@ import {
   schemaOf,
   type OpenApiFragment,
 } from '#core/openapi/helpers'
-import { listOf } from '#core/openapi/wire'
-import { bodyOf, jsonBody } from '#core/openapi/helpers'
+import { listOf, ReferenceSchema } from '#core/openapi/wire'
 import {
   privacyRequestValidator,
   requestListValidator,
@@ -26,7 +27,6 @@ import {
   SolicitudesPaginaSchema,
   SolicitudSchema,
 } from '#buyers/transformers/privacy_transformer'
-import { ReferenceSchema } from '#core/openapi/wire'
 import { intakeValidator } from '#leads/validators/inquiry_validators'
 import { FORM_FIELDS, HONEYPOT } from '#buyers/validators/inquiry_form'
 import { MAX_SPAN_DAYS, visitsQueryValidator } from '#buyers/validators/visits_query'
@@ -188,7 +188,7 @@ export const openapi: OpenApiFragment = {
         'Quién recibe los datos de una consulta y para qué, cuánto tiempo se guardan, los derechos (acceso, ' +
         'rectificación, supresión) y cómo ejercerlos. Enlazada desde cada formulario de consulta.',
       security: open,
-      responses: { '200': html('La página') },
+      responses: { '200': html('La página'), '400': html('Dirección mal formada') },
     },
     'GET /v3/privacidad/:adminmail': {
       operationId: 'getPrivacySettings',

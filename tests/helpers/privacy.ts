@@ -79,10 +79,7 @@ export async function dumpDatabase(): Promise<{ text: string; how: 'pg_dump' | '
     const rows = await db.rawQuery(
       `select t::text as line from "${table.table_schema}"."${table.table_name}" t`
     )
-    parts.push(
-      `-- ${table.table_schema}.${table.table_name}`,
-      ...rows.rows.map((r: any) => r.line)
-    )
+    parts.push(`-- ${table.table_schema}.${table.table_name}`, ...rows.rows.map((r: any) => r.line))
   }
   return { text: parts.join('\n'), how: 'rows' }
 }

@@ -88,7 +88,10 @@ export default class PrivacyController {
   @inject()
   async data(ctx: HttpContext, requests: PrivacyRequests) {
     const agency = await agencyOfCaller(ctx, 'read')
-    const found = await requests.export({ agencyId: agency.id, appId: ctx.caller.id }, ctx.params.id)
+    const found = await requests.export(
+      { agencyId: agency.id, appId: ctx.caller.id },
+      ctx.params.id
+    )
     if (!found.ok) throw problemFor(found.reason)
     return respond(ctx, exportShapes(found.value.data, found.value.request, agency.adminMail))
   }

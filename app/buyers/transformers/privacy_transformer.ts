@@ -39,7 +39,8 @@ export const SolicitudSchema = named(
     Recibida: moment,
     Vence: {
       ...moment,
-      description: 'Plazo legal: Acceso, 10 días corridos; Supresion, 5 días hábiles (lunes a viernes)',
+      description:
+        'Plazo legal: Acceso, 10 días corridos; Supresion, 5 días hábiles (lunes a viernes)',
     },
     Terminada: { type: ['string', 'null'], format: 'date-time' },
     Consultas: {
@@ -52,10 +53,7 @@ export const SolicitudSchema = named(
 )
 
 export const SolicitudesPaginaSchema = named('SolicitudesPagina', pagedOf(SolicitudSchema))
-export const SolicitudesPaginaRefSchema = named(
-  'SolicitudesPaginaRef',
-  pagedOf(ReferenceSchema)
-)
+export const SolicitudesPaginaRefSchema = named('SolicitudesPaginaRef', pagedOf(ReferenceSchema))
 
 const { _links: _omit, ...consultaProperties } = ConsultaSchema.properties
 export const DatosInteresadoSchema = named(

@@ -8,10 +8,7 @@ import type { Infer } from '@vinejs/vine/types'
 import { emailAddress, oneOf } from '#core/http/rules'
 import { PHONE_MIN_DIGITS } from '#leads/services/buyer_data'
 import { digits, type Identifiers, type RequestKind } from '#buyers/services/privacy/subject'
-import {
-  RETENTION_MAX_DAYS,
-  RETENTION_MIN_DAYS,
-} from '#buyers/services/privacy/retention_settings'
+import { RETENTION_MAX_DAYS, RETENTION_MIN_DAYS } from '#buyers/services/privacy/retention_settings'
 
 export const REQUEST_KINDS = ['Acceso', 'Supresion'] as const
 
@@ -63,7 +60,10 @@ export function requestErrors(body: PrivacyRequestBody): Record<string, string[]
   return Object.keys(errors).length ? errors : null
 }
 
-export function toRequest(body: PrivacyRequestBody): { kind: RequestKind; identifiers: Identifiers } {
+export function toRequest(body: PrivacyRequestBody): {
+  kind: RequestKind
+  identifiers: Identifiers
+} {
   return {
     kind: body.Tipo === 'Acceso' ? 'access' : 'erasure',
     identifiers: {

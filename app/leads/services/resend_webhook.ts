@@ -17,10 +17,7 @@ import { CHANNELS, type Channel } from './notification_fanout.js'
 import InquiryReader from './inquiry_reader.js'
 
 export type ResendFailure =
-  | 'inquiry_not_found'
-  | 'buyer_erased'
-  | 'resend_window_closed'
-  | 'no_active_webhook'
+  'inquiry_not_found' | 'buyer_erased' | 'resend_window_closed' | 'no_active_webhook'
 
 @inject()
 export default class ResendWebhook {

@@ -33,7 +33,11 @@ export type Visibility = { agencyId: number; audiences: number[] }
  * A buyer as a privacy request names them, normalised (docs/design.md §16):
  * the e-mail lower-cased, the document and the phone as their digits.
  */
-export type BuyerKeys = { email?: string | null; phoneDigits?: string | null; documentDigits?: string | null }
+export type BuyerKeys = {
+  email?: string | null
+  phoneDigits?: string | null
+  documentDigits?: string | null
+}
 
 /** An inquiry found for a buyer: what suppression and export need to reach its copies. */
 export type BuyerInquiry = {
@@ -402,10 +406,7 @@ export default class InquiryStore {
     limit: number,
     tx?: Tx
   ): Promise<number[]> {
-    const latest = cutoffs.reduce(
-      (max, { cutoff }) => (cutoff > max ? cutoff : max),
-      defaultCutoff
-    )
+    const latest = cutoffs.reduce((max, { cutoff }) => (cutoff > max ? cutoff : max), defaultCutoff)
     const rows = await poolQuery<{ id: string }>(
       `select i.id from inquiries i
          left join unnest($1::integer[], $2::timestamptz[]) as own(agency_id, cutoff)

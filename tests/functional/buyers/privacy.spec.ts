@@ -71,7 +71,11 @@ function identifiersOf(buyer: ReturnType<typeof person>) {
 
 function fullConfig(receiver: Receiver, extra: { adfMail: string; bcc: string[] }) {
   return {
-    PublicacionConsultadaWebHook: { Callback: receiver.url('/webhook'), Secret: SECRET, Activo: true },
+    PublicacionConsultadaWebHook: {
+      Callback: receiver.url('/webhook'),
+      Secret: SECRET,
+      Activo: true,
+    },
     PublicacionConsultadaAdfHook: { Callback: receiver.url('/adf'), Activo: true },
     PublicacionConsultadaAdfMail: { Email: extra.adfMail, Activo: true },
     PublicacionConsultadaHtmlMail: { EmailsCCO: extra.bcc.join(', '), Activo: true },
@@ -189,7 +193,9 @@ test.group('Privacy: suppression of a buyer everywhere (docs/design.md §16)', (
         }),
       })
 
-      const listBefore = await client.get(`/v3/consultas/${world.adminMail}`).bearerToken(world.token)
+      const listBefore = await client
+        .get(`/v3/consultas/${world.adminMail}`)
+        .bearerToken(world.token)
       const before = listBefore.body()
 
       // The buyer asks: by e-mail in other case and the phone's last digits.
@@ -264,15 +270,14 @@ test.group('Privacy: suppression of a buyer everywhere (docs/design.md §16)', (
       for (const secret of identifiersOf(buyer)) {
         for (const form of secretForms(secret)) {
           assert.notInclude(dump.text, form, `${secret} in the database (${dump.how})`)
-          for (const file of files)
-            assert.notInclude(file.text, form, `${secret} in ${file.path}`)
+          for (const file of files) assert.notInclude(file.text, form, `${secret} in ${file.path}`)
         }
       }
       // The dump and the files are real: somebody else's data is there.
       assert.include(dump.text, other.Email)
       const left = await readdir(directory)
-      for (const id of buyersMailIds) assert.notInclude(left, fileOf.get(id))
-      for (const id of othersMailIds) assert.include(left, fileOf.get(id))
+      for (const id of buyersMailIds) assert.notInclude(left, fileOf.get(id)!)
+      for (const id of othersMailIds) assert.include(left, fileOf.get(id)!)
 
       // Personal data never reached the logs.
       const logged = JSON.stringify(logs.records)
@@ -337,7 +342,11 @@ test.group('Privacy: suppression of a buyer everywhere (docs/design.md §16)', (
     const row = await db.from('privacy_requests').where('id', done.Id).first()
     assert.isNull(row.export)
     ;(await client.get(done._links.datos.href).bearerToken(world.token)).assertStatus(410)
-    ;(await client.get(`/v3/privacidad/${world.adminMail}/solicitudes/${done.Id}`).bearerToken(world.token)).assertStatus(200)
+    ;(
+      await client
+        .get(`/v3/privacidad/${world.adminMail}/solicitudes/${done.Id}`)
+        .bearerToken(world.token)
+    ).assertStatus(200)
   }).timeout(60_000)
 })
 
@@ -357,7 +366,7 @@ test.group('Privacy: requests, their list, isolation and validation', (group) =>
     const due = DateTime.fromISO(filed.body().Vence, { setZone: true })
     // 5 business days: 7 calendar days from Mon–Fri… unless the weekend falls inside.
     let expected = received
-    for (let left = 5; left > 0; ) {
+    for (let left = 5; left > 0;) {
       expected = expected.plus({ days: 1 })
       if (expected.weekday <= 5) left--
     }
@@ -376,7 +385,9 @@ test.group('Privacy: requests, their list, isolation and validation', (group) =>
       Telefono: '+54 11 4567-1234',
       DocIdentidad: '30.123.456',
     })
-    const list = await client.get(`/v3/privacidad/${world.adminMail}/solicitudes`).bearerToken(world.token)
+    const list = await client
+      .get(`/v3/privacidad/${world.adminMail}/solicitudes`)
+      .bearerToken(world.token)
     list.assertStatus(200)
     const body = list.body()
     assert.equal(body.Total, 2)
@@ -418,7 +429,9 @@ test.group('Privacy: requests, their list, isolation and validation', (group) =>
         .bearerToken(stranger.token)
         .json({ Tipo: 'Acceso', Email: 'a@example.com' })
     ).assertStatus(403)
-    ;(await client.put(base).bearerToken(stranger.token).json({ RetencionDias: 60 })).assertStatus(403)
+    ;(await client.put(base).bearerToken(stranger.token).json({ RetencionDias: 60 })).assertStatus(
+      403
+    )
     // Another app linked to the same agency does not see this app's request.
     const colleague = await createCaller('Colleague app')
     await grantAgency(colleague.app, world.adminMail)
@@ -430,9 +443,7 @@ test.group('Privacy: requests, their list, isolation and validation', (group) =>
         .get(`/v3/privacidad/${second.agency.adminMail}/solicitudes/${id}`)
         .bearerToken(world.token)
     ).assertStatus(404)
-    ;(
-      await client.get(`${base}/solicitudes/not-a-uuid`).bearerToken(world.token)
-    ).assertStatus(404)
+    ;(await client.get(`${base}/solicitudes/not-a-uuid`).bearerToken(world.token)).assertStatus(404)
   })
 
   test('validation: an identifier, phone digits, Tipo, RetencionDias 30..3650', async ({
@@ -441,7 +452,10 @@ test.group('Privacy: requests, their list, isolation and validation', (group) =>
   }) => {
     const world = await dealerWorld()
     const post = (body: object) =>
-      client.post(`/v3/privacidad/${world.adminMail}/solicitudes`).bearerToken(world.token).json(body)
+      client
+        .post(`/v3/privacidad/${world.adminMail}/solicitudes`)
+        .bearerToken(world.token)
+        .json(body)
     const none = await post({ Tipo: 'Acceso' })
     none.assertStatus(400)
     assert.properties(none.body().Errors, ['_'])
@@ -460,7 +474,10 @@ test.group('Privacy: requests, their list, isolation and validation', (group) =>
     assert.properties(unknown.body().Errors, ['Nombre'])
 
     const put = (days: unknown) =>
-      client.put(`/v3/privacidad/${world.adminMail}`).bearerToken(world.token).json({ RetencionDias: days })
+      client
+        .put(`/v3/privacidad/${world.adminMail}`)
+        .bearerToken(world.token)
+        .json({ RetencionDias: days })
     ;(await put(29)).assertStatus(400)
     ;(await put(3651)).assertStatus(400)
     ;(await put('60')).assertStatus(400)
@@ -500,8 +517,7 @@ test.group('Privacy: retention (docs/design.md §16)', () => {
       .then((r) => r.assertStatus(200))
     const defaults = await dealerWorld()
     const now = DateTime.now()
-    const day = (days: number, minutes: number) =>
-      now.minus({ days }).plus({ minutes }).toJSDate()
+    const day = (days: number, minutes: number) => now.minus({ days }).plus({ minutes }).toJSDate()
     // Both sides of each edge, a minute away from it.
     const [old30, young30] = await insertInquiries(
       [{ receivedAt: day(30, -1) }, { receivedAt: day(30, 1) }],
@@ -525,7 +541,11 @@ test.group('Privacy: retention (docs/design.md §16)', () => {
     assert.isNull(bySid.get(old730).email)
     assert.isNotNull(bySid.get(young730).email)
     assert.isTrue(run.batchMs.every((ms) => ms < 200))
-    const audit = await db.from('privacy_audit').where('source', 'retention').orderBy('id', 'desc').first()
+    const audit = await db
+      .from('privacy_audit')
+      .where('source', 'retention')
+      .orderBy('id', 'desc')
+      .first()
     assert.isNull(audit.subject_hmac)
   }).timeout(60_000)
 
@@ -585,7 +605,11 @@ test.group('Privacy: finding a buyer uses indexes only', () => {
     )
     await db.rawQuery('analyze inquiries')
     const store = await app.container.make(InquiryStore)
-    const keys = { email: 'Bulk777@example.com', phoneDigits: '541140000777', documentDigits: '20000777' }
+    const keys = {
+      email: 'Bulk777@example.com',
+      phoneDigits: '541140000777',
+      documentDigits: '20000777',
+    }
     const query = findBuyerQuery(keys, agencyId)!
     const plan = await explainPlan(query.sql, query.values)
     const nodes = nodeTypes(plan)
@@ -621,7 +645,14 @@ test.group('Privacy: the notice at collection', () => {
     const notice = await client.get('/privacidad')
     notice.assertStatus(200)
     assert.match(notice.header('content-type')!, /^text\/html/)
-    for (const words of ['Quién recibe tus datos', 'Para qué', 'Cuánto tiempo', 'Acceso', 'supresión', 'Cómo ejercerlos'])
+    for (const words of [
+      'Quién recibe tus datos',
+      'Para qué',
+      'Cuánto tiempo',
+      'Acceso',
+      'supresión',
+      'Cómo ejercerlos',
+    ])
       assert.include(notice.text(), words)
   })
 })
@@ -639,26 +670,60 @@ test.group('Privacy: support commands (ace privacy:export|privacy:forget)', () =
     const one = await dealerWorld()
     const two = await dealerWorld()
     const buyer = person()
-    const a = sidOf((await postInquiry(client, one, inquiryBody(one.listing.externalId, buyer))).header('location')!)
-    const b = sidOf((await postInquiry(client, two, inquiryBody(two.listing.externalId, buyer))).header('location')!)
+    const a = sidOf(
+      (await postInquiry(client, one, inquiryBody(one.listing.externalId, buyer))).header(
+        'location'
+      )!
+    )
+    const b = sidOf(
+      (await postInquiry(client, two, inquiryBody(two.listing.externalId, buyer))).header(
+        'location'
+      )!
+    )
 
-    const exported = await ace('privacy:export', ['--email', buyer.Email, '--agency', one.adminMail])
+    const exported = await ace('privacy:export', [
+      '--email',
+      buyer.Email,
+      '--agency',
+      one.adminMail,
+    ])
     assert.equal(exported.exitCode, 0)
-    const auditExport = await db.from('privacy_audit').where('source', 'command').where('kind', 'access').orderBy('id', 'desc').first()
+    const auditExport = await db
+      .from('privacy_audit')
+      .where('source', 'command')
+      .where('kind', 'access')
+      .orderBy('id', 'desc')
+      .first()
     assert.equal(auditExport.agency_id, one.fixture.agency.id)
     assert.equal(auditExport.matched, 1)
     assert.match(auditExport.subject_hmac, /^[0-9a-f]{64}$/)
 
     const forgot = await ace('privacy:forget', ['--telefono', buyer.Telefono])
     assert.equal(forgot.exitCode, 0)
-    const rows = await db.from('inquiries').whereIn('sid', [a, b]).select('email', 'buyer_erased_at')
+    const rows = await db
+      .from('inquiries')
+      .whereIn('sid', [a, b])
+      .select('email', 'buyer_erased_at')
     assert.isTrue(rows.every((row) => row.email === null && row.buyer_erased_at !== null))
-    const audits = await db.from('privacy_audit').where('source', 'command').where('kind', 'erasure').orderBy('id', 'desc').limit(2)
-    assert.sameMembers(audits.map((row) => row.agency_id), [one.fixture.agency.id, two.fixture.agency.id])
+    const audits = await db
+      .from('privacy_audit')
+      .where('source', 'command')
+      .where('kind', 'erasure')
+      .orderBy('id', 'desc')
+      .limit(2)
+    assert.sameMembers(
+      audits.map((row) => row.agency_id),
+      [one.fixture.agency.id, two.fixture.agency.id]
+    )
     const audited = JSON.stringify(await db.from('privacy_audit'))
     for (const secret of identifiersOf(buyer)) assert.notInclude(audited, secret)
 
-    const unknown = await ace('privacy:forget', ['--email', buyer.Email, '--agency', uniqueEmail('nadie')])
+    const unknown = await ace('privacy:forget', [
+      '--email',
+      buyer.Email,
+      '--agency',
+      uniqueEmail('nadie'),
+    ])
     assert.equal(unknown.exitCode, 1)
     const nothing = await ace('privacy:export', [])
     assert.equal(nothing.exitCode, 1)

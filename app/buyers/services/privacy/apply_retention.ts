@@ -46,7 +46,8 @@ export default class ApplyRetention {
     const now = options.now ?? DateTime.now()
     const batch = options.batch ?? RETENTION_BATCH
     const cutoff = (days: number) => now.minus({ days }).toJSDate()
-    const own = (await this.store.retentions()).map((entry) => ({
+    const retentions = await this.store.retentions()
+    const own = retentions.map((entry) => ({
       agencyId: entry.agencyId,
       cutoff: cutoff(entry.days),
     }))
@@ -59,11 +60,7 @@ export default class ApplyRetention {
     }
     for (;;) {
       if (options.maxBatches !== undefined && run.batches >= options.maxBatches) break
-      const ids = await this.buyers.expired(
-        cutoff(settings.buyerDataRetentionDays),
-        own,
-        batch
-      )
+      const ids = await this.buyers.expired(cutoff(settings.buyerDataRetentionDays), own, batch)
       if (!ids.length) break
       const started = performance.now()
       const outcome = await this.unitOfWork.run(async (tx) => {

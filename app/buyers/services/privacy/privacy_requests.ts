@@ -8,10 +8,7 @@ import { fail, ok, type Result } from '#core/result'
 import PrivacyStore, { type PrivacyRequestRow } from '#buyers/stores/privacy_store'
 
 export type PrivacyReadFailure =
-  | 'request_not_found'
-  | 'not_an_access_request'
-  | 'export_pending'
-  | 'export_purged'
+  'request_not_found' | 'not_an_access_request' | 'export_pending' | 'export_purged'
 
 export type RequestOwner = { agencyId: number; appId: number }
 

@@ -4,7 +4,7 @@
  * for the audit (no personal data at rest there), and the legal due date.
  */
 import { createHmac } from 'node:crypto'
-import { DateTime } from 'luxon'
+import type { DateTime } from 'luxon'
 import type { BuyerKeys } from '#leads/services/buyer_data'
 
 /** Identifiers as the wire gives them (`Email`, `Telefono`, `DocIdentidad`). */
