@@ -111,13 +111,18 @@ export default class BuyerData {
       if (!received.has(href)) received.set(href, new Set())
       received.get(href)!.add(appId)
     }
+    const otherLeadsApps = new Map<number, number[]>()
     for (const inquiry of erased) {
       const href = hrefOf.get(inquiry.id)!
       tell(href, inquiry.appId)
       tell(href, inquiry.sourceAppId)
       if (inquiry.kind === 'catalog') {
-        for (const appId of await this.agencies.appsReceivingOtherLeads(inquiry.agencyId))
-          tell(href, appId)
+        if (!otherLeadsApps.has(inquiry.agencyId))
+          otherLeadsApps.set(
+            inquiry.agencyId,
+            await this.agencies.appsReceivingOtherLeads(inquiry.agencyId, trx)
+          )
+        for (const appId of otherLeadsApps.get(inquiry.agencyId)!) tell(href, appId)
       }
     }
     const emptied = await this.deliveries.forget(

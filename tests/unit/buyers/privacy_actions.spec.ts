@@ -138,7 +138,7 @@ const agencies = {
   admin: async () => ({ email: 'admin@agencia.example' }),
 } as unknown as AgencyDirectory
 
-function inquiry(id: number, agencyId: number, email: string, receivedAt = new Date()) {
+function buyerInquiry(id: number, agencyId: number, email: string, receivedAt = new Date()) {
   return {
     id,
     sid: `sid${id}`,
@@ -263,10 +263,10 @@ test.group('Privacy: FulfilPrivacyRequest', (group) => {
       mailFiles as unknown as MailFiles
     )
     buyers.inquiries = [
-      inquiry(1, 3, 'juana@example.com'),
-      inquiry(2, 3, 'juana@example.com'),
-      inquiry(3, 4, 'juana@example.com'), // another agency
-      inquiry(4, 3, 'otro@example.com'),
+      buyerInquiry(1, 3, 'juana@example.com'),
+      buyerInquiry(2, 3, 'juana@example.com'),
+      buyerInquiry(3, 4, 'juana@example.com'), // another agency
+      buyerInquiry(4, 3, 'otro@example.com'),
     ]
   })
 
@@ -335,11 +335,11 @@ test.group('Privacy: ApplyRetention', () => {
     const now = DateTime.now()
     const ago = (days: number) => now.minus({ days }).toJSDate()
     buyers.inquiries = [
-      inquiry(1, 3, 'a@example.com', ago(800)), // default 730: goes
-      inquiry(2, 3, 'b@example.com', ago(100)), // default: stays
-      inquiry(3, 4, 'c@example.com', ago(31)), // own 30: goes
-      inquiry(4, 4, 'd@example.com', ago(29)), // own 30: stays
-      inquiry(5, 3, 'e@example.com', ago(731)), // default: goes
+      buyerInquiry(1, 3, 'a@example.com', ago(800)), // default 730: goes
+      buyerInquiry(2, 3, 'b@example.com', ago(100)), // default: stays
+      buyerInquiry(3, 4, 'c@example.com', ago(31)), // own 30: goes
+      buyerInquiry(4, 4, 'd@example.com', ago(29)), // own 30: stays
+      buyerInquiry(5, 3, 'e@example.com', ago(731)), // default: goes
     ]
     const emptied: any[] = []
     const deliveries = {
