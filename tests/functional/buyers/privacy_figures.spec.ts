@@ -165,7 +165,7 @@ test.group('Privacy figures (docs/performance.md)', (group) => {
 
     // 2. Intake → webhook without retention running (baseline), then while it runs.
     const baseline: number[] = []
-    for (let i = 0; i < 60; i++) baseline.push(await intakeToWebhook(client, world, receiver))
+    for (let i = 0; i < 200; i++) baseline.push(await intakeToWebhook(client, world, receiver))
     const before = await relationSize()
     const retention = await app.container.make(ApplyRetention)
     started = performance.now()

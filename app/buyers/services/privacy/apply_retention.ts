@@ -16,7 +16,7 @@ import BuyerData from '#leads/services/buyer_data'
 import PrivacyStore from '#buyers/stores/privacy_store'
 
 /** Inquiries per batch: each batch's transaction stays well under 200 ms (docs/performance.md). */
-export const RETENTION_BATCH = 100
+export const RETENTION_BATCH = 50
 
 /** A delivery settles within the retry schedule (about 42 h); a margin beyond the resend window. */
 const SETTLE_MARGIN_DAYS = 3
