@@ -199,6 +199,14 @@ export default class PrivacyStore {
     return Number(purged[0] ?? purged ?? 0)
   }
 
+  /** Milliseconds since `tx` began, by the server's clock (how long its row locks have been held at most). */
+  async transactionMs(tx: Tx): Promise<number> {
+    const result = await tx.rawQuery(
+      'select extract(epoch from clock_timestamp() - now()) * 1000 as ms'
+    )
+    return Number(result.rows[0].ms)
+  }
+
   async audit(entry: AuditEntry, tx?: Tx) {
     await (tx ?? db).table('privacy_audit').insert({
       source: entry.source,

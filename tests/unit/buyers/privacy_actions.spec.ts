@@ -82,6 +82,10 @@ class FakePrivacyStore {
   async purgeExports() {
     return this.purged
   }
+
+  async transactionMs() {
+    return 1
+  }
 }
 
 class FakeBuyers {
@@ -362,6 +366,7 @@ test.group('Privacy: ApplyRetention', () => {
     assert.equal(run.erased, 3)
     assert.equal(run.batches, 2)
     assert.lengthOf(run.batchMs, 2)
+    assert.deepEqual(run.batchDbMs, [1, 1])
     assert.equal(unitOfWork.committed, 2)
     assert.lengthOf(mailFiles.forgotten, 3)
     assert.equal(run.payloadsEmptied, 5)

@@ -24,8 +24,10 @@ const SETTLE_MARGIN_DAYS = 3
 export type RetentionRun = {
   erased: number
   batches: number
-  /** Each batch's transaction, in milliseconds: how long its row locks were held at most. */
+  /** Each batch's transaction as this process saw it, in milliseconds (begin to commit answered). */
   batchMs: number[]
+  /** Each batch's transaction by the server's clock, begin to just before commit: how long its row locks were held. */
+  batchDbMs: number[]
   payloadsEmptied: number
   exportsPurged: number
 }
@@ -55,6 +57,7 @@ export default class ApplyRetention {
       erased: 0,
       batches: 0,
       batchMs: [],
+      batchDbMs: [],
       payloadsEmptied: 0,
       exportsPurged: 0,
     }
@@ -77,6 +80,7 @@ export default class ApplyRetention {
           },
           tx
         )
+        run.batchDbMs.push(await this.store.transactionMs(tx))
         return forgotten
       })
       run.batchMs.push(performance.now() - started)
