@@ -99,6 +99,11 @@ export default class Idempotency {
     return this.store.forget(sids, trx)
   }
 
+  /** Empties the kept responses containing one of `needles` (a buyer's e-mail), in `trx` when given. */
+  forgetContaining(needles: string[], trx?: Tx) {
+    return this.store.forgetContaining(needles, trx)
+  }
+
   /** Deletes keys past their 24 hours (the hourly cleanup job); how many. */
   prune() {
     return this.store.prune(RETENTION_HOURS)

@@ -58,6 +58,16 @@ export default class BuyerData {
   }
 
   /**
+   * Kept responses that name the buyer without naming an inquiry (a buyers'
+   * form answered 400 echoes the fields typed): emptied by the e-mail, as
+   * typed and lower-cased. Part of a suppression request, in `trx`.
+   */
+  forgetMentions(keys: BuyerKeys, trx: Tx, typed?: string | null) {
+    const needles = [keys.email, typed].filter((value): value is string => Boolean(value))
+    return this.idempotency.forgetContaining([...new Set(needles)], trx)
+  }
+
+  /**
    * Up to `limit` inquiries still holding a buyer's data, received before their
    * agency's cutoff (else `defaultCutoff`), oldest first: one retention batch.
    */

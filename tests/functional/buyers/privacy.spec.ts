@@ -193,6 +193,18 @@ test.group('Privacy: suppression of a buyer everywhere (docs/design.md §16)', (
         }),
       })
 
+      // A buyers' form answered 400 (kept for replay too): its page echoes the e-mail typed, and names no inquiry.
+      await db.table('idempotency_keys').insert({
+        app_id: 0,
+        method: 'POST',
+        path: `/autos/x/consultas`,
+        key: `form-${randomBytes(6).toString('hex')}`,
+        fingerprint: 'e'.repeat(64),
+        response_status: 400,
+        response_headers: JSON.stringify({ 'content-type': 'text/html; charset=utf-8' }),
+        response_body: Buffer.from(`<input name="Email" value="${buyer.Email}">`),
+      })
+
       const listBefore = await client
         .get(`/v3/consultas/${world.adminMail}`)
         .bearerToken(world.token)

@@ -103,6 +103,12 @@ class FakeBuyers {
     )
   }
 
+  mentions: (string | null | undefined)[] = []
+  async forgetMentions(keys: BuyerKeys, _tx: unknown, typed?: string | null) {
+    this.mentions.push(keys.email, typed)
+    return 0
+  }
+
   async export(ids: number[]) {
     return ids.map((id) => ({ _links: { self: { href: `/v3/consultas/a/${id}` } } }))
   }
@@ -297,6 +303,7 @@ test.group('Privacy: FulfilPrivacyRequest', (group) => {
       agencyId: 3,
     })
     assert.deepEqual(buyers.forgotten, [[1, 2]])
+    assert.deepEqual(buyers.mentions, ['juana@example.com', 'Juana@Example.com'])
     assert.sameMembers(mailFiles.forgotten, ['<delivery-1@localhost>', '<delivery-2@localhost>'])
     assert.deepEqual(store.finished, [{ id: request.id, result: { matched: 2 } }])
     assert.isNull(store.requests.get(request.id)!.identifiers)

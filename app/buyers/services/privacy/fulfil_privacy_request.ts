@@ -65,6 +65,7 @@ export default class FulfilPrivacyRequest {
         )
       } else {
         const forgotten = await this.buyers.forget(ids, tx)
+        await this.buyers.forgetMentions(keys, tx, request.identifiers.email)
         mailMessageIds = forgotten.mailMessageIds
         await this.store.finish(request.id, { matched: ids.length }, tx)
       }

@@ -81,6 +81,7 @@ export default class SupportRequest {
           tx
         )
       }
+      if (kind === 'erasure') await this.buyers.forgetMentions(keys, tx, who.email)
       if (!byAgency.size) {
         await this.store.audit(
           {
