@@ -7,13 +7,15 @@ import vine from '@vinejs/vine'
 import type { Infer } from '@vinejs/vine/types'
 import { emailAddress, oneOf } from '#core/http/rules'
 import { PHONE_MIN_DIGITS } from '#leads/services/buyer_data'
-import { digits, type Identifiers, type RequestKind } from '#buyers/services/privacy/subject'
+import {
+  digits,
+  DOCUMENT_MIN_DIGITS,
+  type Identifiers,
+  type RequestKind,
+} from '#buyers/services/privacy/subject'
 import { RETENTION_MAX_DAYS, RETENTION_MIN_DAYS } from '#buyers/services/privacy/retention_settings'
 
 export const REQUEST_KINDS = ['Acceso', 'Supresion'] as const
-
-/** The shortest identity document accepted, in digits. */
-export const DOCUMENT_MIN_DIGITS = 6
 
 export const privacyRequestValidator = vine.create({
   Tipo: vine

@@ -739,5 +739,7 @@ test.group('Privacy: support commands (ace privacy:export|privacy:forget)', () =
     assert.equal(unknown.exitCode, 1)
     const nothing = await ace('privacy:export', [])
     assert.equal(nothing.exitCode, 1)
+    const shortPhone = await ace('privacy:forget', ['--telefono', '4567-123'])
+    assert.equal(shortPhone.exitCode, 1)
   }).timeout(60_000)
 })

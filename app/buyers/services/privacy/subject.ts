@@ -14,6 +14,9 @@ export type RequestKind = 'access' | 'erasure'
 
 export const digits = (value: string) => value.replace(/\D/g, '')
 
+/** The shortest identity document accepted, in digits. */
+export const DOCUMENT_MIN_DIGITS = 6
+
 /** Matching keys: e-mail lower-cased, phone and document as digits. */
 export function normalise(who: Identifiers): BuyerKeys {
   return {

@@ -9,9 +9,15 @@ import { UnitOfWork } from '#core/database/unit_of_work'
 import { MailFiles } from '#core/mail/mail_files'
 import { fail, ok, type Result } from '#core/result'
 import AgencyDirectory from '#agencies/services/agency_directory'
-import BuyerData from '#leads/services/buyer_data'
+import BuyerData, { PHONE_MIN_DIGITS } from '#leads/services/buyer_data'
 import PrivacyStore from '#buyers/stores/privacy_store'
-import { normalise, subjectHmac, type Identifiers, type RequestKind } from './subject.js'
+import {
+  DOCUMENT_MIN_DIGITS,
+  normalise,
+  subjectHmac,
+  type Identifiers,
+  type RequestKind,
+} from './subject.js'
 import { AuditKey } from './audit_key.js'
 
 export type SupportFailure = 'agency_not_found' | 'no_identifier'
@@ -39,6 +45,9 @@ export default class SupportRequest {
     adminMail?: string
   ): Promise<Result<SupportOutcome, SupportFailure>> {
     const keys = normalise(who)
+    // The same floor as the API's validator: a phone of at least 8 digits, a document of at least 6.
+    if ((keys.phoneDigits?.length ?? 0) < PHONE_MIN_DIGITS) keys.phoneDigits = null
+    if ((keys.documentDigits?.length ?? 0) < DOCUMENT_MIN_DIGITS) keys.documentDigits = null
     if (!keys.email && !keys.phoneDigits && !keys.documentDigits) return fail('no_identifier')
     let agencyId: number | null = null
     if (adminMail) {
