@@ -629,6 +629,18 @@ test.group('Privacy: finding a buyer uses indexes only', () => {
     assert.includeMembers(nodes, ['BitmapOr'])
     const found = await store.findBuyer(keys, agencyId)
     assert.lengthOf(found, 1)
+    // The phone rule: one number's digits end with the other's, both at least 8 digits.
+    const byPhone = (digits: string) => store.findBuyer({ phoneDigits: digits }, agencyId)
+    assert.lengthOf(await byPhone('00541140000777'), 1) // the stored number is the shorter
+    assert.lengthOf(await byPhone('40000777'), 1) // the asked number is the shorter (8 digits)
+    assert.lengthOf(await byPhone('9990000777'), 0) // only 7 digits in common at the end
+    assert.lengthOf(await byPhone('0000777'), 0) // under 8 digits: names nobody
+    const otherPlan = nodeTypes(
+      await explainPlan(findBuyerQuery({ phoneDigits: '00541140000777' }, agencyId)!.sql, [
+        ...findBuyerQuery({ phoneDigits: '00541140000777' }, agencyId)!.values,
+      ])
+    )
+    assert.notInclude(otherPlan, 'Seq Scan', JSON.stringify(otherPlan))
   }).timeout(60_000)
 })
 
