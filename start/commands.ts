@@ -13,6 +13,8 @@ const loader = Promise.all([
   import('#core/commands/openapi_dump'),
   import('#leads/commands/deliveries_list'),
   import('#leads/commands/deliveries_retry'),
+  import('#buyers/commands/privacy_export'),
+  import('#buyers/commands/privacy_forget'),
   import('#apps/commands/app_create'),
   import('#apps/commands/app_token'),
   import('#apps/commands/app_tokens'),

@@ -35,6 +35,8 @@ const env = await Env.create(new URL('../', import.meta.url), {
   OUTBOUND_ALLOW_PRIVATE: Env.schema.boolean.optional(),
   DEMO_DATA: Env.schema.boolean.optional(),
   RESEND_WINDOW_DAYS: Env.schema.number.optional(),
+  // Days an inquiry's buyer data is kept before the daily retention job suppresses it (docs/design.md §16).
+  BUYER_DATA_RETENTION_DAYS: Env.schema.number.optional(),
   INVITATION_TTL_DAYS: Env.schema.number.optional(),
   RATE_LIMIT_PER_MINUTE: Env.schema.number.optional(),
   AUTH_FAILURES_PER_MINUTE: Env.schema.number.optional(),

@@ -3,6 +3,8 @@
  * pages with their inquiry forms (HTML, no credentials) and the visits report.
  */
 import {
+  bodyOf,
+  jsonBody,
   locationHeader,
   negotiated,
   open,
@@ -12,7 +14,19 @@ import {
   schemaOf,
   type OpenApiFragment,
 } from '#core/openapi/helpers'
-import { listOf } from '#core/openapi/wire'
+import { listOf, ReferenceSchema } from '#core/openapi/wire'
+import {
+  privacyRequestValidator,
+  requestListValidator,
+  retentionValidator,
+} from '#buyers/validators/privacy'
+import {
+  DatosInteresadoSchema,
+  PrivacidadSchema,
+  SolicitudesPaginaRefSchema,
+  SolicitudesPaginaSchema,
+  SolicitudSchema,
+} from '#buyers/transformers/privacy_transformer'
 import { intakeValidator } from '#leads/validators/inquiry_validators'
 import { FORM_FIELDS, HONEYPOT } from '#buyers/validators/inquiry_form'
 import { MAX_SPAN_DAYS, visitsQueryValidator } from '#buyers/validators/visits_query'
@@ -71,6 +85,11 @@ export const openapi: OpenApiFragment = {
       description: 'Páginas públicas de publicaciones y modelos, con sus formularios de consulta',
     },
     { name: 'Visitas', description: 'Visitas diarias a las páginas públicas de las publicaciones' },
+    {
+      name: 'Privacidad',
+      description:
+        'Datos personales de los interesados (Ley 25.326, RGPD): acceso, supresión, retención',
+    },
   ],
   params: {
     slug: pathParam('slug', 'Identificador público de la publicación (`_links.publica`)'),
@@ -160,6 +179,91 @@ export const openapi: OpenApiFragment = {
         '303': seeOther('Sin consulta reciente: vuelve al modelo'),
         '404': html('No existe'),
       },
+    },
+    'GET /privacidad': {
+      operationId: 'getPrivacyNotice',
+      tag: 'Compradores',
+      summary: 'Aviso de privacidad para los compradores',
+      description:
+        'Quién recibe los datos de una consulta y para qué, cuánto tiempo se guardan, los derechos (acceso, ' +
+        'rectificación, supresión) y cómo ejercerlos. Enlazada desde cada formulario de consulta.',
+      security: open,
+      responses: { '200': html('La página'), '400': html('Dirección mal formada') },
+    },
+    'GET /v3/privacidad/:adminmail': {
+      operationId: 'getPrivacySettings',
+      tag: 'Privacidad',
+      summary: 'Retención de los datos de los interesados',
+      description:
+        'Cuántos días conservan las consultas de la agencia los datos del interesado antes de que el trabajo diario ' +
+        'los suprima (por omisión BUYER_DATA_RETENTION_DAYS, 730).',
+      responses: { '200': negotiated('Retención', PrivacidadSchema, ReferenceSchema) },
+      problems: [404, 406],
+    },
+    'PUT /v3/privacidad/:adminmail': {
+      operationId: 'putPrivacySettings',
+      tag: 'Privacidad',
+      summary: 'Fija la retención de los datos de los interesados',
+      description: 'RetencionDias entre 30 y 3650.',
+      requestBody: jsonBody(bodyOf('PrivacidadEdit', retentionValidator)),
+      responses: { '200': negotiated('Retención guardada', PrivacidadSchema, ReferenceSchema) },
+      problems: [400, 403, 406, 413, 415],
+    },
+    'GET /v3/privacidad/:adminmail/solicitudes': {
+      operationId: 'listPrivacyRequests',
+      tag: 'Privacidad',
+      summary: 'Solicitudes de privacidad de la agencia',
+      description:
+        'Las solicitudes que presentó la aplicación para la agencia, más recientes primero, de a 100; los ' +
+        'identificadores del interesado enmascarados.',
+      parameters: parametersOf(requestListValidator, 'query', {
+        pagina: 'Página (1..99), de 100 solicitudes',
+      }),
+      responses: {
+        '200': negotiated('Solicitudes', SolicitudesPaginaSchema, SolicitudesPaginaRefSchema),
+      },
+      problems: [400, 404, 406],
+    },
+    'POST /v3/privacidad/:adminmail/solicitudes': {
+      operationId: 'createPrivacyRequest',
+      tag: 'Privacidad',
+      summary: 'Presenta una solicitud de acceso o supresión',
+      description:
+        'El interesado por Email (sin distinguir mayúsculas), Telefono (coincide si los dígitos de uno terminan con ' +
+        'los del otro, al menos 8) y/o DocIdentidad (sus dígitos); al menos uno. Se procesa en segundo plano: ' +
+        'Acceso deja los datos en `datos` por 30 días; Supresion vacía los datos del interesado en cada copia ' +
+        '(consultas, entregas, eventos, respuestas guardadas, correos) y envía InteresadoSuprimido (tópico ' +
+        'consultas) a cada aplicación que recibió alguna de esas consultas. Los correos y webhooks ya entregados no ' +
+        'pueden retirarse. Vence: Acceso, 10 días corridos; Supresion, 5 días hábiles.',
+      requestBody: jsonBody(bodyOf('SolicitudCreate', privacyRequestValidator)),
+      responses: {
+        '202': negotiated('Solicitud registrada', SolicitudSchema, ReferenceSchema, {
+          Location: locationHeader,
+        }),
+      },
+      problems: [400, 403, 406, 413, 415],
+    },
+    'GET /v3/privacidad/:adminmail/solicitudes/:id': {
+      operationId: 'getPrivacyRequest',
+      tag: 'Privacidad',
+      summary: 'Una solicitud de privacidad',
+      description: 'Su estado, el plazo legal y cuántas consultas coincidieron.',
+      params: { id: pathParam('id', 'Id de la solicitud', { type: 'string', format: 'uuid' }) },
+      responses: { '200': negotiated('Solicitud', SolicitudSchema, ReferenceSchema) },
+      problems: [404, 406],
+    },
+    'GET /v3/privacidad/:adminmail/solicitudes/:id/datos': {
+      operationId: 'getPrivacyRequestData',
+      tag: 'Privacidad',
+      summary: 'Los datos de una solicitud de Acceso',
+      description:
+        'Las consultas del interesado en la agencia como las muestra la API, con sus Entregas. Pendiente → 409; ' +
+        'se conservan 30 días, luego 410; una solicitud de Supresion no tiene datos (404).',
+      params: { id: pathParam('id', 'Id de la solicitud', { type: 'string', format: 'uuid' }) },
+      responses: {
+        '200': negotiated('Datos del interesado', DatosInteresadoSchema, ReferenceSchema),
+      },
+      problems: [404, 406, 409, 410],
     },
     'GET /v3/visitas/:adminmail': {
       operationId: 'listVisits',

@@ -20,6 +20,8 @@ const AssetsController = () => import('#buyers/controllers/assets_controller')
 const ListingPageController = () => import('#buyers/controllers/listing_page_controller')
 const ModelPageController = () => import('#buyers/controllers/model_page_controller')
 const VisitsController = () => import('#buyers/controllers/visits_controller')
+const PrivacyController = () => import('#buyers/controllers/privacy_controller')
+const PrivacyPageController = () => import('#buyers/controllers/privacy_page_controller')
 
 const web = router.named({
   htmlPages: () => import('#buyers/middleware/html_pages_middleware'),
@@ -37,6 +39,11 @@ const formThrottle = limiter.define('buyers_form', (ctx) =>
 )
 
 router.get('/recursos/compradores.css', [AssetsController, 'stylesheet']).as('buyers.stylesheet')
+// The notice of docs/design.md §16: who receives a buyer's data, why, the rights and how to use them.
+router
+  .get('/privacidad', [PrivacyPageController, 'show'])
+  .as('buyers.privacy')
+  .use([web.htmlPages()])
 
 router
   .group(() => {
@@ -66,4 +73,18 @@ router
 
 apiRoutes(() => {
   router.get('/visitas/:adminmail', [VisitsController, 'index']).as('buyers.visits.index')
+  router.get('/privacidad/:adminmail', [PrivacyController, 'show']).as('buyers.privacy.show')
+  router.put('/privacidad/:adminmail', [PrivacyController, 'update']).as('buyers.privacy.update')
+  router
+    .get('/privacidad/:adminmail/solicitudes', [PrivacyController, 'index'])
+    .as('buyers.privacy.requests.index')
+  router
+    .post('/privacidad/:adminmail/solicitudes', [PrivacyController, 'store'])
+    .as('buyers.privacy.requests.store')
+  router
+    .get('/privacidad/:adminmail/solicitudes/:id', [PrivacyController, 'showRequest'])
+    .as('buyers.privacy.requests.show')
+  router
+    .get('/privacidad/:adminmail/solicitudes/:id/datos', [PrivacyController, 'data'])
+    .as('buyers.privacy.requests.data')
 })

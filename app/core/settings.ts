@@ -16,6 +16,8 @@ export const settings = {
   /** `npm start` on an empty database makes demo data (never in production or tests): DEMO_DATA=false skips it. */
   demoData: env.get('DEMO_DATA') ?? true,
   resendWindowDays: env.get('RESEND_WINDOW_DAYS') ?? 7,
+  /** Default retention of buyers' data in days (docs/design.md §16); an agency may set 30..3650. */
+  buyerDataRetentionDays: env.get('BUYER_DATA_RETENTION_DAYS') ?? 730,
   invitationTtlDays: env.get('INVITATION_TTL_DAYS') ?? 14,
   rateLimitPerMinute: env.get('RATE_LIMIT_PER_MINUTE') ?? 1200,
   /** Failed authentications (401) per client address and minute before 429. */

@@ -114,13 +114,14 @@ export const openapi: OpenApiFragment = {
       summary: 'Reenvía el webhook de la consulta',
       description:
         'Mismo webhook-id, con "Reenvio": true. Solo dentro del plazo de reenvío (RESEND_WINDOW_DAYS, 7 días por ' +
-        'defecto) y con un webhook activo; si no, 400.',
+        'defecto) y con un webhook activo; si no, 400. Una consulta cuyos datos del interesado se suprimieron ' +
+        '(Ley 25.326, /v3/privacidad): 410.',
       responses: {
         '202': negotiated('Carga útil encolada', PublicacionConsultadaSchema, ReferenceSchema, {
           Location: { description: 'URL del Callback', schema: { type: 'string', format: 'uri' } },
         }),
       },
-      problems: [400, 403, 404, 406],
+      problems: [400, 403, 404, 406, 410],
     },
     'GET /v3/notificaciones/:adminmail': {
       operationId: 'getNotificationConfig',

@@ -100,6 +100,16 @@ export default class AgencyDirectory {
   }
 
   /**
+   * The agency administered by `adminMail`, whatever app it is linked to, or
+   * null: for operators' commands (`ace privacy:export --agency`), never for
+   * an app's request (those go through `forApp`).
+   */
+  async byAdminMail(adminMail: string, client?: QueryClientContract) {
+    const agency = await this.agencies.byAdminEmail(normalizeEmail(adminMail), asTx(client))
+    return agency ? { id: agency.id, adminMail: agency.adminEmail } : null
+  }
+
+  /**
    * Taken by desasociar for its whole transaction: no one can be made
    * responsible for the agency's work while a colleague's work changes hands.
    */

@@ -92,6 +92,20 @@ export default class AppEvents {
     )
   }
 
+  /**
+   * A buyer's data suppressed (docs/design.md §16): the events about `hrefs`
+   * lose what named the buyer and their webhook deliveries are emptied, in
+   * `trx`. Answers which app had an event about which href.
+   */
+  async forgetAbout(
+    hrefs: string[],
+    trx: TransactionClientContract
+  ): Promise<{ appId: number; href: string }[]> {
+    const events = await this.events.forgetTitles(hrefs, trx)
+    if (events.length) await deliveries.forget({ messageIds: events.map((e) => e.id) }, trx)
+    return events.map(({ appId, href }) => ({ appId, href }))
+  }
+
   /** Emits the same event to each app (e.g. every app that sees an inquiry). */
   async emitEach(
     appIds: Iterable<number>,

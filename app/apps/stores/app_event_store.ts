@@ -84,6 +84,30 @@ export default class AppEventStore {
     }))
   }
 
+  /**
+   * Blanks the `Recurso.title` of the events about `hrefs` (or their
+   * `…/entregas`): the title of an inquiry names its buyer (docs/design.md §16).
+   * Index `app_events_resource`. Answers each changed event's id and app.
+   */
+  async forgetTitles(
+    hrefs: string[],
+    tx?: Tx
+  ): Promise<{ id: string; appId: number; href: string }[]> {
+    if (!hrefs.length) return []
+    const all = [...hrefs, ...hrefs.map((href) => `${href}/entregas`)]
+    const changed = await (tx ?? db).rawQuery(
+      `update app_events set payload = jsonb_set(payload, '{Recurso,title}', '""'::jsonb)
+        where (payload->'Recurso'->>'href') = any(?::text[])
+        returning id, app_id, payload->'Recurso'->>'href' as href`,
+      [all]
+    )
+    return changed.rows.map((row: any) => ({
+      id: row.id,
+      appId: row.app_id,
+      href: String(row.href).replace(/\/entregas$/, ''),
+    }))
+  }
+
   /** Drops events older than `days`. */
   async prune(days: number): Promise<void> {
     await db

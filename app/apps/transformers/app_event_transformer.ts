@@ -20,6 +20,7 @@ export const EVENT_KINDS = [
   'PublicacionArchivada',
   'ConsultaRecibida',
   'EntregaFallida',
+  'InteresadoSuprimido',
   'Prueba',
 ] as const
 
@@ -35,7 +36,7 @@ export const EventoSchema = named(
     Datos: {
       type: 'object',
       description:
-        'Según Tipo: Motivo y Url (FotoRechazada), Causa (Publicacion*), Canal y UltimoError (EntregaFallida)',
+        'Según Tipo: Motivo y Url (FotoRechazada), Causa (Publicacion*), Canal y UltimoError (EntregaFallida), Consultas (InteresadoSuprimido: los href de las consultas cuyos datos del interesado se suprimieron)',
     },
   })
 )

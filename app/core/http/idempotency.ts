@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto'
 import { inject } from '@adonisjs/core'
+import type { Tx } from '#core/database/unit_of_work'
 import IdempotencyStore, {
   type IdempotencyScope,
   type KeptResponse,
@@ -87,6 +88,20 @@ export default class Idempotency {
   /** Gives the key up (no response worth replaying): the client may retry with it at once. */
   release(scope: Scope, token: string) {
     return this.store.release(scope, token)
+  }
+
+  /**
+   * Empties the kept responses about the inquiries `sids` (their Location,
+   * their paths, the buyers' forms' confirmations): a buyer's data suppressed
+   * (docs/design.md §16). In `trx` when given.
+   */
+  forget(sids: string[], trx?: Tx) {
+    return this.store.forget(sids, trx)
+  }
+
+  /** Empties the kept responses containing one of `needles` (a buyer's e-mail), in `trx` when given. */
+  forgetContaining(needles: string[], trx?: Tx) {
+    return this.store.forgetContaining(needles, trx)
   }
 
   /** Deletes keys past their 24 hours (the hourly cleanup job); how many. */

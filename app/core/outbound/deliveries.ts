@@ -365,6 +365,39 @@ export class DeliveryService {
     await this.store.disable(deliveryId, reason, OPEN_STATUSES)
   }
 
+  /**
+   * Empties the payloads and attempt errors of the owners' deliveries (open
+   * ones are disabled) in `trx`: a buyer's data suppressed (docs/design.md §16).
+   * Answers each emptied delivery with its app and, for mails, its Message-ID.
+   */
+  async forget(
+    which: { ownerType: string; ownerIds: Array<string | number> } | { messageIds: string[] },
+    trx: Tx
+  ): Promise<
+    { id: string; appId: number; channel: string; ownerId: string; mailMessageId: string }[]
+  > {
+    const selector =
+      'messageIds' in which
+        ? which
+        : { ownerType: which.ownerType, ownerIds: which.ownerIds.map(String) }
+    const emptied = await this.store.forget(selector, trx)
+    return emptied.map((row) => ({ ...row, mailMessageId: mailMessageId(row) }))
+  }
+
+  /**
+   * Empties the payloads of `ownerType`'s settled deliveries created before
+   * `before` (their resend window and retries are over), `limit` at a time in
+   * short transactions; how many in all.
+   */
+  async emptySettled(ownerType: string, before: Date, limit = 1000): Promise<number> {
+    let total = 0
+    for (;;) {
+      const emptied = await this.store.emptySettled(ownerType, before, limit)
+      total += emptied
+      if (emptied < limit) return total
+    }
+  }
+
   find(deliveryId: string) {
     return this.store.find(deliveryId)
   }

@@ -234,6 +234,62 @@ export default class DeliveryStore {
     return Number(updated[0] ?? 0) > 0
   }
 
+  /**
+   * Buyers' personal data (docs/design.md §16, docs/privacy.md): empties the
+   * payloads and attempt errors of the selected deliveries (by owners or by
+   * message ids); open ones are disabled, for there is nothing left to send.
+   * Returns what was emptied (id, app, channel).
+   */
+  async forget(
+    which: { ownerType: string; ownerIds: string[] } | { messageIds: string[] },
+    tx?: Tx
+  ): Promise<{ id: string; appId: number; channel: string; ownerId: string }[]> {
+    const [where, values] =
+      'messageIds' in which
+        ? ['message_id = any(?::text[])', [which.messageIds]]
+        : ['owner_type = ? and owner_id = any(?::text[])', [which.ownerType, which.ownerIds]]
+    const emptied = await (tx ?? db).rawQuery(
+      `update deliveries
+          set payload = '{}'::jsonb, last_error = null, claim_job_id = null,
+              next_attempt_at = case when status in ('pending', 'failed') then null else next_attempt_at end,
+              status = case when status in ('pending', 'failed') then 'disabled' else status end
+        where ${where}
+        returning id, app_id, channel, owner_id`,
+      values as any[]
+    )
+    const rows = emptied.rows as { id: string; app_id: number; channel: string; owner_id: string }[]
+    if (rows.length) {
+      await (tx ?? db).rawQuery(
+        'update delivery_attempts set error = null where delivery_id = any(?::uuid[]) and error is not null',
+        [rows.map((row) => row.id)]
+      )
+    }
+    return rows.map((row) => ({
+      id: row.id,
+      appId: row.app_id,
+      channel: row.channel,
+      ownerId: row.owner_id,
+    }))
+  }
+
+  /**
+   * Empties the payloads of settled deliveries (delivered, dead, disabled) of
+   * `ownerType` created before `before`, at most `limit`; how many.
+   */
+  async emptySettled(ownerType: string, before: Date, limit: number, tx?: Tx): Promise<number> {
+    const emptied = await (tx ?? db).rawQuery(
+      `update deliveries set payload = '{}'::jsonb
+        where id in (
+          select id from deliveries
+           where payload <> '{}'::jsonb and created_at < ? and owner_type = ?
+             and status in ('delivered', 'dead', 'disabled')
+           order by created_at limit ?
+           for update skip locked)`,
+      [before, ownerType, limit]
+    )
+    return emptied.rowCount as number
+  }
+
   find(deliveryId: string, tx?: Tx): Promise<DeliveryRow | null> {
     return Delivery.find(deliveryId, { client: tx })
   }

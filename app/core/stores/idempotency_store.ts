@@ -96,6 +96,49 @@ export default class IdempotencyStore {
     )
   }
 
+  /**
+   * Empties the kept responses that name one of `sids` (docs/design.md §16):
+   * a `Location` ending in `/{sid}`, a path `/v3/consultas/{adminmail}/{sid}/…`, or (the
+   * buyers' forms, app 0) a flashed confirmation whose `reference` is the sid.
+   * How many.
+   */
+  async forget(sids: string[], tx?: Tx): Promise<number> {
+    if (!sids.length) return 0
+    // Each row's sid is extracted once and looked up in the list (hashed): linear in the
+    // 24 hours of keys, whatever the number of sids (a retention batch names 200).
+    const emptied = await (tx ?? db).rawQuery(
+      `update idempotency_keys
+          set response_body = ''::bytea, response_extra = null
+        where regexp_replace(response_headers->>'location', '^.*/', '') = any(?::text[])
+           or (path like '/v3/consultas/%' and split_part(path, '/', 5) = any(?::text[]))
+           or (app_id = 0 and response_extra is not null and exists (
+                select 1 from jsonb_each(response_extra) as flash(name, value)
+                 where jsonb_typeof(flash.value) = 'object' and flash.value->>'reference' = any(?::text[])))`,
+      [sids, sids, sids]
+    )
+    return emptied.rowCount as number
+  }
+
+  /**
+   * Empties the kept responses whose body or extra contains one of `needles`
+   * (a buyer's e-mail: a buyers' form answered 400 echoes what was typed, and
+   * names no inquiry). At most 24 hours of keys are scanned. How many.
+   */
+  async forgetContaining(needles: string[], tx?: Tx): Promise<number> {
+    const wanted = needles.filter((needle) => needle.length >= 5)
+    if (!wanted.length) return 0
+    const emptied = await (tx ?? db).rawQuery(
+      `update idempotency_keys
+          set response_body = ''::bytea, response_extra = null
+        where exists (
+          select 1 from unnest(?::text[]) as needle(text)
+           where position(convert_to(needle.text, 'UTF8') in coalesce(response_body, ''::bytea)) > 0
+              or position(needle.text in coalesce(response_extra::text, '')) > 0)`,
+      [wanted]
+    )
+    return emptied.rowCount as number
+  }
+
   /** Deletes keys older than `retentionHours`; how many. */
   async prune(retentionHours: number, tx?: Tx): Promise<number> {
     const deleted = await (tx ?? db).rawQuery(

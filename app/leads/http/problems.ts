@@ -34,6 +34,11 @@ export function problemFor(reason: LeadsFailure): Problem {
       return Problem.badRequest({ operador: ['El operador no es colaborador de la agencia.'] })
     case 'inquiry_not_found':
       return Problem.notFound(NO_INQUIRY)
+    case 'buyer_erased':
+      return new Problem(410, {
+        detail:
+          'Los datos del interesado de esta consulta fueron suprimidos (Ley 25.326): no puede reenviarse.',
+      })
     case 'resend_window_closed':
       return Problem.badRequest({
         _: ['La consulta ya no puede reenviarse: su plazo de reenvío terminó.'],

@@ -163,6 +163,10 @@ export default class Inquiry extends BaseModel {
   @column()
   declare resendOpen: boolean
 
+  /** When the buyer's fields were suppressed (docs/design.md §16); null while they are held. */
+  @column.dateTime()
+  declare buyerErasedAt: DateTime | null
+
   @column.dateTime()
   declare resendClosesAt: DateTime
 

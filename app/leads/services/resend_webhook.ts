@@ -16,7 +16,8 @@ import { buildAdf } from '#leads/adf/adf_builder'
 import { CHANNELS, type Channel } from './notification_fanout.js'
 import InquiryReader from './inquiry_reader.js'
 
-export type ResendFailure = 'inquiry_not_found' | 'resend_window_closed' | 'no_active_webhook'
+export type ResendFailure =
+  'inquiry_not_found' | 'buyer_erased' | 'resend_window_closed' | 'no_active_webhook'
 
 @inject()
 export default class ResendWebhook {
@@ -32,6 +33,8 @@ export default class ResendWebhook {
     const audience = { appId, agencyId: agency.id, receivesOtherLeads: agency.receivesOtherLeads }
     const inquiry = await this.reader.find(audience, sid)
     if (!inquiry) return fail('inquiry_not_found') as Result<never, ResendFailure>
+    // The buyer's data was suppressed (docs/design.md §16): nothing is left to send.
+    if (inquiry.buyerErasedAt) return fail('buyer_erased')
     if (!inquiry.resendOpen || inquiry.resendClosesAt <= DateTime.now()) {
       return fail('resend_window_closed')
     }

@@ -29,6 +29,38 @@ export type ListFilters = {
 /** Whose inquiries a read may return: the agency and the audiences (app ids, 0 = catalogue). */
 export type Visibility = { agencyId: number; audiences: number[] }
 
+/**
+ * A buyer as a privacy request names them, normalised (docs/design.md §16):
+ * the e-mail lower-cased, the document and the phone as their digits.
+ */
+export type BuyerKeys = {
+  email?: string | null
+  phoneDigits?: string | null
+  documentDigits?: string | null
+}
+
+/** An inquiry found for a buyer: what suppression and export need to reach its copies. */
+export type BuyerInquiry = {
+  id: number
+  sid: string
+  agencyId: number
+  appId: number | null
+  sourceAppId: number | null
+  kind: 'listing' | 'catalog'
+}
+
+/** Digits of a phone: the shortest number two phones may share (docs/design.md §16). */
+export const PHONE_MIN_DIGITS = 8
+
+const buyerInquiry = (row: Record<string, any>): BuyerInquiry => ({
+  id: Number(row.id),
+  sid: row.sid,
+  agencyId: row.agency_id,
+  appId: row.app_id,
+  sourceAppId: row.source_app_id,
+  kind: row.kind,
+})
+
 /** Catalogue inquiries (no publishing app) have audience 0. */
 export const OTHER_LEADS = 0
 
@@ -116,6 +148,41 @@ function toFields(row: Record<string, any>): InquiryFields {
     operationInfo: row.operation_info,
     operatorEmail: row.operator_email,
     receivedAt: row.received_at,
+  }
+}
+
+/**
+ * The statement that finds a buyer's inquiries (InquiryStore.findBuyer), null
+ * when no key is usable: exported so a test can read its plan (EXPLAIN).
+ */
+export function findBuyerQuery(
+  keys: BuyerKeys,
+  agencyId: number | null
+): { sql: string; values: unknown[] } | null {
+  const params = new SqlParams()
+  const agency = agencyId === null ? null : params.add(agencyId)
+  const scoped = (condition: string) =>
+    agency === null ? `(${condition})` : `(agency_id = ${agency} and ${condition})`
+  const arms: string[] = []
+  if (keys.email) arms.push(scoped(`lower(email) = ${params.add(keys.email.toLowerCase())}`))
+  if (keys.documentDigits)
+    arms.push(
+      scoped(`regexp_replace(document_id, '\\D', '', 'g') = ${params.add(keys.documentDigits)}`)
+    )
+  if (keys.phoneDigits && keys.phoneDigits.length >= PHONE_MIN_DIGITS) {
+    const reversed = [...keys.phoneDigits].reverse().join('')
+    const phone = `reverse(regexp_replace(phone, '\\D', '', 'g'))`
+    arms.push(scoped(`${phone} like ${params.add(`${reversed}%`)}`))
+    const shorter: string[] = []
+    for (let length = PHONE_MIN_DIGITS; length < reversed.length; length++)
+      shorter.push(reversed.slice(0, length))
+    if (shorter.length) arms.push(scoped(`${phone} = any(${params.add(shorter)}::text[])`))
+  }
+  if (!arms.length) return null
+  return {
+    sql: `select id, sid, agency_id, app_id, source_app_id, kind from inquiries
+        where ${arms.join(' or ')} order by received_at, id`,
+    values: params.values,
   }
 }
 
@@ -284,6 +351,79 @@ export default class InquiryStore {
       .where('agency_id', agencyId)
       .where('operator_id', fromOperatorId)
       .update({ operator_id: to.id, ...(to.email ? { operator_email: to.email } : {}) })
+  }
+
+  /**
+   * The inquiries of a buyer (of one agency, or of all with null), found by
+   * index only (docs/decisions/buyers.md, "Finding a buyer"): the e-mail by
+   * `inquiries_buyer_email`, the document by `inquiries_buyer_document`, the
+   * phone by `inquiries_buyer_phone` — its reversed digits either start with
+   * the reversed digits asked (the stored number is as long or longer) or are
+   * one of their prefixes of at least 8 digits (the stored number is shorter).
+   * Written out: the expressions must read exactly as the indexes do.
+   */
+  async findBuyer(keys: BuyerKeys, agencyId: number | null, tx?: Tx): Promise<BuyerInquiry[]> {
+    const query = findBuyerQuery(keys, agencyId)
+    if (!query) return []
+    const rows = await poolQuery<Record<string, any>>(query.sql, query.values, { client: tx })
+    return rows.map(buyerInquiry)
+  }
+
+  /**
+   * Suppresses the buyer's fields of the inquiries (docs/design.md §16): the
+   * row, its vehicle, origin, listing, interest and counts stay. Answers the
+   * inquiries changed (an inquiry already erased is left as it is).
+   */
+  async eraseBuyer(ids: number[], tx?: Tx): Promise<BuyerInquiry[]> {
+    if (!ids.length) return []
+    const rows = await poolQuery<Record<string, any>>(
+      `update inquiries
+          set first_name = null, last_name = null, email = null, phone = null, document_id = null,
+              city = null, comment = null, operation_info = null, buyer_erased_at = now()
+        where id = any($1::bigint[]) and buyer_erased_at is null
+        returning id, sid, agency_id, app_id, source_app_id, kind`,
+      [ids],
+      { client: tx }
+    )
+    return rows.map(buyerInquiry)
+  }
+
+  /** The full rows of some inquiries (an access export), oldest first. */
+  async many(ids: number[], tx?: Tx) {
+    if (!ids.length) return []
+    return Inquiry.query({ client: tx }).whereIn('id', ids).orderBy('received_at').orderBy('id')
+  }
+
+  /**
+   * Up to `limit` inquiries not yet erased and received before their agency's
+   * cutoff (`cutoffs`, else `defaultCutoff`), oldest first: one retention
+   * batch. Index `inquiries_unerased` (received_at where not erased), cut at
+   * the latest cutoff of all.
+   */
+  async expiredBuyers(
+    defaultCutoff: Date,
+    cutoffs: { agencyId: number; cutoff: Date }[],
+    limit: number,
+    tx?: Tx
+  ): Promise<number[]> {
+    const latest = cutoffs.reduce((max, { cutoff }) => (cutoff > max ? cutoff : max), defaultCutoff)
+    const rows = await poolQuery<{ id: string }>(
+      `select i.id from inquiries i
+         left join unnest($1::integer[], $2::timestamptz[]) as own(agency_id, cutoff)
+           on own.agency_id = i.agency_id
+        where i.buyer_erased_at is null and i.received_at < $3
+          and i.received_at < coalesce(own.cutoff, $4)
+        order by i.received_at limit $5`,
+      [
+        cutoffs.map((entry) => entry.agencyId),
+        cutoffs.map((entry) => entry.cutoff),
+        latest,
+        defaultCutoff,
+        limit,
+      ],
+      { client: tx }
+    )
+    return rows.map((row) => Number(row.id))
   }
 
   /** Clears `resend_open` of the inquiries whose window has run out (index `inquiries_resend_open`). */

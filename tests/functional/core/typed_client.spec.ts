@@ -98,6 +98,8 @@ test.group('Typed client (openapi-typescript + openapi-fetch)', () => {
     assert.equal(result.listing.Marca, 'Toyota')
     assert.equal(result.consulta.Auto.ExternalId, externalId)
     assert.equal(result.consulta.Interesado.Email, buyerEmail)
+    assert.equal(result.solicitud.Tipo, 'Acceso')
+    assert.equal(result.solicitud.Estado, 'Pendiente')
     assert.equal(
       result.consulta._links.self.href,
       `/v3/consultas/${agency.adminMail}/${result.sid}`

@@ -1,0 +1,98 @@
+/*
+ * /v3/privacidad/{adminmail} (docs/design.md §16): the agency's retention,
+ * its privacy requests (filed by the calling app, read only by it) and an
+ * access request's export.
+ */
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import { Problem } from '#core/http/problem'
+import { respond } from '#core/http/respond'
+import { negotiate } from '#core/http/negotiation'
+import { settings } from '#core/settings'
+import { agencyOfCaller } from '#agencies/http/agency_of_caller'
+import FilePrivacyRequest from '#buyers/services/privacy/file_privacy_request'
+import PrivacyRequests from '#buyers/services/privacy/privacy_requests'
+import RetentionSettings from '#buyers/services/privacy/retention_settings'
+import {
+  privacyRequestValidator,
+  requestErrors,
+  requestListValidator,
+  retentionValidator,
+  toRequest,
+} from '#buyers/validators/privacy'
+import {
+  exportShapes,
+  requestListShapes,
+  requestPath,
+  requestShapes,
+  retentionShapes,
+} from '#buyers/transformers/privacy_transformer'
+import { problemFor } from '#buyers/http/problems'
+
+export default class PrivacyController {
+  @inject()
+  async show(ctx: HttpContext, retention: RetentionSettings) {
+    const agency = await agencyOfCaller(ctx, 'read')
+    return respond(ctx, retentionShapes(await retention.read(agency.id), agency.adminMail))
+  }
+
+  @inject()
+  async update(ctx: HttpContext, retention: RetentionSettings) {
+    negotiate(ctx)
+    const agency = await agencyOfCaller(ctx, 'write')
+    const body = await ctx.request.validateUsing(retentionValidator)
+    const view = await retention.write(agency.id, body.RetencionDias)
+    return respond(ctx, retentionShapes(view, agency.adminMail))
+  }
+
+  @inject()
+  async store(ctx: HttpContext, file: FilePrivacyRequest) {
+    negotiate(ctx)
+    const agency = await agencyOfCaller(ctx, 'write')
+    const body = await ctx.request.validateUsing(privacyRequestValidator)
+    const errors = requestErrors(body)
+    if (errors) throw Problem.badRequest(errors)
+    const { kind, identifiers } = toRequest(body)
+    const filed = await file.execute({
+      appId: ctx.caller.id,
+      agencyId: agency.id,
+      kind,
+      identifiers,
+    })
+    const request = filed.value
+    return respond(ctx, requestShapes(request, agency.adminMail), {
+      status: 202,
+      location: settings.publicUrl + requestPath(agency.adminMail, request.id),
+    })
+  }
+
+  @inject()
+  async index(ctx: HttpContext, requests: PrivacyRequests) {
+    const agency = await agencyOfCaller(ctx, 'read')
+    const query = await ctx.request.validateUsing(requestListValidator, { data: ctx.request.qs() })
+    const list = await requests.page(
+      { agencyId: agency.id, appId: ctx.caller.id },
+      query.pagina ?? 1
+    )
+    return respond(ctx, requestListShapes(list, agency.adminMail))
+  }
+
+  @inject()
+  async showRequest(ctx: HttpContext, requests: PrivacyRequests) {
+    const agency = await agencyOfCaller(ctx, 'read')
+    const found = await requests.one({ agencyId: agency.id, appId: ctx.caller.id }, ctx.params.id)
+    if (!found.ok) throw problemFor(found.reason)
+    return respond(ctx, requestShapes(found.value, agency.adminMail))
+  }
+
+  @inject()
+  async data(ctx: HttpContext, requests: PrivacyRequests) {
+    const agency = await agencyOfCaller(ctx, 'read')
+    const found = await requests.export(
+      { agencyId: agency.id, appId: ctx.caller.id },
+      ctx.params.id
+    )
+    if (!found.ok) throw problemFor(found.reason)
+    return respond(ctx, exportShapes(found.value.data, found.value.request, agency.adminMail))
+  }
+}

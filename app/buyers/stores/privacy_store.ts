@@ -1,0 +1,221 @@
+/*
+ * The buyers' privacy tables (database/migrations/0502_buyers_privacy.ts):
+ * agencies' retention settings, privacy requests with their exports, and the
+ * audit. Plain CRUD and one paged list: the query builder (docs/architecture.md).
+ */
+import db from '@adonisjs/lucid/services/db'
+import { DateTime } from 'luxon'
+import type { Tx } from '#core/database/unit_of_work'
+import type { Identifiers, RequestKind } from '#buyers/services/privacy/subject'
+
+export type RequestState = 'pending' | 'done'
+
+export type PrivacyRequestRow = {
+  id: string
+  agencyId: number
+  appId: number
+  kind: RequestKind
+  state: RequestState
+  receivedAt: DateTime
+  dueAt: DateTime
+  doneAt: DateTime | null
+  matched: number | null
+  identifiers: Identifiers | null
+  masked: { email: string | null; phone: string | null; document: string | null }
+  hasExport: boolean
+  exportExpiresAt: DateTime | null
+}
+
+export type NewPrivacyRequest = {
+  agencyId: number
+  appId: number
+  kind: RequestKind
+  receivedAt: DateTime
+  dueAt: DateTime
+  identifiers: Identifiers
+  masked: PrivacyRequestRow['masked']
+}
+
+export type AuditEntry = {
+  source: 'request' | 'command' | 'retention'
+  kind: RequestKind
+  agencyId: number | null
+  appId: number | null
+  requestId: string | null
+  subjectHmac: string | null
+  matched: number
+}
+
+const time = (value: Date | string | null) =>
+  value === null ? null : DateTime.fromJSDate(new Date(value))
+
+const COLUMNS = [
+  'id',
+  'agency_id',
+  'app_id',
+  'kind',
+  'state',
+  'received_at',
+  'due_at',
+  'done_at',
+  'matched',
+  'identifiers',
+  'masked_email',
+  'masked_phone',
+  'masked_document',
+  'export_expires_at',
+  db.raw('export is not null as has_export'),
+]
+
+function toRow(row: Record<string, any>): PrivacyRequestRow {
+  return {
+    id: row.id,
+    agencyId: row.agency_id,
+    appId: row.app_id,
+    kind: row.kind,
+    state: row.state,
+    receivedAt: time(row.received_at)!,
+    dueAt: time(row.due_at)!,
+    doneAt: time(row.done_at),
+    matched: row.matched,
+    identifiers: row.identifiers,
+    masked: { email: row.masked_email, phone: row.masked_phone, document: row.masked_document },
+    hasExport: row.has_export ?? (row.export !== null && row.export !== undefined),
+    exportExpiresAt: time(row.export_expires_at),
+  }
+}
+
+export default class PrivacyStore {
+  /** The agency's own retention in days, or null (the default applies). */
+  async retention(agencyId: number, tx?: Tx): Promise<number | null> {
+    const row = await (tx ?? db)
+      .from('privacy_settings')
+      .where('agency_id', agencyId)
+      .select('retention_days')
+      .first()
+    return row ? row.retention_days : null
+  }
+
+  async setRetention(agencyId: number, days: number, tx?: Tx) {
+    await (tx ?? db)
+      .table('privacy_settings')
+      .insert({ agency_id: agencyId, retention_days: days, updated_at: new Date() })
+      .onConflict('agency_id')
+      .merge(['retention_days', 'updated_at'])
+  }
+
+  /** Every agency's own retention (the daily job). */
+  async retentions(tx?: Tx): Promise<{ agencyId: number; days: number }[]> {
+    const rows = await (tx ?? db).from('privacy_settings').select('agency_id', 'retention_days')
+    return rows.map((row) => ({ agencyId: row.agency_id, days: row.retention_days }))
+  }
+
+  async insertRequest(request: NewPrivacyRequest, tx?: Tx): Promise<PrivacyRequestRow> {
+    const [row] = await (tx ?? db)
+      .table('privacy_requests')
+      .insert({
+        agency_id: request.agencyId,
+        app_id: request.appId,
+        kind: request.kind,
+        state: 'pending',
+        received_at: request.receivedAt.toJSDate(),
+        due_at: request.dueAt.toJSDate(),
+        identifiers: JSON.stringify(request.identifiers),
+        masked_email: request.masked.email,
+        masked_phone: request.masked.phone,
+        masked_document: request.masked.document,
+      })
+      .returning('*')
+    return toRow(row)
+  }
+
+  /** One request of the app at the agency (`forUpdate`: locked for the rest of `tx`). */
+  async request(
+    which: { id: string; agencyId?: number; appId?: number },
+    tx?: Tx,
+    options: { forUpdate?: boolean } = {}
+  ): Promise<PrivacyRequestRow | null> {
+    const query = (tx ?? db).from('privacy_requests').select(COLUMNS).where('id', which.id)
+    if (which.agencyId !== undefined) query.where('agency_id', which.agencyId)
+    if (which.appId !== undefined) query.where('app_id', which.appId)
+    if (options.forUpdate) query.forUpdate()
+    const row = await query.first()
+    return row ? toRow(row) : null
+  }
+
+  /** A page of the app's requests at the agency, newest first, and the total. */
+  async page(agencyId: number, appId: number, page: number, perPage: number) {
+    const base = () =>
+      db.from('privacy_requests').where('agency_id', agencyId).where('app_id', appId)
+    const [rows, [count]] = await Promise.all([
+      base()
+        .select(COLUMNS)
+        .orderBy('received_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(perPage)
+        .offset((page - 1) * perPage),
+      base().count('* as total'),
+    ])
+    return { requests: rows.map(toRow), total: Number(count.total) }
+  }
+
+  /** Done: the count, and (access) the export until `exportExpiresAt`; the identifiers go. */
+  async finish(
+    id: string,
+    result: { matched: number; export?: unknown; exportExpiresAt?: DateTime },
+    tx?: Tx
+  ) {
+    await (tx ?? db)
+      .from('privacy_requests')
+      .where('id', id)
+      .update({
+        state: 'done',
+        done_at: new Date(),
+        matched: result.matched,
+        identifiers: null,
+        export: result.export === undefined ? null : JSON.stringify(result.export),
+        export_expires_at: result.exportExpiresAt?.toJSDate() ?? null,
+      })
+  }
+
+  /** The export of a request, or null (none, or purged). */
+  async exportOf(id: string, tx?: Tx): Promise<unknown | null> {
+    const row = await (tx ?? db)
+      .from('privacy_requests')
+      .where('id', id)
+      .whereRaw('export_expires_at > now()')
+      .select('export')
+      .first()
+    return row?.export ?? null
+  }
+
+  /** Drops exports past their expiry (the rows stay: their `datos` answer 410); how many. */
+  async purgeExports(tx?: Tx): Promise<number> {
+    const purged = await (tx ?? db)
+      .from('privacy_requests')
+      .whereNotNull('export')
+      .where('export_expires_at', '<=', new Date())
+      .update({ export: null })
+    return Number(purged[0] ?? purged ?? 0)
+  }
+
+  /** Milliseconds since `tx` began, by the server's clock (how long its row locks have been held at most). */
+  async transactionMs(tx: Tx): Promise<number> {
+    const result = await tx.rawQuery(
+      'select extract(epoch from clock_timestamp() - now()) * 1000 as ms'
+    )
+    return Number(result.rows[0].ms)
+  }
+
+  async audit(entry: AuditEntry, tx?: Tx) {
+    await (tx ?? db).table('privacy_audit').insert({
+      source: entry.source,
+      kind: entry.kind,
+      agency_id: entry.agencyId,
+      app_id: entry.appId,
+      request_id: entry.requestId,
+      subject_hmac: entry.subjectHmac,
+      matched: entry.matched,
+    })
+  }
+}
