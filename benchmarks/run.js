@@ -24,6 +24,10 @@
  * intake with and without the app_events SQL, the service's intake with the
  * dealer's app subscribed to `consultas` and not, and the outbox statements of
  * an app's own PUT listing (none) — the "outbox cost" table.
+ * "retention: lead latency while it runs" (issue 27, runs with BENCH_ONLY=retention): 100 000 inquiries
+ * received 400 days ago (BENCH_RETENTION_INQUIRIES), the intake → webhook latency without and while the
+ * worker's `privacy.retention` job suppresses them, the p99 ratio (bound 1.5), the inquiries suppressed
+ * in the window and the longest batch (retentionUnderLoad).
  * BENCH_SLOW_MS=<ms> logs slower statements and lock waits to the server log, tmp/bench-pg/log/bench.log.
  * BENCH_PROFILE=1 writes CPU profiles of the web, worker and baseline to tmp/bench/prof.
  * BENCH_BUILD=0 reuses an existing build/ (only when the code did not change).
@@ -51,7 +55,7 @@ import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { scenarios } from './scenarios.js'
-import { seed, seedLarge } from './seed.js'
+import { seed, seedLarge, seedOldInquiries } from './seed.js'
 import {
   SYNC_ROWS,
   SYNC_ROUNDS,
@@ -89,6 +93,10 @@ const LEAD_SECONDS = Number(process.env.BENCH_LEAD_SECONDS ?? 30)
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null
 const wanted = (name) => !ONLY || ONLY.test(name)
 const OUTBOX_COST = 'outbox cost on intake'
+/** Issue 27's figure (runs with BENCH_ONLY=retention); named without "intake" so BENCH_ONLY=intake does not run it. */
+const RETENTION = 'retention: lead latency while it runs'
+/** BENCH_RETENTION_INQUIRIES: old inquiries the retention job suppresses (default 100 000, the issue's). */
+const RETENTION_INQUIRIES = Number(process.env.BENCH_RETENTION_INQUIRIES ?? 100_000)
 /** BENCH_LARGE=1: the read scenarios run a second time with 100 000 listings across 1 000 agencies. */
 const LARGE = process.env.BENCH_LARGE === '1'
 /** The outbox statement (app/apps/services/app_events.ts): the event row written and the subscription read, in one. */
@@ -725,6 +733,160 @@ function postgresCpuMs() {
   }
 }
 
+/**
+ * Issue 27's bound: "the retention job suppresses 100 000 old inquiries in batches whose locks
+ * last at most 200 ms each; the intake → webhook p99 while it runs stays within 1.5× of the p99
+ * without it". RETENTION_INQUIRIES inquiries of the bench agency, received 400 days ago, each
+ * with its webhook delivery (benchmarks/seed.js, seedOldInquiries); on a settled database the
+ * intake → webhook latency is measured (LEAD_RATE/s, 2 s warm-up + LEAD_SECONDS); the agency's
+ * retention is set to 365 days through the API (PUT /v3/privacidad) and a `privacy.retention` job
+ * sent to pg-boss, as its daily schedule sends it, so the bench's worker process runs it; once
+ * its first batch has committed the same latency is measured again. Suppressed inquiries are
+ * counted from the retention's audit rows (one per batch, `matched`) at the window's start and
+ * end; the batch durations come from the worker's own log line of the run (`maxBatchMs`, begin
+ * to commit answered; `maxBatchDbMs`, by the server's clock: how long its row locks were held).
+ */
+async function retentionUnderLoad(ctx, serviceUrl, receiver, pids) {
+  const queue = 'privacy.retention'
+  console.log(`\n${RETENTION}: seeding ${RETENTION_INQUIRIES} inquiries received 400 days ago…`)
+  const seeded = await seedOldInquiries(ctx.databaseUrl, RETENTION_INQUIRIES, 400)
+  console.log(seeded)
+  const client = new pg.Client({ connectionString: ctx.databaseUrl, application_name: 'bench' })
+  await client.connect()
+  const audited = async () => {
+    const { rows } = await client.query(
+      `select count(*)::int as batches, coalesce(sum(matched), 0)::int as erased
+         from privacy_audit where source = 'retention'`
+    )
+    return rows[0]
+  }
+  const measure = async (label) => {
+    const before = [cpuMs(pids.web), cpuMs(pids.worker)]
+    const figures = await intakeToWebhook(ctx, serviceUrl, receiver, LEAD_RATE, LEAD_SECONDS)
+    const after = [cpuMs(pids.web), cpuMs(pids.worker)]
+    console.log(
+      `  ${label}: p50 ${figures.p50} ms, p99 ${figures.p99} ms (POST alone ${figures.intakeP50} / ${figures.intakeP99}), ${figures.delivered}/${figures.sent} delivered`
+    )
+    return {
+      ...figures,
+      cpuMs: { web: after[0] - before[0], worker: after[1] - before[1] },
+      load: loadavg().map((n) => Number(n.toFixed(2))),
+    }
+  }
+  const { PgBoss } = await import('pg-boss')
+  const sender = new PgBoss({
+    connectionString: ctx.databaseUrl,
+    schema: 'pgboss',
+    max: 1,
+    supervise: false,
+    schedule: false,
+    migrate: false,
+  })
+  sender.on('error', () => {})
+  try {
+    await settleWrites(ctx.databaseUrl)
+    console.log(
+      `intake → webhook, ${LEAD_RATE} inquiries/s for 2 s of warm-up then ${LEAD_SECONDS} s measured, without and while the retention job runs:`
+    )
+    const without = await measure('without retention')
+    await settleWrites(ctx.databaseUrl)
+
+    // What the app does: the agency's retention through the API, then the job its schedule would send.
+    await call(ctx, serviceUrl, 'PUT', `/v3/privacidad/${ADMIN_MAIL}`, { RetencionDias: 365 })
+    const logOffset = statSync(join(WORK, 'worker.log')).size
+    await sender.start()
+    const sentAt = performance.now()
+    const jobId = await sender.send(queue, {})
+    while ((await audited()).batches === 0) {
+      if (performance.now() - sentAt > 60_000) throw new Error('the retention job did not start')
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    const firstBatchAfterMs = Math.round(performance.now() - sentAt)
+    const atStart = await audited()
+    const during = await measure('while retention runs')
+    const atEnd = await audited()
+    const windowEndedMs = performance.now() - sentAt
+
+    // The run's end: the job completed, and the worker's log line about it.
+    let state = null
+    while (performance.now() - sentAt < 600_000) {
+      state = (await client.query('select state from pgboss.job where id = $1', [jobId])).rows[0]
+        ?.state
+      if (state === 'completed' || state === 'failed') break
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+    const runSeconds = (performance.now() - sentAt) / 1000
+    // The worker's logger writes asynchronously: its line may follow the job's completion by a moment.
+    const retentionLine = () =>
+      readFileSync(join(WORK, 'worker.log'))
+        .subarray(logOffset)
+        .toString('utf8')
+        .split('\n')
+        .map((line) => {
+          try {
+            return JSON.parse(line)
+          } catch {
+            return null
+          }
+        })
+        .find((line) => line?.msg === 'privacy retention')
+    let logged = retentionLine()
+    for (let tries = 0; !logged && tries < 50; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      logged = retentionLine()
+    }
+    const total = await audited()
+    const figures = {
+      seeded,
+      retentionDays: 365,
+      jobState: state,
+      firstBatchAfterMs,
+      runSeconds: Number(runSeconds.toFixed(1)),
+      erasedTotal: total.erased,
+      batchesTotal: total.batches,
+      erasedDuringWindow: atEnd.erased - atStart.erased,
+      batchesDuringWindow: atEnd.batches - atStart.batches,
+      // The measured window (warm-up included) ran inside the retention run when it ended before it.
+      windowInsideRun: windowEndedMs / 1000 <= runSeconds && atEnd.erased < total.erased,
+      maxBatchMs: logged?.maxBatchMs ?? null,
+      maxBatchDbMs: logged?.maxBatchDbMs ?? null,
+      batchesDbOver200Ms: logged?.batchesDbOver200Ms ?? null,
+      without,
+      during,
+      ratioP99: Number((during.p99 / without.p99).toFixed(2)),
+      ratioP50: Number((during.p50 / without.p50).toFixed(2)),
+    }
+    console.table([
+      {
+        'intake → webhook': 'without retention',
+        'p50 ms': without.p50,
+        'p99 ms': without.p99,
+        'web + worker CPU ms': without.cpuMs.web + without.cpuMs.worker,
+        'load': without.load.join(' '),
+      },
+      {
+        'intake → webhook': 'while retention runs',
+        'p50 ms': during.p50,
+        'p99 ms': during.p99,
+        'web + worker CPU ms': during.cpuMs.web + during.cpuMs.worker,
+        'load': during.load.join(' '),
+      },
+      {
+        'intake → webhook': 'ratio (target p99 ≤ 1.5)',
+        'p50 ms': figures.ratioP50,
+        'p99 ms': figures.ratioP99,
+      },
+    ])
+    console.log(
+      `retention: ${figures.erasedDuringWindow} inquiries suppressed in ${figures.batchesDuringWindow} batches during the window (${figures.erasedTotal} in ${figures.batchesTotal} in all, ${figures.runSeconds} s from the send, job ${state}); max batch ${figures.maxBatchMs} ms as the worker saw it, ${figures.maxBatchDbMs} ms by the server's clock (${figures.batchesDbOver200Ms} batches over 200 ms)`
+    )
+    return figures
+  } finally {
+    await sender.stop({ graceful: false }).catch(() => {})
+    await client.end()
+  }
+}
+
 const results = {
   at: new Date().toISOString(),
   commit: (() => {
@@ -857,6 +1019,16 @@ try {
     }
     console.log(results.intakeToWebhook)
     snapshot('intake → webhook')
+  }
+
+  // Issue 27: the retention job suppressing 100 000 old inquiries, run by the worker, and the
+  // intake → webhook p99 beside it (retentionUnderLoad).
+  if (wanted(RETENTION)) {
+    results.retention = await retentionUnderLoad(ctx, serviceUrl, receiver, {
+      worker: worker.pid,
+      web: service.pid,
+    })
+    snapshot(RETENTION)
   }
 
   if (wanted('photo pipeline')) {

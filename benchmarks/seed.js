@@ -104,3 +104,63 @@ export async function seedLarge(url, agencies = 1000, perAgency = 100) {
     await client.end()
   }
 }
+
+/**
+ * `count` inquiries of the bench agency received `daysAgo` days ago (one a second from then on),
+ * shaped as tests/functional/buyers/privacy_figures.spec.ts seeds them: copies of the API-made
+ * inquiry (the agency's first) with a distinct buyer each (name, e-mail, phone, document, city,
+ * message), their resend window long closed, and each with a copy of that inquiry's deliveries
+ * (the bench agency's webhook: its payload holds the buyer's data), delivered. For the retention
+ * figure: the retention job empties all of it.
+ */
+export async function seedOldInquiries(url, count = 100_000, daysAgo = 400) {
+  const client = new pg.Client({ connectionString: url, application_name: 'bench' })
+  await client.connect()
+  try {
+    const started = performance.now()
+    const {
+      rows: [template],
+    } = await client.query(
+      // The API-made inquiry of setUpLeads (benchmarks/leads.js), the first of all.
+      'select id, sid, agency_id from inquiries where id = (select min(id) from inquiries)'
+    )
+    const inquiries = await client.query(
+      `insert into inquiries (sid, app_id, source_app_id, agency_id, kind, origin, external_id, vehicle,
+         interest, first_name, last_name, email, phone, document_id, city, comment,
+         received_at, resend_open, resend_closes_at)
+       select 'R' || lpad(to_hex(g), 9, '0'), t.app_id, t.source_app_id, t.agency_id, t.kind, t.origin,
+              t.external_id, t.vehicle, 'Compra', 'Nombre' || g, 'Apellido' || g, 'persona' || g || '@example.com',
+              '+54 11 4' || lpad(g::text, 7, '0'), (20000000 + g)::text, 'La Plata',
+              'Hola, me interesa el auto. ¿Sigue disponible? ¿Aceptan permuta?',
+              now() - make_interval(days => $3) + make_interval(secs => g), false,
+              now() - make_interval(days => $3 - 7)
+         from generate_series(1, $1) g, (select * from inquiries where id = $2) t`,
+      [count, template.id, daysAgo]
+    )
+    // The template's deliveries materialized first: planned on the stale statistics of a
+    // one-row table, a join scanned `deliveries` once per inquiry — its own new rows included
+    // (invisible, still read), quadratic: minutes instead of seconds.
+    await client.query('analyze inquiries')
+    const deliveries = await client.query(
+      `insert into deliveries (channel, owner_type, owner_id, app_id, target, status, attempt_count,
+         round_attempts, message_id, payload, queue, created_at, delivered_at)
+       with d as materialized (
+         select * from deliveries where owner_type = 'inquiry' and owner_id = $1::text)
+       select d.channel, 'inquiry', i.id::text, d.app_id, d.target, 'delivered', 1, 1,
+              'msg_' || i.sid || d.channel, d.payload, d.queue, i.received_at, i.received_at
+         from inquiries i, d
+        where i.agency_id = $2 and i.sid like 'R%'`,
+      [template.id, template.agency_id]
+    )
+    await client.query('vacuum analyze inquiries')
+    await client.query('vacuum analyze deliveries')
+    return {
+      inquiries: inquiries.rowCount,
+      deliveries: deliveries.rowCount,
+      daysAgo,
+      seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
+    }
+  } finally {
+    await client.end()
+  }
+}

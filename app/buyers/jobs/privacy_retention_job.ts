@@ -16,6 +16,9 @@ export default class PrivacyRetentionJob implements JobHandler {
         erased: run.erased,
         batches: run.batches,
         maxBatchMs: Math.round(Math.max(0, ...run.batchMs)),
+        // By the server's clock, begin to just before commit: how long a batch's row locks were held.
+        maxBatchDbMs: Math.round(Math.max(0, ...run.batchDbMs)),
+        batchesDbOver200Ms: run.batchDbMs.filter((ms) => ms > 200).length,
         payloadsEmptied: run.payloadsEmptied,
         exportsPurged: run.exportsPurged,
       },
