@@ -45,8 +45,9 @@ export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
   setup: [
     async () => {
       await db.rawQuery('drop schema if exists pgboss cascade')
-      await db.connection().dropAllTables(['public'])
-      await db.connection().dropAllTypes(['public'])
+      // The whole schema, functions and triggers included: a run killed mid-migration leaves them behind.
+      await db.rawQuery('drop schema if exists public cascade')
+      await db.rawQuery('create schema public')
       await migrate()
       return async () => {
         await rollbackAll()

@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { streamedRoute } from '#core/http/streamed_body'
 import router from '@adonisjs/core/services/router'
 import { request as httpRequest } from 'node:http'
 import { baseUrl, raw } from '#tests/helpers/http'
@@ -91,8 +92,12 @@ test.group('OpenAPI document: bodies refused before routing', () => {
         body: 'a',
       })
       assert.equal(plain.status, 415, `${method} ${path}`)
-      const large = await raw(path, { method, headers: json, body: oversize })
-      assert.equal(large.status, 413, `${method} ${path}`)
+      // A route that reads its own body (a stock sync: 20 MiB) reads it after authentication:
+      // its 413 is tested on both sides of its limit in tests/functional/listings/sync.spec.ts.
+      if (!streamedRoute(method, path)) {
+        const large = await raw(path, { method, headers: json, body: oversize })
+        assert.equal(large.status, 413, `${method} ${path}`)
+      }
       // A JSON body within the limit passes both checks (no token: 401).
       const small = await raw(path, { method, headers: json, body: '{}' })
       assert.equal(small.status, 401, `${method} ${path}`)
