@@ -13,6 +13,9 @@ import { createListing } from '#tests/helpers/listings'
 import SidPool from '#leads/services/sid_pool'
 import type { VehicleSnapshot } from '#leads/models/inquiry'
 import { until } from '#tests/helpers/until'
+import { startReceiver, type Receiver } from '#tests/helpers/receiver'
+import { startSmtpSink, type SmtpSink } from '#tests/helpers/smtp_sink'
+import type { Group } from '@japa/runner/core'
 
 export { until }
 
@@ -22,6 +25,35 @@ export const LEAD_QUEUES = ['leads.webhook', 'leads.adf-hook', 'leads.adf-mail',
 export async function startLeadWorkers() {
   const runner = await app.container.make(JobRunner)
   await runner.work({ work: LEAD_QUEUES })
+}
+
+/**
+ * A group's lead harness: the lead workers (and `queues`) in the test process,
+ * a webhook receiver reset before each test and an SMTP sink, both closed after
+ * the group. `ready` gets them once started:
+ *
+ *   let receiver: Receiver
+ *   let sink: SmtpSink
+ *   leadHarness(group, (parts) => ({ receiver, sink } = parts))
+ */
+export function leadHarness(
+  group: Group,
+  ready: (parts: { receiver: Receiver; sink: SmtpSink }) => void,
+  queues: string[] = []
+) {
+  let receiver: Receiver
+  group.setup(async () => {
+    const runner = await app.container.make(JobRunner)
+    await runner.work({ work: [...LEAD_QUEUES, ...queues] })
+    receiver = await startReceiver()
+    const sink = await startSmtpSink()
+    ready({ receiver, sink })
+    return async () => {
+      await receiver.close()
+      await sink.close()
+    }
+  })
+  group.each.setup(() => receiver.reset())
 }
 
 /** A dealer app (holding `consultas:crear`), its agency and one active listing. */

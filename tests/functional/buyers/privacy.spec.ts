@@ -13,8 +13,8 @@ import ApplyRetention from '#buyers/services/privacy/apply_retention'
 import InquiryStore, { findBuyerQuery } from '#leads/stores/inquiry_store'
 import { createCaller } from '#tests/helpers/apps'
 import { createAgency, grantAgency, uniqueEmail } from '#tests/helpers/agencies'
-import { startReceiver, type Receiver } from '#tests/helpers/receiver'
-import { startSmtpSink, type SmtpSink } from '#tests/helpers/smtp_sink'
+import type { Receiver } from '#tests/helpers/receiver'
+import type { SmtpSink } from '#tests/helpers/smtp_sink'
 import { captureLogs } from '#tests/helpers/logs'
 import {
   configureNotifications,
@@ -22,11 +22,11 @@ import {
   deliveriesOf,
   inquiryBody,
   insertInquiries,
-  LEAD_QUEUES,
   postInquiry,
   settledDeliveries,
   sidOf,
   until,
+  leadHarness,
 } from '#tests/helpers/leads'
 import {
   dataDirFiles,
@@ -94,17 +94,7 @@ test.group('Privacy: suppression of a buyer everywhere (docs/design.md §16)', (
   let receiver: Receiver
   let sink: SmtpSink
 
-  group.setup(async () => {
-    const runner = await app.container.make(JobRunner)
-    await runner.work({ work: [...LEAD_QUEUES, 'apps.webhook', 'privacy.request'] })
-    receiver = await startReceiver()
-    sink = await startSmtpSink()
-    return async () => {
-      await receiver.close()
-      await sink.close()
-    }
-  })
-  group.each.setup(() => receiver.reset())
+  leadHarness(group, (parts) => ({ receiver, sink } = parts), ['apps.webhook', 'privacy.request'])
 
   test('every copy is emptied; counts and pages stay; the apps hear InteresadoSuprimido, signed', async ({
     client,

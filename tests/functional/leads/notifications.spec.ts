@@ -6,7 +6,7 @@ import { openSecret } from '#core/outbound/signer'
 import { createCaller } from '#tests/helpers/apps'
 import { createAgency, grantAgency, uniqueEmail } from '#tests/helpers/agencies'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
-import { startSmtpSink, type SmtpSink } from '#tests/helpers/smtp_sink'
+import type { SmtpSink } from '#tests/helpers/smtp_sink'
 import { assertValidAdf } from '#tests/helpers/adf'
 import {
   configureNotifications,
@@ -14,8 +14,8 @@ import {
   inquiryBody,
   postInquiry,
   settledDeliveries,
+  leadHarness,
   sidOf,
-  startLeadWorkers,
 } from '#tests/helpers/leads'
 
 const SECRET = 'una-clave-secreta-de-prueba-123'
@@ -44,16 +44,7 @@ test.group('Lead notifications: the four channels of one inquiry', (group) => {
   let receiver: Receiver
   let sink: SmtpSink
 
-  group.setup(async () => {
-    await startLeadWorkers()
-    receiver = await startReceiver()
-    sink = await startSmtpSink()
-    return async () => {
-      await receiver.close()
-      await sink.close()
-    }
-  })
-  group.each.setup(() => receiver.reset())
+  leadHarness(group, (parts) => ({ receiver, sink } = parts))
 
   test('webhook (signed), ADF hook (valid ADF), ADF mail and HTML mail to both BCC', async ({
     client,

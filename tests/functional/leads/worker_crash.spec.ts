@@ -9,14 +9,13 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import JobRunner from '#core/jobs/runner'
-import env from '#start/env'
-import { settings } from '#core/settings'
 import { startReceiver, type ReceivedRequest } from '#tests/helpers/receiver'
 import { startSmtpSink } from '#tests/helpers/smtp_sink'
 import { uniqueEmail } from '#tests/helpers/agencies'
 import { carPhoto } from '#tests/helpers/car_photos'
+import { startWorkerProcess } from '#tests/helpers/worker_process'
 import { listingBody } from '#tests/helpers/listings'
 import {
   LEAD_QUEUES,
@@ -29,26 +28,7 @@ import {
   until,
 } from '#tests/helpers/leads'
 
-function worker(): ChildProcess {
-  return spawn(
-    process.execPath,
-    ['ace.js', 'jobs:work', '--queues', [...LEAD_QUEUES, 'photos.fetch'].join(',')],
-    {
-      cwd: app.makePath(),
-      env: {
-        ...process.env,
-        NODE_ENV: 'development',
-        DATABASE_URL: env.get('DATABASE_URL'),
-        PUBLIC_URL: settings.publicUrl,
-        SMTP_HOST: env.get('SMTP_HOST') ?? '127.0.0.1',
-        SMTP_PORT: String(env.get('SMTP_PORT') ?? 2526),
-        OUTBOUND_ALLOW_PRIVATE: 'true',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: 'ignore',
-    }
-  )
-}
+const worker = () => startWorkerProcess([...LEAD_QUEUES, 'photos.fetch'])
 
 /** The first request to a path gets no answer before the worker dies; later ones are answered at once. */
 function slowFirst(

@@ -21,7 +21,7 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import pg from 'pg'
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import env from '#start/env'
 import { settings } from '#core/settings'
 import JobRunner from '#core/jobs/runner'
@@ -29,6 +29,7 @@ import { ownedServer } from '#core/database/embedded'
 import { STOCK_SYNC } from '#listings/jobs'
 import SyncStore from '#listings/stores/sync_store'
 import { raw } from '#tests/helpers/http'
+import { killProcess, startWorkerProcess } from '#tests/helpers/worker_process'
 import { until } from '#tests/helpers/until'
 import { listingBody, setup, uniqueExternalId } from './support.js'
 
@@ -49,30 +50,10 @@ function world() {
 }
 
 /** A worker process working only stock syncs, on the suite's database. */
-function syncWorker(): ChildProcess {
-  return spawn(process.execPath, ['ace.js', 'jobs:work', '--queues', STOCK_SYNC], {
-    cwd: app.makePath(),
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      DATABASE_URL: env.get('DATABASE_URL'),
-      PUBLIC_URL: settings.publicUrl,
-      SMTP_HOST: env.get('SMTP_HOST') ?? '127.0.0.1',
-      SMTP_PORT: String(env.get('SMTP_PORT') ?? 2526),
-      OUTBOUND_ALLOW_PRIVATE: 'true',
-      LOG_LEVEL: 'warn',
-      SYNC_LEASE_SECONDS: String(CHILD_LEASE_SECONDS),
-    },
-    stdio: 'ignore',
-  })
-}
+const syncWorker = () =>
+  startWorkerProcess([STOCK_SYNC], { SYNC_LEASE_SECONDS: String(CHILD_LEASE_SECONDS) })
 
-async function killed(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGKILL')
-  await exited
-}
+const killed = killProcess
 
 async function postSync(
   w: World,
