@@ -58,8 +58,8 @@ export default class StartSync {
 
     let archives: NewSyncRow[]
     if (inventory.mode === 'full') {
-      const absent = await this.syncs.absent(caller.id, agency.id, [...seen.keys()])
-      const count = absent.externalIds.length
+      const absent = await this.syncs.countAbsent(caller.id, agency.id, [...seen.keys()])
+      const count = absent.absent
       if (
         !inventory.confirmArchives &&
         count > ARCHIVE_FLOOR &&

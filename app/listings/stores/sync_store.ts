@@ -208,26 +208,22 @@ export default class SyncStore {
   }
 
   /**
-   * The app's listings of the agency that are not archived and whose
-   * ExternalId is not among `keep` (lower case): what a full sync archives.
-   * Also how many are not archived, for the guard.
+   * For the archive guard: how many of the app's listings of the agency are
+   * not archived (`live`), and how many of those no ExternalId of `keep`
+   * (lower case) names (`absent`: what a full sync would archive now).
    */
-  async absent(
+  async countAbsent(
     appId: number,
     agencyId: number,
-    keep: string[],
-    tx?: Tx
-  ): Promise<{ externalIds: string[]; live: number }> {
-    const { rows } = await (tx ?? db).rawQuery(
-      `select external_id, lower(external_id) <> all(?::text[]) as absent
-       from listings where app_id = ? and agency_id = ? and state <> 'archived'
-       order by id`,
+    keep: string[]
+  ): Promise<{ absent: number; live: number }> {
+    const { rows } = await db.rawQuery(
+      `select count(*) filter (where lower(external_id) <> all(?::text[]))::int as absent,
+              count(*)::int as live
+       from listings where app_id = ? and agency_id = ? and state <> 'archived'`,
       [keep, appId, agencyId]
     )
-    return {
-      externalIds: rows.filter((row: any) => row.absent).map((row: any) => row.external_id),
-      live: rows.length,
-    }
+    return rows[0]
   }
 
   /**

@@ -114,7 +114,7 @@ test.group('StartSync: rows refused on arrival', () => {
     assert.deepEqual(w.syncs.rowsOf(id)[2].errors, { ExternalId: ['archive_also_sent'] })
     assert.notInclude(
       w.syncs.calls.map((call) => call.split(' ')[0]),
-      'absent',
+      'countAbsent',
       'a partial sync archives only what it names'
     )
   })
@@ -232,7 +232,7 @@ test.group('StartSync: Completa archives exactly the absent ones', () => {
       ]
     )
     // The guard asked for the app's listings of this agency, keeping the rows' ExternalIds.
-    assert.include(w.syncs.calls, `absent ${APP_ID} ${AGENCY.id}`)
+    assert.include(w.syncs.calls, `countAbsent ${APP_ID} ${AGENCY.id}`)
     assert.equal(w.syncs.sync(1).total, 6)
   })
 

@@ -41,14 +41,14 @@ const zero = (): Record<SyncOutcome, number> => ({
 /**
  * The sync store over arrays. `calls` names each method asked, with " (tx)"
  * inside a transaction; `live` (listings of the app and agency, not archived)
- * answers `absent` for StartSync.
+ * answers `countAbsent` for StartSync.
  */
 export class FakeSyncStore implements Pick<
   SyncStore,
   | 'create'
   | 'insertRows'
   | 'findById'
-  | 'absent'
+  | 'countAbsent'
   | 'listArchives'
   | 'claim'
   | 'renew'
@@ -183,10 +183,10 @@ export class FakeSyncStore implements Pick<
     }
   }
 
-  async absent(appId: number, agencyId: number, keep: string[], tx?: Tx) {
-    this.#log(`absent ${appId} ${agencyId}`, tx)
+  async countAbsent(appId: number, agencyId: number, keep: string[]) {
+    this.#log(`countAbsent ${appId} ${agencyId}`)
     return {
-      externalIds: this.live.filter((externalId) => !keep.includes(externalId.toLowerCase())),
+      absent: this.live.filter((externalId) => !keep.includes(externalId.toLowerCase())).length,
       live: this.live.length,
     }
   }
