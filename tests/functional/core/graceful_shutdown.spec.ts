@@ -1,11 +1,13 @@
 /*
  * Deploys (docs/design.md §13): the real web process (`bin/server.ts`, on the
  * suite's database) gets SIGTERM while 50 requests it was just sent are in
- * flight — reads, writes and a slow upload — and must answer every one, refuse
+ * flight — reads, writes, a slow upload and a slowly streamed stock sync — and
+ * must answer every one, refuse
  * new connections, close the idle keep-alive ones and exit 0. `npm run …`
  * hands SIGTERM to node, and an old Node refuses to start with one line.
  */
 import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import http from 'node:http'
@@ -179,6 +181,20 @@ test.group('Deploys: SIGTERM', () => {
         }),
     })
 
+    // A stock sync streamed slowly: its handler reads the body itself, after SIGTERM, whole.
+    const syncRows = [listingBody(), listingBody(), listingBody()]
+    plan.push({
+      expect: 202,
+      send: (onSent) =>
+        request(web.port, 'POST', `${base}/sincronizaciones`, {
+          agent,
+          token,
+          body: { Modo: 'Parcial', Publicaciones: syncRows },
+          slowBodyMs: 2_000,
+          onSent,
+        }),
+    })
+
     // SIGTERM 25 ms after the last request is written to its socket (on a busy
     // machine this test process may need longer than 25 ms to send all 50).
     let written = 0
@@ -211,6 +227,14 @@ test.group('Deploys: SIGTERM', () => {
     }
     assert.deepEqual(unexpected, [], 'every request sent before SIGTERM gets its complete answer')
     assert.isTrue(results.every((answer) => 'bytes' in answer && answer.bytes > 0))
+    // The sync is stored with every row (nothing half-written by the stop).
+    const { rows: synced } = await db.rawQuery(
+      `select s.total, (select count(*)::int from listing_sync_rows r where r.sync_id = s.id) as rows
+       from listing_syncs s
+       where s.id in (select sync_id from listing_sync_rows where external_id = ?)`,
+      [syncRows[0].ExternalId]
+    )
+    assert.deepEqual(synced, [{ total: 3, rows: 3 }])
 
     // Idle keep-alive connections are closed, not left to their 5 s timeout.
     const idle = await until(
