@@ -15,10 +15,9 @@ server.use([
 ])
 
 router.use([
-  // The input gate runs the body parser and checks every input before auth and handlers.
+  // The input gate runs the body parser and checks every input before auth and handlers,
+  // JSON body members the operation does not define included (docs/design.md §19).
   () => import('#core/http/middleware/input_gate_middleware'),
-  // JSON body members the operation does not define → 400 (docs/design.md §19).
-  () => import('#core/http/middleware/unknown_members_middleware'),
 ])
 
 export const middleware = router.named({

@@ -1,13 +1,14 @@
 /*
  * The apps module's process-wide state, one per process (start/modules.ts
- * `boot`): the credential memory, and the authenticator built on it — a
- * singleton too, so that the middleware every API request makes resolves two
- * cached instances instead of building the authenticator's graph each time.
+ * `boot`): the credential memory, and the authenticator built on it. The
+ * middleware every API request makes is built once (app/core/build_once.ts).
  */
 import app from '@adonisjs/core/services/app'
 import { CredentialMemory } from '#apps/services/credential_memory'
 import AuthenticateApp from '#apps/services/authenticate_app'
 import TokenStore from '#apps/stores/token_store'
+import AuthenticateMiddleware from '#apps/middleware/authenticate_middleware'
+import { buildOnce } from '#core/build_once'
 
 export function boot() {
   app.container.singleton(CredentialMemory, () => new CredentialMemory())
@@ -16,4 +17,5 @@ export function boot() {
     async (resolver) =>
       new AuthenticateApp(await resolver.make(CredentialMemory), await resolver.make(TokenStore))
   )
+  buildOnce(AuthenticateMiddleware)
 }

@@ -34,11 +34,27 @@ export default class CoreProvider {
   async boot() {
     const { useSpanishMessages } = await import('#core/http/validation_messages')
     useSpanishMessages()
+    await this.#buildOnce()
     const runner = await this.app.container.make(JobRunner)
     // Jobs stop before the database connections close (terminating hooks run first).
     this.app.terminating(async () => {
       await runner.stop()
     })
+  }
+
+  /** The middleware every request makes, and the entry point (app/core/build_once.ts). */
+  async #buildOnce() {
+    const { buildOnce } = await import('#core/build_once')
+    const classes = await Promise.all([
+      import('#core/http/middleware/request_log_middleware'),
+      import('@adonisjs/cors/cors_middleware'),
+      import('#core/http/middleware/json_body_middleware'),
+      import('@adonisjs/core/bodyparser_middleware'),
+      import('#core/http/middleware/input_gate_middleware'),
+      import('#core/http/middleware/idempotency_middleware'),
+      import('#core/controllers/entry_point_controller'),
+    ])
+    buildOnce(...classes.map((module) => module.default))
   }
 
   async shutdown() {

@@ -28,9 +28,14 @@ export default class AuthenticateApp {
   ) {}
 
   /** The credential, or null: unknown, wrong, malformed, revoked or expired token, or a disabled app. */
-  async execute(bearer: string, now: DateTime = DateTime.now()): Promise<Credential | null> {
+  async execute(bearer: string, at?: DateTime): Promise<Credential | null> {
     const known = this.memory.recall(bearer)
-    if (known) return known.expiresAt && known.expiresAt <= now ? null : known
+    // The common case, a remembered credential, compares epoch milliseconds: no DateTime built.
+    if (known)
+      return known.expiresAt && known.expiresAt.toMillis() <= (at?.toMillis() ?? Date.now())
+        ? null
+        : known
+    const now = at ?? DateTime.now()
     const decoded = decodeToken(bearer)
     if (!decoded) return null
     const row = await this.tokens.credential(decoded.id)

@@ -22,8 +22,10 @@ export function streamsBody(route: StreamedRoute) {
 
 /** The streamed route `method url` is, if any. */
 export function streamedRoute(method: string, url: string): StreamedRoute | undefined {
-  const path = url.split('?')[0]
-  return routes.find((route) => route.method === method && route.path.test(path))
+  // Asked on every request: the path is cut from the URL only when the method has a streamed route.
+  for (const route of routes) {
+    if (route.method === method && route.path.test(url.split('?')[0])) return route
+  }
 }
 
 /**

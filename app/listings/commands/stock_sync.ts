@@ -113,7 +113,7 @@ export default class StockSync extends AppCommand {
     const { default: RunSync } = await import('#listings/services/run_sync')
     const { default: SyncReader } = await import('#listings/services/sync_reader')
     const { syncRowWording } = await import('#listings/http/problems')
-    const { membersOf } = await import('#core/http/middleware/unknown_members_middleware')
+    const { membersOf } = await import('#core/http/operation_members')
     const { Presets, SingleBar } = await import('cli-progress')
 
     const runner = await this.app.container.make(RunSync)

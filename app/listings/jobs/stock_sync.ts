@@ -8,7 +8,7 @@
 import { inject } from '@adonisjs/core'
 import type { JobContext, JobHandler } from '#core/jobs/types'
 import JobRunner from '#core/jobs/runner'
-import { membersOf } from '#core/http/middleware/unknown_members_middleware'
+import { membersOf } from '#core/http/operation_members'
 import { jobs, STOCK_SYNC, type StockSyncData } from '#listings/jobs'
 import { syncRowWording } from '#listings/http/problems'
 import RunSync from '#listings/services/run_sync'

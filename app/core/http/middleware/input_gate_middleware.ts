@@ -2,8 +2,9 @@
  * The input gate on every route (docs/design.md §13), wrapped around the body
  * parser so that what it refuses (a scalar JSON body, a Content-Encoding that
  * does not decode or is unknown, JSON that does not parse) becomes a Spanish
- * problem document too. Runs before authentication and every handler, so no
- * query ever sees hostile input. A body that stops arriving while it is read
+ * problem document too, and a JSON body holding members its operation does not
+ * define is a 400 (operation_members.ts). Runs before authentication and every
+ * handler, so no query ever sees hostile input. A body that stops arriving while it is read
  * (shorter than its Content-Length) is a 408 that closes the connection:
  * Node's own request timeout would hold it for minutes.
  */
@@ -15,6 +16,7 @@ import type { IncomingMessage } from 'node:http'
 import { settings } from '#core/settings'
 import { drainRest } from '../body_drain.js'
 import { streamedRoute } from '../streamed_body.js'
+import { assertKnownMembers } from '../operation_members.js'
 import { Problem, type ProblemErrors } from '../problem.js'
 import {
   GATE_DETAIL,
@@ -55,7 +57,9 @@ export default class InputGateMiddleware {
       const parsing = this.bodyParser.handle(ctx, () => {
         stall?.stop()
         parsed = true
-        if (request.bodyType === 'json' || request.bodyType === 'urlencoded') checkBody(ctx)
+        if (request.bodyType === 'urlencoded') checkBody(ctx)
+        // Forms (the buyers' pages) are not JSON bodies; GETs carry none.
+        if (request.bodyType === 'json') return checkJsonBody(ctx).then(() => next())
         return next()
       })
       return await (stall ? Promise.race([parsing, stall.stalled]) : parsing)
@@ -138,6 +142,11 @@ function checkBody(ctx: HttpContext) {
   if (ctx.request.bodyType === 'urlencoded') checkPercentEncoding(ctx.request.raw() ?? '', errors)
   checkValues(ctx.request.body(), errors)
   if (hasAny(errors)) throw Problem.badRequest(errors, GATE_DETAIL)
+}
+
+async function checkJsonBody(ctx: HttpContext) {
+  checkBody(ctx)
+  await assertKnownMembers(ctx)
 }
 
 function hasAny(errors: ProblemErrors) {
