@@ -5,7 +5,7 @@
  * rows) asks for an operation's members here.
  */
 import type { HttpContext } from '@adonisjs/core/http'
-import { openApiDocument } from '#core/openapi/document'
+import { buildOpenApiDocument } from '#core/openapi/document'
 import { Problem } from './problem.js'
 import {
   UNKNOWN_MEMBERS_DETAIL,
@@ -19,7 +19,8 @@ import {
 let compiled: Promise<Map<string, MemberTree>> | null = null
 
 function operations() {
-  compiled ??= openApiDocument().then((document: any) => bodyMembers(document))
+  // The trees only: the document is not kept (a few MB the collector would mark on every full collection).
+  compiled ??= buildOpenApiDocument().then((document: any) => bodyMembers(document))
   return compiled
 }
 

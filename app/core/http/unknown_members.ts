@@ -90,17 +90,24 @@ export function unknownMembers(
   if (value === null || typeof value !== 'object') return found
   if (Array.isArray(value)) {
     if (tree.items) {
-      for (let index = 0; index < value.length; index++)
-        unknownMembers(value[index], tree.items, `${prefix}${index}.`, found)
+      for (const [index, item] of value.entries()) {
+        if (item !== null && typeof item === 'object')
+          unknownMembers(item, tree.items, `${prefix}${index}.`, found)
+      }
     }
     return found
   }
   if (!tree.members) return found
   for (const name in value) {
     const member = tree.members.get(name)
-    if (member)
-      unknownMembers((value as Record<string, unknown>)[name], member, `${prefix}${name}.`, found)
-    else found.push({ path: prefix + name, known: tree.known })
+    if (!member) {
+      found.push({ path: prefix + name, known: tree.known })
+      continue
+    }
+    // Every body is checked: a scalar member (most of them) costs no path string.
+    const child = (value as Record<string, unknown>)[name]
+    if (child !== null && typeof child === 'object')
+      unknownMembers(child, member, `${prefix}${name}.`, found)
   }
   return found
 }
