@@ -16,7 +16,7 @@ import VehicleResolver, { type VersionRef } from '#catalog/services/vehicle_reso
 import type { Exposure, ListingState, Spec } from '#listings/models/listing'
 import type { ListingCreateInput } from '#listings/validators/listing'
 import ListingStore from '#listings/stores/listing_store'
-import ApplyEdit, { type PlaceValues } from './apply_edit.js'
+import ApplyEdit, { type EditContext, type PlaceValues } from './apply_edit.js'
 import { toRecord, type ListingRecord } from './listing_record.js'
 import PhotoSet from './photo_set.js'
 import { slugFor } from './listing_rules.js'
@@ -68,16 +68,10 @@ export default class CreateListing {
           if (await this.listings.externalIdTaken(agency.id, input.externalId, tx))
             return duplicate()
 
-          const applied = await this.applyEdit.execute(tx, {
-            agency,
-            listing: null,
-            photoCount: 0,
-            input,
-            target: input.active === false ? 'suspended' : 'active',
-            base: { year: vehicle.value.year, mileage: input.mileage },
-            versionKnown: vehicle.value.versionId !== null,
-            location,
-          })
+          const applied = await this.applyEdit.execute(
+            tx,
+            creation(agency, input, vehicle.value, location)
+          )
           // A new listing waits for a running desasociar instead (see ApplyEdit): never `members_busy`.
           if (!applied.ok) {
             if ('signal' in applied) throw new Error('A new listing cannot be busy')
@@ -139,14 +133,7 @@ export default class CreateListing {
       const placeKey = JSON.stringify(input.location ?? null) + (input.location === undefined)
       if (!places.has(placeKey)) places.set(placeKey, this.#location(agency, input))
       const applied = await this.applyEdit.execute(tx, {
-        agency,
-        listing: null,
-        photoCount: 0,
-        input,
-        target: input.active === false ? 'suspended' : 'active',
-        base: { year: vehicle.value.year, mileage: input.mileage },
-        versionKnown: vehicle.value.versionId !== null,
-        location: await places.get(placeKey),
+        ...creation(agency, input, vehicle.value, await places.get(placeKey)),
         reads,
       })
       if (!applied.ok) {
@@ -275,6 +262,25 @@ type Vehicle = {
   year: number
   versionId: number | null
   columns: { brand_name: string; model_name: string } & Record<string, unknown>
+}
+
+/** What ApplyEdit checks of a new listing, created alone or in a stock sync's batch. */
+function creation(
+  agency: AgencyView,
+  input: ListingCreateInput,
+  vehicle: { year: number; versionId: number | null },
+  location: PlaceValues | undefined
+): EditContext {
+  return {
+    agency,
+    listing: null,
+    photoCount: 0,
+    input,
+    target: input.active === false ? 'suspended' : 'active',
+    base: { year: vehicle.year, mileage: input.mileage },
+    versionKnown: vehicle.versionId !== null,
+    location,
+  }
 }
 
 function duplicate() {
