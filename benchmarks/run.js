@@ -29,6 +29,8 @@
  * worker's `privacy.retention` job suppresses them, the p99 ratio (bound 1.5), the inquiries suppressed
  * in the window and the longest batch (retentionUnderLoad).
  * BENCH_SLOW_MS=<ms> logs slower statements and lock waits to the server log, tmp/bench-pg/log/bench.log.
+ * BENCH_INSTRUCTIONS=1 counts each measured scenario's instructions per request, the web and the baseline
+ * each run again under callgrind (benchmarks/instructions.js): a figure the VM's speed does not move.
  * BENCH_PROFILE=1 writes CPU profiles of the web, worker and baseline to tmp/bench/prof.
  * BENCH_BUILD=0 reuses an existing build/ (only when the code did not change).
  * The built app resolves its packages through build/node_modules, a symlink to
@@ -66,6 +68,12 @@ import {
   syncStatements,
 } from './sync.js'
 import { ADMIN_MAIL, call } from './dealer.js'
+import {
+  INSTRUCTION_COUNTS,
+  callgrindAvailable,
+  sendRequests,
+  underCallgrind,
+} from './instructions.js'
 import { setUpDealer } from './dealer.js'
 import {
   setUpLeads,
@@ -99,6 +107,8 @@ const RETENTION = 'retention: lead latency while it runs'
 const RETENTION_INQUIRIES = Number(process.env.BENCH_RETENTION_INQUIRIES ?? 100_000)
 /** BENCH_LARGE=1: the read scenarios run a second time with 100 000 listings across 1 000 agencies. */
 const LARGE = process.env.BENCH_LARGE === '1'
+/** BENCH_INSTRUCTIONS=1: each measured scenario's instructions per request, both sides under callgrind. */
+const INSTRUCTIONS = process.env.BENCH_INSTRUCTIONS === '1'
 /** The outbox statement (app/apps/services/app_events.ts): the event row written and the subscription read, in one. */
 const OUTBOX_SQL = /\b(app_events|app_webhooks)\b|^with event as/
 const selected = scenarios.filter((scenario) => wanted(scenario.name))
@@ -268,6 +278,78 @@ function logTo(name) {
 function startProcess(command, args, env, readyUrl, cwd = ROOT, log = 'ignore') {
   const child = spawn(command, args, { cwd, env, stdio: ['ignore', log, 'inherit'] })
   return waitFor(readyUrl).then(() => child)
+}
+
+/**
+ * Instructions per request of each measured scenario (benchmarks/instructions.js):
+ * a second web process and a second baseline under callgrind, one at a time, on the
+ * bench's database; the ratio is baseline / service, read like the throughput ratio.
+ */
+async function countInstructions(env, ctx, rows) {
+  const measured = selected.filter((scenario) => rows.some((row) => row.scenario === scenario.name))
+  const sides = {}
+  for (const side of ['service', 'baseline']) {
+    const port = await freePort()
+    const url = `http://127.0.0.1:${port}`
+    const started = await underCallgrind(
+      side === 'service'
+        ? {
+            name: 'the web process',
+            args: [...WEB_FLAGS.filter((flag) => !flag.startsWith('--cpu-prof')), 'bin/server.js'],
+            cwd: BUILD,
+            env: { ...env, ...MALLOC_ENV, HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: url },
+            url,
+            readyPath: '/health/live',
+            dir: join(WORK, 'callgrind', side),
+          }
+        : {
+            name: 'the baseline',
+            args: ['benchmarks/baseline.js'],
+            cwd: ROOT,
+            env: { ...env, PORT: String(port), BENCH_CONTEXT: join(WORK, 'context.json') },
+            url,
+            readyPath: '/',
+            dir: join(WORK, 'callgrind', side),
+          }
+    )
+    try {
+      for (const scenario of measured) {
+        if (side === 'baseline' && !scenario.baseline) continue
+        const index = scenarios.indexOf(scenario)
+        const request = scenario.request(ctx)
+        const counted = await started.count((n) =>
+          sendRequests(url, request, { 'x-scenario': String(index) }, n)
+        )
+        sides[scenario.name] = { ...sides[scenario.name], [side]: counted }
+      }
+    } finally {
+      await started.stop()
+    }
+  }
+  return measured.map((scenario) => {
+    const { service, baseline } = sides[scenario.name] ?? {}
+    const thousands = (side) => (side ? Math.round(side.perRequest / 1000) : '-')
+    return {
+      'scenario': scenario.name,
+      'service k instr/req': thousands(service),
+      'service GC %': service ? Number((100 * service.gcShare).toFixed(1)) : '-',
+      'baseline k instr/req': thousands(baseline),
+      'baseline GC %': baseline ? Number((100 * baseline.gcShare).toFixed(1)) : '-',
+      'ratio':
+        service && baseline ? Number((baseline.perRequest / service.perRequest).toFixed(2)) : '-',
+      // Whether a full collection falls in the counted window moves the totals most.
+      'ratio without GC':
+        service && baseline
+          ? Number(
+              (
+                (baseline.perRequest * (1 - baseline.gcShare)) /
+                (service.perRequest * (1 - service.gcShare))
+              ).toFixed(2)
+            )
+          : '-',
+      'statuses': service ? JSON.stringify(service.statuses) : '-',
+    }
+  })
 }
 
 /**
@@ -1220,6 +1302,19 @@ try {
       })
     )
     snapshot('scenarios, large')
+  }
+
+  // BENCH_INSTRUCTIONS=1: instructions per request under callgrind, both sides (benchmarks/instructions.js).
+  if (INSTRUCTIONS && rows.length) {
+    if (!callgrindAvailable()) {
+      console.log('\nBENCH_INSTRUCTIONS: valgrind (callgrind) is not installed; skipped')
+    } else {
+      results.instructions = await countInstructions(env, ctx, rows)
+      console.log(
+        `\ninstructions per request under callgrind (${INSTRUCTION_COUNTS.counted} counted after ${INSTRUCTION_COUNTS.warm} of warm-up):`
+      )
+      console.table(results.instructions)
+    }
   }
 
   // What one request of each kind runs in PostgreSQL (the web process's connections only).
