@@ -7,15 +7,14 @@ import app from '@adonisjs/core/services/app'
 import { CredentialMemory } from '#apps/services/credential_memory'
 import AuthenticateApp from '#apps/services/authenticate_app'
 import TokenStore from '#apps/stores/token_store'
-import AuthenticateMiddleware from '#apps/middleware/authenticate_middleware'
 import { buildOnce } from '#core/build_once'
 
-export function boot() {
+export async function boot() {
   app.container.singleton(CredentialMemory, () => new CredentialMemory())
   app.container.singleton(
     AuthenticateApp,
     async (resolver) =>
       new AuthenticateApp(await resolver.make(CredentialMemory), await resolver.make(TokenStore))
   )
-  buildOnce(AuthenticateMiddleware)
+  await buildOnce(() => import('#apps/middleware/authenticate_middleware'))
 }

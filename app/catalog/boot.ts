@@ -7,26 +7,20 @@
 import app from '@adonisjs/core/services/app'
 import CatalogRevision from '#catalog/services/catalog_revision'
 import CatalogStateStore from '#catalog/stores/catalog_state_store'
-import BrandsController from '#catalog/controllers/brands_controller'
-import ModelsController from '#catalog/controllers/models_controller'
-import VersionsController from '#catalog/controllers/versions_controller'
-import BrandDirectory from '#catalog/services/brand_directory'
-import VersionDirectory from '#catalog/services/version_directory'
-import MatchVehicle from '#catalog/services/match_vehicle'
 import { buildOnce } from '#core/build_once'
 
-export function boot() {
+export async function boot() {
   app.container.singleton(
     CatalogRevision,
     async (resolver) => new CatalogRevision(await resolver.make(CatalogStateStore))
   )
   // The vehicle lookups dealer apps call most (app/core/build_once.ts).
-  buildOnce(
-    BrandsController,
-    ModelsController,
-    VersionsController,
-    BrandDirectory,
-    VersionDirectory,
-    MatchVehicle
+  await buildOnce(
+    () => import('#catalog/controllers/brands_controller'),
+    () => import('#catalog/controllers/models_controller'),
+    () => import('#catalog/controllers/versions_controller'),
+    () => import('#catalog/services/brand_directory'),
+    () => import('#catalog/services/version_directory'),
+    () => import('#catalog/services/match_vehicle')
   )
 }

@@ -8,16 +8,23 @@
  * collaborators, 2 µs with two, 0.45 µs once built (docs/performance.md,
  * "What a request builds").
  *
- * Only stateless classes belong here: process-wide state is a `singleton`
+ * Only the web process (and the tests) imports them: a worker or a command
+ * never answers a request. Only stateless classes belong here: process-wide state is a `singleton`
  * (exactly one, made on first use; CredentialMemory, CatalogRevision), and
  * nothing here may keep anything between two requests.
  */
 import app from '@adonisjs/core/services/app'
 
 type Class = abstract new (...args: any[]) => object
+type Loader = () => Promise<{ default: Class }>
 
-export function buildOnce(...classes: Class[]) {
-  for (const binding of classes) {
+/** Processes that answer HTTP; a worker or a command never makes a controller, so it imports none. */
+const SERVES_HTTP = new Set(['web', 'test'])
+
+/** Imports each class (in a process that answers HTTP) and keeps its first instance. */
+export async function buildOnce(...loaders: Loader[]) {
+  if (!SERVES_HTTP.has(app.getEnvironment())) return
+  for (const { default: binding } of await Promise.all(loaders.map((load) => load()))) {
     app.container.resolving(binding, (instance) => {
       // What a test swapped in (a fake, a subclass) is never kept.
       if (instance.constructor === binding) app.container.bindValue(binding, instance as any)

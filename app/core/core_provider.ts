@@ -45,16 +45,15 @@ export default class CoreProvider {
   /** The middleware every request makes, and the entry point (app/core/build_once.ts). */
   async #buildOnce() {
     const { buildOnce } = await import('#core/build_once')
-    const classes = await Promise.all([
-      import('#core/http/middleware/request_log_middleware'),
-      import('@adonisjs/cors/cors_middleware'),
-      import('#core/http/middleware/json_body_middleware'),
-      import('@adonisjs/core/bodyparser_middleware'),
-      import('#core/http/middleware/input_gate_middleware'),
-      import('#core/http/middleware/idempotency_middleware'),
-      import('#core/controllers/entry_point_controller'),
-    ])
-    buildOnce(...classes.map((module) => module.default))
+    await buildOnce(
+      () => import('#core/http/middleware/request_log_middleware'),
+      () => import('@adonisjs/cors/cors_middleware'),
+      () => import('#core/http/middleware/json_body_middleware'),
+      () => import('@adonisjs/core/bodyparser_middleware'),
+      () => import('#core/http/middleware/input_gate_middleware'),
+      () => import('#core/http/middleware/idempotency_middleware'),
+      () => import('#core/controllers/entry_point_controller')
+    )
   }
 
   async shutdown() {

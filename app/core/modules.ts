@@ -33,7 +33,7 @@ export type FeatureModule = {
    * it depends on (e.g. agencies' operator handover), so those never import it.
    * Run once, in list order, when the modules are registered.
    */
-  boot?: Lazy<{ boot: () => void }>
+  boot?: Lazy<{ boot: () => void | Promise<void> }>
   /** The module's `jobs.ts`: queues, handlers, schedules. */
   jobs?: Lazy<{ jobs: JobDefinition[] }>
   /** The module's OpenAPI paths and schemas. */
@@ -55,7 +55,7 @@ let registered: FeatureModule[] = []
 /** Called once by the start/modules.ts preload; the job runner learns the queues here. */
 export async function registerModules(modules: FeatureModule[]) {
   registered = modules
-  for (const hooks of await contributions('boot')) hooks.boot()
+  for (const hooks of await contributions('boot')) await hooks.boot()
   const { default: app } = await import('@adonisjs/core/services/app')
   const { default: JobRunner } = await import('#core/jobs/runner')
   const { moduleJobs } = await import('#core/jobs/registry')

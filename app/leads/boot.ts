@@ -7,16 +7,18 @@
 import app from '@adonisjs/core/services/app'
 import { onOperatorDetached } from '#agencies/hooks'
 import SidPool from '#leads/services/sid_pool'
-import ListInquiries, { DefaultPeriod } from '#leads/services/list_inquiries'
-import InquiriesController from '#leads/controllers/inquiries_controller'
-import ReceiveInquiry from '#leads/services/receive_inquiry'
-import InquiryReader from '#leads/services/inquiry_reader'
+import { DefaultPeriod } from '#leads/services/list_inquiries'
 import { buildOnce } from '#core/build_once'
 
-export function boot() {
+export async function boot() {
   onOperatorDetached('leads', () => import('#leads/services/reassign_operator'))
   app.container.singleton(SidPool, () => new SidPool())
   app.container.singleton(DefaultPeriod, () => new DefaultPeriod())
   // An inquiry's intake and the inquiry reads (app/core/build_once.ts).
-  buildOnce(InquiriesController, ReceiveInquiry, ListInquiries, InquiryReader)
+  await buildOnce(
+    () => import('#leads/controllers/inquiries_controller'),
+    () => import('#leads/services/receive_inquiry'),
+    () => import('#leads/services/list_inquiries'),
+    () => import('#leads/services/inquiry_reader')
+  )
 }

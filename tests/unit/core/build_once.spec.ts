@@ -8,6 +8,11 @@ import AuthenticateMiddleware from '#apps/middleware/authenticate_middleware'
 
 class Store {}
 
+/** A loader as a module's boot passes it: the class is its file's default export. */
+const loaderOf = (binding: abstract new (...args: any[]) => object) => async () => ({
+  default: binding,
+})
+
 @inject()
 class Action {
   constructor(public store: Store) {}
@@ -22,7 +27,7 @@ test.group('buildOnce: stateless classes the container builds once', () => {
   test('a listed class: its first instance (with its collaborators) serves every later make', async ({
     assert,
   }) => {
-    buildOnce(Action)
+    await buildOnce(loaderOf(Action))
     const first = await app.container.make(Action)
     const second = await app.container.make(Action)
     assert.strictEqual(second, first)
@@ -39,7 +44,7 @@ test.group('buildOnce: stateless classes the container builds once', () => {
     class Listed {
       constructor(public store: Store) {}
     }
-    buildOnce(Listed, Swapped)
+    await buildOnce(loaderOf(Listed), loaderOf(Swapped))
 
     app.container.swap(Listed, () => new Fake(new Store()))
     assert.instanceOf(await app.container.make(Listed), Fake)
@@ -67,6 +72,29 @@ test.group('buildOnce: stateless classes the container builds once', () => {
     assert.notStrictEqual(
       await app.container.make(ListingStore),
       await app.container.make(ListingStore)
+    )
+  })
+
+  test('a worker or a command imports nothing and keeps nothing', async ({ assert }) => {
+    @inject()
+    class WorkerSide {
+      constructor(public store: Store) {}
+    }
+    let imported = 0
+    const environment = app.getEnvironment
+    app.getEnvironment = () => 'console'
+    try {
+      await buildOnce(async () => {
+        imported++
+        return { default: WorkerSide }
+      })
+    } finally {
+      app.getEnvironment = environment
+    }
+    assert.equal(imported, 0)
+    assert.notStrictEqual(
+      await app.container.make(WorkerSide),
+      await app.container.make(WorkerSide)
     )
   })
 })
