@@ -187,32 +187,27 @@ test.group('Privacy: the person (subject.ts)', () => {
     assert.notInclude(one, 'example')
   })
 
-  test('due dates: access +10 calendar days; suppression +5 business days across weekends', ({
+  test('due dates: access +10 calendar days; suppression +5 business days, on every day of the week', ({
     assert,
   }) => {
-    // Friday 2026-11-27 10:00: access on Monday 12-07, suppression on Friday 12-04.
-    const friday = at('2026-11-27T10:00:00')
-    assert.equal(dueDate('access', friday).toISO(), at('2026-12-07T10:00:00').toISO())
-    assert.equal(dueDate('erasure', friday).toISO(), at('2026-12-04T10:00:00').toISO())
-    // Saturday and Sunday count from Monday: due the next Friday.
+    // Friday 2026-11-27 10:00: access on Monday 12-07.
     assert.equal(
-      dueDate('erasure', at('2026-11-28T09:00:00')).toISO(),
-      at('2026-12-04T09:00:00').toISO()
+      dueDate('access', at('2026-11-27T10:00:00')).toISO(),
+      at('2026-12-07T10:00:00').toISO()
     )
-    assert.equal(
-      dueDate('erasure', at('2026-11-29T09:00:00')).toISO(),
-      at('2026-12-04T09:00:00').toISO()
-    )
-    // Monday: the next Monday.
-    assert.equal(
-      dueDate('erasure', at('2026-11-23T09:00:00')).toISO(),
-      at('2026-11-30T09:00:00').toISO()
-    )
-    // Wednesday: the next Wednesday (the weekend inside adds two days).
-    assert.equal(
-      dueDate('erasure', at('2026-11-25T18:30:00')).toISO(),
-      at('2026-12-02T18:30:00').toISO()
-    )
+    // Received on each day of one week (Monday 11-23 … Sunday 11-29) → due, same time of day.
+    const week: Array<[string, string]> = [
+      ['2026-11-23T09:00:00', '2026-11-30T09:00:00'], // Monday → next Monday
+      ['2026-11-24T09:00:00', '2026-12-01T09:00:00'], // Tuesday → next Tuesday
+      ['2026-11-25T18:30:00', '2026-12-02T18:30:00'], // Wednesday → next Wednesday
+      ['2026-11-26T09:00:00', '2026-12-03T09:00:00'], // Thursday → next Thursday
+      ['2026-11-27T10:00:00', '2026-12-04T10:00:00'], // Friday → next Friday
+      ['2026-11-28T09:00:00', '2026-12-04T09:00:00'], // Saturday → counts from Monday: Friday
+      ['2026-11-29T09:00:00', '2026-12-04T09:00:00'], // Sunday → counts from Monday: Friday
+    ]
+    for (const [received, due] of week) {
+      assert.equal(dueDate('erasure', at(received)).toISO(), at(due).toISO(), received)
+    }
   })
 })
 
