@@ -204,7 +204,9 @@ export const openapi: OpenApiFragment = {
       operationId: 'putPrivacySettings',
       tag: 'Privacidad',
       summary: 'Fija la retención de los datos de los interesados',
-      description: 'RetencionDias entre 30 y 3650.',
+      description:
+        'RetencionDias entre 30 y 3650. Solo la aplicación que invitó a la agencia la cambia; otra aplicación ' +
+        'vinculada recibe 403 (y no ve el enlace `edit`).',
       requestBody: jsonBody(bodyOf('PrivacidadEdit', retentionValidator)),
       responses: { '200': negotiated('Retención guardada', PrivacidadSchema, ReferenceSchema) },
       problems: [400, 403, 406, 413, 415],
@@ -214,8 +216,8 @@ export const openapi: OpenApiFragment = {
       tag: 'Privacidad',
       summary: 'Solicitudes de privacidad de la agencia',
       description:
-        'Las solicitudes que presentó la aplicación para la agencia, más recientes primero, de a 100; los ' +
-        'identificadores del interesado enmascarados.',
+        'Las solicitudes de la agencia, las haya presentado cualquier aplicación vinculada, más recientes primero, ' +
+        'de a 100; los identificadores del interesado enmascarados.',
       parameters: parametersOf(requestListValidator, 'query', {
         pagina: 'Página (1..99), de 100 solicitudes',
       }),
@@ -229,8 +231,10 @@ export const openapi: OpenApiFragment = {
       tag: 'Privacidad',
       summary: 'Presenta una solicitud de acceso o supresión',
       description:
-        'El interesado por Email (sin distinguir mayúsculas), Telefono (coincide si los dígitos de uno terminan con ' +
-        'los del otro, al menos 8) y/o DocIdentidad (sus dígitos); al menos uno. Se procesa en segundo plano: ' +
+        'El interesado por Email (sin distinguir mayúsculas), Telefono (como número nacional: código de área y ' +
+        'abonado, sin +54, 9, 0 ni 15; uno sin código de área, o guardado sin él, solo cuenta junto con Email o ' +
+        'DocIdentidad) y/o DocIdentidad (sus dígitos; un CUIT, por el DNI que contiene); al menos uno. ' +
+        'Se procesa en segundo plano: ' +
         'Acceso deja los datos en `datos` por 30 días; Supresion vacía los datos del interesado en cada copia ' +
         '(consultas, entregas, eventos, respuestas guardadas, correos) y envía InteresadoSuprimido (tópico ' +
         'consultas) a cada aplicación que recibió alguna de esas consultas. Los correos y webhooks ya entregados no ' +
@@ -257,13 +261,15 @@ export const openapi: OpenApiFragment = {
       tag: 'Privacidad',
       summary: 'Los datos de una solicitud de Acceso',
       description:
-        'Las consultas del interesado en la agencia como las muestra la API, con sus Entregas. Pendiente → 409; ' +
-        'se conservan 30 días, luego 410; una solicitud de Supresion no tiene datos (404).',
+        'Las consultas del interesado en la agencia como las muestra la API, con `Coincidencia` (qué ' +
+        'identificadores coincidieron) y sus Entregas (las de otra aplicación, solo su canal). Solo para la ' +
+        'aplicación que la presentó (otra, 403). Pendiente → 409; se conservan 30 días, o hasta una Supresion ' +
+        '(o la retención) de la misma persona, luego 410; una solicitud de Supresion no tiene datos (404).',
       params: { id: pathParam('id', 'Id de la solicitud', { type: 'string', format: 'uuid' }) },
       responses: {
         '200': negotiated('Datos del interesado', DatosInteresadoSchema, ReferenceSchema),
       },
-      problems: [404, 406, 409, 410],
+      problems: [403, 404, 406, 409, 410],
     },
     'GET /v3/visitas/:adminmail': {
       operationId: 'listVisits',

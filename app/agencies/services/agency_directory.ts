@@ -110,6 +110,15 @@ export default class AgencyDirectory {
   }
 
   /**
+   * The app that invited the agency (registration links it first; `agency:grant`
+   * adds later links), or null: the one app that may change the agency's own
+   * settings, such as its buyers' data retention (docs/design.md §25).
+   */
+  invitingApp(agencyId: number, client?: QueryClientContract) {
+    return this.agencies.firstLinkedApp(agencyId, asTx(client))
+  }
+
+  /**
    * Taken by desasociar for its whole transaction: no one can be made
    * responsible for the agency's work while a colleague's work changes hands.
    */

@@ -128,6 +128,17 @@ export default class AgencyStore {
     return Boolean(operator || agency)
   }
 
+  /** The app of the agency's first link: the one that invited (or created) it; null when unlinked. */
+  async firstLinkedApp(agencyId: number, tx?: Tx): Promise<number | null> {
+    const row = await (tx ?? db.connection())
+      .from('app_agencies')
+      .where('agency_id', agencyId)
+      .orderBy('id')
+      .select('app_id')
+      .first()
+    return row ? (row.app_id as number) : null
+  }
+
   /** Apps whose link lets catalogue (and other listing-less) inquiries reach them. */
   async appsReceivingOtherLeads(agencyId: number, tx?: Tx): Promise<number[]> {
     const rows = await (tx ?? db.connection())

@@ -1,7 +1,8 @@
 /*
- * /v3/privacidad/{adminmail} (docs/design.md §16): the agency's retention,
- * its privacy requests (filed by the calling app, read only by it) and an
- * access request's export.
+ * /v3/privacidad/{adminmail} (docs/design.md §16, §25): the agency's
+ * retention (changed only by the app that invited the agency), its privacy
+ * requests (every linked app lists them) and an access request's export (the
+ * filing app's).
  */
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
@@ -33,7 +34,10 @@ export default class PrivacyController {
   @inject()
   async show(ctx: HttpContext, retention: RetentionSettings) {
     const agency = await agencyOfCaller(ctx, 'read')
-    return respond(ctx, retentionShapes(await retention.read(agency.id), agency.adminMail))
+    return respond(
+      ctx,
+      retentionShapes(await retention.read(agency.id, ctx.caller.id), agency.adminMail)
+    )
   }
 
   @inject()
@@ -41,8 +45,9 @@ export default class PrivacyController {
     negotiate(ctx)
     const agency = await agencyOfCaller(ctx, 'write')
     const body = await ctx.request.validateUsing(retentionValidator)
-    const view = await retention.write(agency.id, body.RetencionDias)
-    return respond(ctx, retentionShapes(view, agency.adminMail))
+    const written = await retention.write(agency.id, ctx.caller.id, body.RetencionDias)
+    if (!written.ok) throw problemFor(written.reason)
+    return respond(ctx, retentionShapes(written.value, agency.adminMail))
   }
 
   @inject()
@@ -60,7 +65,7 @@ export default class PrivacyController {
       identifiers,
     })
     const request = filed.value
-    return respond(ctx, requestShapes(request, agency.adminMail), {
+    return respond(ctx, requestShapes(request, agency.adminMail, ctx.caller.id), {
       status: 202,
       location: settings.publicUrl + requestPath(agency.adminMail, request.id),
     })
@@ -74,7 +79,7 @@ export default class PrivacyController {
       { agencyId: agency.id, appId: ctx.caller.id },
       query.pagina ?? 1
     )
-    return respond(ctx, requestListShapes(list, agency.adminMail))
+    return respond(ctx, requestListShapes(list, agency.adminMail, ctx.caller.id))
   }
 
   @inject()
@@ -82,7 +87,7 @@ export default class PrivacyController {
     const agency = await agencyOfCaller(ctx, 'read')
     const found = await requests.one({ agencyId: agency.id, appId: ctx.caller.id }, ctx.params.id)
     if (!found.ok) throw problemFor(found.reason)
-    return respond(ctx, requestShapes(found.value, agency.adminMail))
+    return respond(ctx, requestShapes(found.value, agency.adminMail, ctx.caller.id))
   }
 
   @inject()

@@ -5,8 +5,9 @@
  */
 import { Problem } from '#core/http/problem'
 import type { PrivacyReadFailure } from '#buyers/services/privacy/privacy_requests'
+import type { RetentionFailure } from '#buyers/services/privacy/retention_settings'
 
-export type BuyersFailure = PrivacyReadFailure
+export type BuyersFailure = PrivacyReadFailure | RetentionFailure
 
 export function problemFor(reason: BuyersFailure): Problem {
   switch (reason) {
@@ -22,6 +23,17 @@ export function problemFor(reason: BuyersFailure): Problem {
     case 'export_purged':
       return new Problem(410, {
         detail: 'Los datos exportados se conservan 30 días y ya fueron eliminados.',
+      })
+    case 'export_of_another_app':
+      return Problem.forbidden(
+        'Los datos de una solicitud de Acceso los descarga solo la aplicación que la presentó.'
+      )
+    case 'not_inviting_app':
+      return new Problem(403, {
+        detail: 'Solo la aplicación que invitó a la agencia puede cambiar su retención.',
+        errors: {
+          RetencionDias: ['Solo la aplicación que invitó a la agencia puede cambiar RetencionDias.'],
+        },
       })
     default:
       return unmapped(reason)

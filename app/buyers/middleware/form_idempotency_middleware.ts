@@ -6,7 +6,8 @@
  * the confirmation, with the confirmation flashed into the repeat's own
  * session. The same key with other fields (the buyer came back and edited the
  * page) is a new inquiry; a form without the key (a page rendered before the
- * key existed) is not protected.
+ * key existed) is not protected. The kept answer carries the marks of the
+ * e-mail and phone typed (form_marks.ts), so a suppression finds it.
  */
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
@@ -20,6 +21,7 @@ import Idempotency, {
 } from '#core/http/idempotency'
 import { keepOnEnd, replay } from '#core/http/middleware/idempotency_middleware'
 import { Problem } from '#core/http/problem'
+import { FORM_MARKS, formMarks } from '#buyers/services/privacy/form_marks'
 
 export const FORM_KEY_FIELD = 'ClaveEnvio'
 /** The scope's "app" for the public site's forms (no calling app there). */
@@ -31,7 +33,8 @@ export default class FormIdempotencyMiddleware {
   constructor(private idempotency: Idempotency) {}
 
   async handle(ctx: HttpContext, next: NextFn) {
-    const key = ctx.request.body()[FORM_KEY_FIELD]
+    const body = ctx.request.body()
+    const key = body[FORM_KEY_FIELD]
     if (typeof key !== 'string' || !validKey(key) || ctx.request.url().length > 2048) return next()
     const scope: Scope = { appId: SITE, method: 'POST', path: ctx.request.url(), key }
     const hash = fingerprint(ctx.request.raw())
@@ -39,9 +42,11 @@ export default class FormIdempotencyMiddleware {
     for (;;) {
       const claimed = await this.idempotency.claim(scope, hash)
       if (claimed.kind === 'owner') {
-        keepOnEnd(ctx, this.idempotency, scope, claimed.token, () =>
-          ctx.session.responseFlashMessages.all()
-        )
+        const marks = formMarks({ email: body.Email, phone: body.Telefono })
+        keepOnEnd(ctx, this.idempotency, scope, claimed.token, () => ({
+          ...ctx.session.responseFlashMessages.all(),
+          ...(marks.length ? { [FORM_MARKS]: marks } : {}),
+        }))
         return next()
       }
       if (claimed.kind === 'mismatch') return next()
@@ -49,7 +54,7 @@ export default class FormIdempotencyMiddleware {
         // The first answer's cookie carried its session; this request's session gets the flash instead.
         replay(ctx, claimed.response, { cookies: false })
         for (const [name, value] of Object.entries(claimed.response.extra ?? {}))
-          ctx.session.flash(name, value as any)
+          if (name !== FORM_MARKS) ctx.session.flash(name, value as any)
         return
       }
       if (Date.now() > deadline) {

@@ -143,10 +143,9 @@ export default class PrivacyStore {
     return row ? toRow(row) : null
   }
 
-  /** A page of the app's requests at the agency, newest first, and the total. */
-  async page(agencyId: number, appId: number, page: number, perPage: number) {
-    const base = () =>
-      db.from('privacy_requests').where('agency_id', agencyId).where('app_id', appId)
+  /** A page of the agency's requests (every app's), newest first, and the total. */
+  async page(agencyId: number, page: number, perPage: number) {
+    const base = () => db.from('privacy_requests').where('agency_id', agencyId)
     const [rows, [count]] = await Promise.all([
       base()
         .select(COLUMNS)
@@ -159,10 +158,20 @@ export default class PrivacyStore {
     return { requests: rows.map(toRow), total: Number(count.total) }
   }
 
-  /** Done: the count, and (access) the export until `exportExpiresAt`; the identifiers go. */
+  /**
+   * Done: the count, and (access) the export until `exportExpiresAt` with
+   * what a suppression finds it by (the inquiries it holds, the identifiers'
+   * HMACs); the identifiers go.
+   */
   async finish(
     id: string,
-    result: { matched: number; export?: unknown; exportExpiresAt?: DateTime },
+    result: {
+      matched: number
+      export?: unknown
+      exportExpiresAt?: DateTime
+      exportInquiryIds?: number[]
+      exportKeys?: string[]
+    },
     tx?: Tx
   ) {
     await (tx ?? db)
@@ -175,7 +184,32 @@ export default class PrivacyStore {
         identifiers: null,
         export: result.export === undefined ? null : JSON.stringify(result.export),
         export_expires_at: result.exportExpiresAt?.toJSDate() ?? null,
+        export_inquiry_ids: result.export === undefined ? null : (result.exportInquiryIds ?? []),
+        export_keys: result.export === undefined ? null : (result.exportKeys ?? []),
       })
+  }
+
+  /**
+   * Purges the live exports holding one of the inquiries, or named by one of
+   * the identifiers' HMACs at the agency (null: any agency) — a suppression
+   * or retention of the same person; their rows stay: `datos` answers 410.
+   * Indexes `privacy_requests_export_inquiries` and `…_export_keys`. How many.
+   */
+  async purgeExportsOf(
+    of: { inquiryIds: number[]; keys: string[]; agencyId?: number | null },
+    tx?: Tx
+  ): Promise<number> {
+    if (!of.inquiryIds.length && !of.keys.length) return 0
+    const agency = of.agencyId ?? null
+    const purged = await (tx ?? db).rawQuery(
+      `update privacy_requests
+          set export = null, export_inquiry_ids = null, export_keys = null
+        where export is not null
+          and (export_inquiry_ids && ?::bigint[]
+               or (export_keys && ?::text[] and (?::integer is null or agency_id = ?::integer)))`,
+      [of.inquiryIds, of.keys, agency, agency]
+    )
+    return purged.rowCount as number
   }
 
   /** The export of a request, or null (none, or purged). */
@@ -195,7 +229,7 @@ export default class PrivacyStore {
       .from('privacy_requests')
       .whereNotNull('export')
       .where('export_expires_at', '<=', new Date())
-      .update({ export: null })
+      .update({ export: null, export_inquiry_ids: null, export_keys: null })
     return Number(purged[0] ?? purged ?? 0)
   }
 
@@ -205,6 +239,15 @@ export default class PrivacyStore {
       'select extract(epoch from clock_timestamp() - now()) * 1000 as ms'
     )
     return Number(result.rows[0].ms)
+  }
+
+  /** The matched count of a request's audit row, once the request is done. */
+  async auditMatched(requestId: string, matched: number, tx?: Tx) {
+    await (tx ?? db)
+      .from('privacy_audit')
+      .where('request_id', requestId)
+      .where('source', 'request')
+      .update({ matched })
   }
 
   async audit(entry: AuditEntry, tx?: Tx) {

@@ -2,6 +2,7 @@
  * Code → wire for the privacy routes (docs/design.md §16): the agency's
  * retention (`Privacidad`), a request (`Solicitud`, identifiers masked), the
  * paged list of requests, and an access request's export (`DatosInteresado`).
+ * `viewer`: the calling app (links it may follow).
  */
 import { link, path, segment, type Links } from '#core/http/links'
 import { pagedEnvelope } from '#core/http/envelopes'
@@ -56,25 +57,41 @@ export const SolicitudesPaginaSchema = named('SolicitudesPagina', pagedOf(Solici
 export const SolicitudesPaginaRefSchema = named('SolicitudesPaginaRef', pagedOf(ReferenceSchema))
 
 const { _links: _omit, ...consultaProperties } = ConsultaSchema.properties
+const exportedConsulta = object({
+  ...consultaProperties,
+  _links: LinksSchema,
+  Coincidencia: {
+    type: 'array',
+    items: { type: 'string', enum: ['Email', 'Telefono', 'DocIdentidad'] },
+    description:
+      'Qué identificadores de la solicitud coincidieron con esta consulta (un Telefono sin código de área ' +
+      'solo cuenta junto con Email o DocIdentidad)',
+  },
+  Entregas: {
+    type: 'array',
+    items: object({
+      Canal: EntregaSchema.properties.Canal,
+      Destino: {
+        type: 'string',
+        description:
+          'La URL o el correo de destino; el de otra aplicación, solo su canal (Webhook, AdfHook, AdfMail, HtmlMail)',
+      },
+      Momento: moment,
+      Estado: EntregaSchema.properties.Estado,
+    }),
+  },
+})
 export const DatosInteresadoSchema = named(
   'DatosInteresado',
   object({
     Interesado: object({ Email: str, Telefono: str, DocIdentidad: str }),
     Consultas: {
       type: 'array',
-      items: object({
-        ...consultaProperties,
-        _links: LinksSchema,
-        Entregas: {
-          type: 'array',
-          items: object({
-            Canal: EntregaSchema.properties.Canal,
-            Destino: { type: 'string' },
-            Momento: moment,
-            Estado: EntregaSchema.properties.Estado,
-          }),
-        },
-      }),
+      // Exports made before Coincidencia existed (kept up to 30 days) lack it.
+      items: {
+        ...exportedConsulta,
+        required: exportedConsulta.required.filter((name) => name !== 'Coincidencia'),
+      },
     },
   })
 )
@@ -84,13 +101,14 @@ export const requestsPath = (adminMail: string) => `${privacyPath(adminMail)}/so
 export const requestPath = (adminMail: string, id: string) =>
   `${requestsPath(adminMail)}/${segment(id)}`
 
+/** `edit` only for the app that may change it (the one that invited the agency). */
 export function retentionShapes(view: RetentionView, adminMail: string) {
   const self = privacyPath(adminMail)
   const body: Wire<typeof PrivacidadSchema> = {
     RetencionDias: view.days,
     _links: {
       self: link(self),
-      edit: link(self, { method: 'PUT' }),
+      ...(view.editable ? { edit: link(self, { method: 'PUT' }) } : {}),
       solicitudes: link(requestsPath(adminMail)),
     },
   }
@@ -100,16 +118,19 @@ export function retentionShapes(view: RetentionView, adminMail: string) {
   }
 }
 
-function requestLinks(request: PrivacyRequestRow, adminMail: string): Links {
+/** `datos` for a done access request, to the app that filed it (the export is its view). */
+function requestLinks(request: PrivacyRequestRow, adminMail: string, viewer: number): Links {
   const self = requestPath(adminMail, request.id)
   const links: Links = { self: link(self) }
-  if (request.kind === 'access' && request.state === 'done') links.datos = link(`${self}/datos`)
+  if (request.kind === 'access' && request.state === 'done' && request.appId === viewer)
+    links.datos = link(`${self}/datos`)
   return links
 }
 
 export function requestFull(
   request: PrivacyRequestRow,
-  adminMail: string
+  adminMail: string,
+  viewer: number
 ): Wire<typeof SolicitudSchema> {
   return {
     Id: request.id,
@@ -124,7 +145,7 @@ export function requestFull(
       Telefono: request.masked.phone,
       DocIdentidad: request.masked.document,
     },
-    _links: requestLinks(request, adminMail),
+    _links: requestLinks(request, adminMail, viewer),
   }
 }
 
@@ -136,13 +157,17 @@ export function requestRef(request: PrivacyRequestRow, adminMail: string) {
   return { href: requestPath(adminMail, request.id), title: `${kind}: ${who}` }
 }
 
-export function requestShapes(request: PrivacyRequestRow, adminMail: string) {
-  return { full: () => requestFull(request, adminMail), ref: () => requestRef(request, adminMail) }
+export function requestShapes(request: PrivacyRequestRow, adminMail: string, viewer: number) {
+  return {
+    full: () => requestFull(request, adminMail, viewer),
+    ref: () => requestRef(request, adminMail),
+  }
 }
 
 export function requestListShapes(
   list: { requests: PrivacyRequestRow[]; total: number; page: number; perPage: number },
-  adminMail: string
+  adminMail: string,
+  viewer: number
 ) {
   const template = `${requestsPath(adminMail)}{?pagina}`
   const page = { page: list.page, perPage: list.perPage, total: list.total }
@@ -152,7 +177,7 @@ export function requestListShapes(
         template,
         {},
         page,
-        list.requests.map((request) => requestFull(request, adminMail))
+        list.requests.map((request) => requestFull(request, adminMail, viewer))
       ),
     ref: () =>
       pagedEnvelope(

@@ -1,18 +1,19 @@
 /*
- * Wire → code for the privacy routes (docs/design.md §16): a request names the
- * person by at least one of Email, Telefono (at least 8 digits) and
- * DocIdentidad (its digits); the retention is 30..3650 days.
+ * Wire → code for the privacy routes (docs/design.md §16, §25): a request
+ * names the person by at least one of Email, Telefono and DocIdentidad (a
+ * phone without area code only beside one of the other two); the retention
+ * is 30..3650 days.
  */
 import vine from '@vinejs/vine'
 import type { Infer } from '@vinejs/vine/types'
 import { emailAddress, oneOf } from '#core/http/rules'
-import { PHONE_MIN_DIGITS } from '#leads/services/buyer_data'
+import { type Identifiers, type RequestKind } from '#buyers/services/privacy/subject'
 import {
-  digits,
+  documentKey,
   DOCUMENT_MIN_DIGITS,
-  type Identifiers,
-  type RequestKind,
-} from '#buyers/services/privacy/subject'
+  phoneKey,
+  PHONE_MIN_DIGITS,
+} from '#buyers/services/privacy/matching'
 import { RETENTION_MAX_DAYS, RETENTION_MIN_DAYS } from '#buyers/services/privacy/retention_settings'
 
 export const REQUEST_KINDS = ['Acceso', 'Supresion'] as const
@@ -36,7 +37,9 @@ export const privacyRequestValidator = vine.create({
     .maxLength(30)
     .optional()
     .meta({
-      description: `Teléfono del interesado: coincide cuando los dígitos de uno terminan con los del otro (al menos ${PHONE_MIN_DIGITS})`,
+      description:
+        'Teléfono del interesado: se compara como número nacional (código de área y abonado; sin +54, 9, 0 ni 15). ' +
+        'Uno sin código de área solo identifica junto con Email o DocIdentidad',
     }),
   DocIdentidad: vine
     .string()
@@ -53,12 +56,20 @@ export function requestErrors(body: PrivacyRequestBody): Record<string, string[]
   const errors: Record<string, string[]> = {}
   if (!body.Email && !body.Telefono && !body.DocIdentidad)
     errors._ = ['Indique al menos uno de Email, Telefono o DocIdentidad.']
-  if (body.Telefono && digits(body.Telefono).length < PHONE_MIN_DIGITS)
-    errors.Telefono = [`El campo Telefono debe tener al menos ${PHONE_MIN_DIGITS} dígitos.`]
-  if (body.DocIdentidad && digits(body.DocIdentidad).length < DOCUMENT_MIN_DIGITS)
+  const document = body.DocIdentidad ? documentKey(body.DocIdentidad) : null
+  if (body.DocIdentidad && !document)
     errors.DocIdentidad = [
       `El campo DocIdentidad debe tener al menos ${DOCUMENT_MIN_DIGITS} dígitos.`,
     ]
+  if (body.Telefono) {
+    const phone = phoneKey(body.Telefono)
+    if (!phone)
+      errors.Telefono = [`El campo Telefono debe tener al menos ${PHONE_MIN_DIGITS} dígitos.`]
+    else if (phone.kind === 'local' && !body.Email && !document)
+      errors.Telefono = [
+        'Un Telefono sin código de área identifica a la persona solo junto con Email o DocIdentidad.',
+      ]
+  }
   return Object.keys(errors).length ? errors : null
 }
 

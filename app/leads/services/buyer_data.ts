@@ -15,12 +15,15 @@ import Idempotency from '#core/http/idempotency'
 import { path } from '#core/http/links'
 import AppEvents from '#apps/services/app_events'
 import AgencyDirectory from '#agencies/services/agency_directory'
-import InquiryStore, { type BuyerInquiry, type BuyerKeys } from '#leads/stores/inquiry_store'
+import InquiryStore, {
+  type BuyerCandidate,
+  type BuyerInquiry,
+  type BuyerKeys,
+} from '#leads/stores/inquiry_store'
 import { CHANNELS, type Channel } from '#leads/services/notification_fanout'
 import { inquiryFull, inquiryPath, moment } from '#leads/transformers/inquiry_transformer'
 
-export type { BuyerInquiry, BuyerKeys }
-export { PHONE_MIN_DIGITS } from '#leads/stores/inquiry_store'
+export type { BuyerCandidate, BuyerInquiry, BuyerKeys }
 
 /** Where an inquiry was delivered (docs/design.md §16 `Entregas`). */
 export type DeliveryTrace = { Canal: string; Destino: string; Momento: string; Estado: string }
@@ -52,19 +55,13 @@ export default class BuyerData {
     private agencies: AgencyDirectory
   ) {}
 
-  /** The buyer's inquiries at one agency (null: at every agency), oldest first. */
-  find(keys: BuyerKeys, agencyId: number | null, tx?: Tx): Promise<BuyerInquiry[]> {
-    return this.inquiries.findBuyer(keys, agencyId, tx)
-  }
-
   /**
-   * Kept responses that name the buyer without naming an inquiry (a buyers'
-   * form answered 400 echoes the fields typed): emptied by the e-mail, as
-   * typed and lower-cased. Part of a suppression request, in `trx`.
+   * The candidate inquiries of a buyer at one agency (null: at every agency),
+   * oldest first, with the identifiers each holds: the caller's matching rules
+   * decide which name the person (locked `for share` in `tx`).
    */
-  forgetMentions(keys: BuyerKeys, trx: Tx, typed?: string | null) {
-    const needles = [keys.email, typed].filter((value): value is string => Boolean(value))
-    return this.idempotency.forgetContaining([...new Set(needles)], trx)
+  find(keys: BuyerKeys, agencyId: number | null, tx?: Tx): Promise<BuyerCandidate[]> {
+    return this.inquiries.findBuyer(keys, agencyId, tx)
   }
 
   /**
@@ -77,16 +74,24 @@ export default class BuyerData {
 
   /**
    * Everything held about the inquiries, as the API shows them (the full
-   * Consulta) with `Entregas`: every delivery, to any app's configuration.
+   * Consulta, plus the caller's `extra` members of each) with `Entregas`:
+   * every delivery, to any app's configuration — another app's than `viewer`
+   * by its channel only, never its URL or mailbox (docs/design.md §25; no
+   * viewer: every target, for the operator's command).
    */
-  async export(ids: number[], adminMail: string) {
+  async export(
+    ids: number[],
+    adminMail: string,
+    options: { viewer?: number | null; extra?: Map<number, Record<string, unknown>> } = {}
+  ) {
     const rows = await this.inquiries.many(ids)
     const consultas = []
     for (const inquiry of rows) {
       const deliveries = await this.deliveries.list('inquiry', inquiry.id)
       consultas.push({
         ...inquiryFull(inquiry, adminMail),
-        Entregas: deliveries.map(trace),
+        ...options.extra?.get(Number(inquiry.id)),
+        Entregas: deliveries.map((delivery) => trace(delivery, options.viewer ?? null)),
       })
     }
     return consultas
@@ -183,10 +188,19 @@ export function suppressedEvent(adminMail: string, hrefs: string[]) {
   }
 }
 
-function trace(delivery: Delivery): DeliveryTrace {
+/** Another app's target, as the channel only. */
+const CHANNEL_ONLY: Record<string, string> = {
+  webhook: 'Webhook',
+  adfHook: 'AdfHook',
+  adfMail: 'AdfMail',
+  htmlMail: 'HtmlMail',
+}
+
+function trace(delivery: Delivery, viewer: number | null): DeliveryTrace {
+  const own = viewer === null || delivery.appId === viewer
   return {
     Canal: CHANNELS[delivery.channel as Channel]?.wire ?? delivery.channel,
-    Destino: delivery.target,
+    Destino: own ? delivery.target : (CHANNEL_ONLY[delivery.channel] ?? delivery.channel),
     Momento: moment(delivery.deliveredAt ?? delivery.createdAt),
     Estado: STATE[delivery.status] ?? delivery.status,
   }

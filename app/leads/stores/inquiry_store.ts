@@ -30,13 +30,15 @@ export type ListFilters = {
 export type Visibility = { agencyId: number; audiences: number[] }
 
 /**
- * A buyer as a privacy request names them, normalised (docs/design.md §16):
- * the e-mail lower-cased, the document and the phone as their digits.
+ * What a privacy request searches a buyer's inquiries by (docs/design.md §25;
+ * the rules are the buyers module's, `#buyers/services/privacy/matching`): the
+ * e-mail lower-cased, the document's key (its digits, a CUIT's DNI), and the
+ * digit endings a stored phone may have. Candidates: the caller decides.
  */
 export type BuyerKeys = {
   email?: string | null
-  phoneDigits?: string | null
-  documentDigits?: string | null
+  documentKey?: string | null
+  phoneEndings?: string[]
 }
 
 /** An inquiry found for a buyer: what suppression and export need to reach its copies. */
@@ -49,8 +51,12 @@ export type BuyerInquiry = {
   kind: 'listing' | 'catalog'
 }
 
-/** Digits of a phone: the shortest number two phones may share (docs/design.md §16). */
-export const PHONE_MIN_DIGITS = 8
+/** A candidate of a search, with the identifiers it holds (to tell which matched). */
+export type BuyerCandidate = BuyerInquiry & {
+  email: string | null
+  phone: string | null
+  documentId: string | null
+}
 
 const buyerInquiry = (row: Record<string, any>): BuyerInquiry => ({
   id: Number(row.id),
@@ -60,6 +66,15 @@ const buyerInquiry = (row: Record<string, any>): BuyerInquiry => ({
   sourceAppId: row.source_app_id,
   kind: row.kind,
 })
+
+/**
+ * A document's key in SQL, exactly as index `inquiries_buyer_document_key`
+ * (migration 0505) reads it: the digits, an 11-digit CUIT's digits 3–10,
+ * leading zeros dropped (`documentKey` of the buyers' matching rules).
+ */
+const DOCUMENT_KEY = `ltrim(case when length(regexp_replace(document_id, '\\D', '', 'g')) = 11
+  then substr(regexp_replace(document_id, '\\D', '', 'g'), 3, 8)
+  else regexp_replace(document_id, '\\D', '', 'g') end, '0')`
 
 /** Catalogue inquiries (no publishing app) have audience 0. */
 export const OTHER_LEADS = 0
@@ -152,12 +167,16 @@ function toFields(row: Record<string, any>): InquiryFields {
 }
 
 /**
- * The statement that finds a buyer's inquiries (InquiryStore.findBuyer), null
- * when no key is usable: exported so a test can read its plan (EXPLAIN).
+ * The statement that finds a buyer's candidate inquiries
+ * (InquiryStore.findBuyer), null when no key is usable: exported so a test can
+ * read its plan (EXPLAIN). Each arm reads an index: `inquiries_buyer_email`,
+ * `inquiries_buyer_document_key`, and `inquiries_buyer_phone` (reversed
+ * digits, `text_pattern_ops`) once per ending, as a prefix `LIKE`.
  */
 export function findBuyerQuery(
   keys: BuyerKeys,
-  agencyId: number | null
+  agencyId: number | null,
+  options: { lock?: boolean } = {}
 ): { sql: string; values: unknown[] } | null {
   const params = new SqlParams()
   const agency = agencyId === null ? null : params.add(agencyId)
@@ -165,23 +184,17 @@ export function findBuyerQuery(
     agency === null ? `(${condition})` : `(agency_id = ${agency} and ${condition})`
   const arms: string[] = []
   if (keys.email) arms.push(scoped(`lower(email) = ${params.add(keys.email.toLowerCase())}`))
-  if (keys.documentDigits)
-    arms.push(
-      scoped(`regexp_replace(document_id, '\\D', '', 'g') = ${params.add(keys.documentDigits)}`)
-    )
-  if (keys.phoneDigits && keys.phoneDigits.length >= PHONE_MIN_DIGITS) {
-    const reversed = [...keys.phoneDigits].reverse().join('')
-    const phone = `reverse(regexp_replace(phone, '\\D', '', 'g'))`
-    arms.push(scoped(`${phone} like ${params.add(`${reversed}%`)}`))
-    const shorter: string[] = []
-    for (let length = PHONE_MIN_DIGITS; length < reversed.length; length++)
-      shorter.push(reversed.slice(0, length))
-    if (shorter.length) arms.push(scoped(`${phone} = any(${params.add(shorter)}::text[])`))
+  if (keys.documentKey)
+    arms.push(scoped(`document_id is not null and ${DOCUMENT_KEY} = ${params.add(keys.documentKey)}`))
+  const phone = `reverse(regexp_replace(phone, '\\D', '', 'g'))`
+  for (const ending of new Set(keys.phoneEndings ?? [])) {
+    if (!/^\d+$/.test(ending)) continue
+    arms.push(scoped(`${phone} like ${params.add(`${[...ending].reverse().join('')}%`)}`))
   }
   if (!arms.length) return null
   return {
-    sql: `select id, sid, agency_id, app_id, source_app_id, kind from inquiries
-        where ${arms.join(' or ')} order by received_at, id`,
+    sql: `select id, sid, agency_id, app_id, source_app_id, kind, email, phone, document_id
+        from inquiries where ${arms.join(' or ')} order by received_at, id${options.lock ? ' for share' : ''}`,
     values: params.values,
   }
 }
@@ -354,19 +367,23 @@ export default class InquiryStore {
   }
 
   /**
-   * The inquiries of a buyer (of one agency, or of all with null), found by
-   * index only (docs/decisions/buyers.md, "Finding a buyer"): the e-mail by
-   * `inquiries_buyer_email`, the document by `inquiries_buyer_document`, the
-   * phone by `inquiries_buyer_phone` — its reversed digits either start with
-   * the reversed digits asked (the stored number is as long or longer) or are
-   * one of their prefixes of at least 8 digits (the stored number is shorter).
-   * Written out: the expressions must read exactly as the indexes do.
+   * The candidate inquiries of a buyer (of one agency, or of all with null),
+   * found by index only (docs/decisions/buyers.md, "Finding a buyer"), oldest
+   * first, with the identifiers each holds. In a transaction the rows are
+   * locked `for share`: a suppression committing meanwhile is waited for and
+   * its rows then no longer match. Written out: the expressions must read
+   * exactly as the indexes do.
    */
-  async findBuyer(keys: BuyerKeys, agencyId: number | null, tx?: Tx): Promise<BuyerInquiry[]> {
-    const query = findBuyerQuery(keys, agencyId)
+  async findBuyer(keys: BuyerKeys, agencyId: number | null, tx?: Tx): Promise<BuyerCandidate[]> {
+    const query = findBuyerQuery(keys, agencyId, { lock: tx !== undefined })
     if (!query) return []
     const rows = await poolQuery<Record<string, any>>(query.sql, query.values, { client: tx })
-    return rows.map(buyerInquiry)
+    return rows.map((row) => ({
+      ...buyerInquiry(row),
+      email: row.email,
+      phone: row.phone,
+      documentId: row.document_id,
+    }))
   }
 
   /**

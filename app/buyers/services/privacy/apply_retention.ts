@@ -4,7 +4,8 @@
  * data, in bounded batches — each batch its own short transaction (its row
  * locks last as long as it does; docs/performance.md has the measured
  * figures) — then lead delivery payloads whose resend window and retries are
- * over are emptied, and access exports past 30 days purged.
+ * over are emptied, and access exports past 30 days purged. An access export
+ * holding an inquiry a batch erased is purged with it (docs/design.md §24).
  */
 import { inject } from '@adonisjs/core'
 import { DateTime } from 'luxon'
@@ -68,6 +69,10 @@ export default class ApplyRetention {
       const started = performance.now()
       const outcome = await this.unitOfWork.run(async (tx) => {
         const forgotten = await this.buyers.forget(ids, tx)
+        const purged = await this.store.purgeExportsOf(
+          { inquiryIds: forgotten.erased.map((inquiry) => inquiry.id), keys: [] },
+          tx
+        )
         await this.store.audit(
           {
             source: 'retention',
@@ -81,11 +86,12 @@ export default class ApplyRetention {
           tx
         )
         run.batchDbMs.push(await this.store.transactionMs(tx))
-        return forgotten
+        return { ...forgotten, purged }
       })
       run.batchMs.push(performance.now() - started)
       run.batches++
       run.erased += outcome.erased.length
+      run.exportsPurged += outcome.purged
       if (outcome.mailMessageIds.length) await this.mailFiles.forget(outcome.mailMessageIds)
       if (ids.length < batch) break
     }
@@ -93,7 +99,7 @@ export default class ApplyRetention {
       'inquiry',
       now.minus({ days: settings.resendWindowDays + SETTLE_MARGIN_DAYS }).toJSDate()
     )
-    run.exportsPurged = await this.store.purgeExports()
+    run.exportsPurged += await this.store.purgeExports()
     return run
   }
 }

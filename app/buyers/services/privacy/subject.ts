@@ -5,25 +5,18 @@
  */
 import { createHmac } from 'node:crypto'
 import type { DateTime } from 'luxon'
-import type { BuyerKeys } from '#leads/services/buyer_data'
+import { digits, matchKeys, type MatchKeys } from './matching.js'
 
 /** Identifiers as the wire gives them (`Email`, `Telefono`, `DocIdentidad`). */
 export type Identifiers = { email?: string | null; phone?: string | null; document?: string | null }
 
 export type RequestKind = 'access' | 'erasure'
 
-export const digits = (value: string) => value.replace(/\D/g, '')
+export { digits, DOCUMENT_MIN_DIGITS, PHONE_MIN_DIGITS } from './matching.js'
 
-/** The shortest identity document accepted, in digits. */
-export const DOCUMENT_MIN_DIGITS = 6
-
-/** Matching keys: e-mail lower-cased, phone and document as digits. */
-export function normalise(who: Identifiers): BuyerKeys {
-  return {
-    email: who.email ? who.email.trim().toLowerCase() : null,
-    phoneDigits: who.phone ? digits(who.phone) : null,
-    documentDigits: who.document ? digits(who.document) : null,
-  }
+/** Matching keys (matching.ts): e-mail lower-cased, the phone's national number, the document's key. */
+export function normalise(who: Identifiers): MatchKeys {
+  return matchKeys(who)
 }
 
 /** `j***@example.com`: the first character and the domain. */
@@ -52,13 +45,27 @@ export function masked(who: Identifiers) {
  * HMAC-SHA256 (hex) of the normalised identifiers under `key` (APP_KEY): the
  * same person gives the same value, and nothing of them can be read back.
  */
-export function subjectHmac(keys: BuyerKeys, key: string): string {
-  const canonical = JSON.stringify([
-    keys.email ?? null,
-    keys.phoneDigits ?? null,
-    keys.documentDigits ?? null,
-  ])
+export function subjectHmac(keys: MatchKeys, key: string): string {
+  const canonical = JSON.stringify([keys.email, phoneValue(keys), keys.document])
   return createHmac('sha256', key).update(canonical).digest('hex')
+}
+
+const phoneValue = (keys: MatchKeys) =>
+  keys.phone ? `${keys.phone.kind === 'local' ? 'local:' : ''}${keys.phone.value}` : null
+
+/**
+ * One HMAC per identifier that names the person alone (the e-mail, a national
+ * phone, the document): an access export keeps them, and a later suppression
+ * naming any of them purges it (docs/design.md §24). A local phone names
+ * nobody alone: left out.
+ */
+export function identifierHmacs(keys: MatchKeys, key: string): string[] {
+  const named = [
+    keys.email ? `e:${keys.email}` : null,
+    keys.phone?.kind === 'national' ? `p:${keys.phone.value}` : null,
+    keys.document ? `d:${keys.document}` : null,
+  ].filter((value): value is string => value !== null)
+  return named.map((value) => createHmac('sha256', key).update(value).digest('hex'))
 }
 
 /**

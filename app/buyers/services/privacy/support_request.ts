@@ -9,17 +9,13 @@ import { UnitOfWork } from '#core/database/unit_of_work'
 import { MailFiles } from '#core/mail/mail_files'
 import { fail, ok, type Result } from '#core/result'
 import AgencyDirectory from '#agencies/services/agency_directory'
-import BuyerData, { PHONE_MIN_DIGITS } from '#leads/services/buyer_data'
 import PrivacyStore from '#buyers/stores/privacy_store'
-import {
-  DOCUMENT_MIN_DIGITS,
-  normalise,
-  subjectHmac,
-  type Identifiers,
-  type RequestKind,
-} from './subject.js'
+import { normalise, subjectHmac, type Identifiers, type RequestKind } from './subject.js'
+import { namesSomebody } from './matching.js'
 import { AuditKey } from './audit_key.js'
+import PersonData, { type Match } from './person.js'
 
+/** `no_identifier`: nothing that names a person alone (a phone without area code needs an e-mail or document). */
 export type SupportFailure = 'agency_not_found' | 'no_identifier'
 
 export type SupportOutcome = {
@@ -32,7 +28,7 @@ export type SupportOutcome = {
 export default class SupportRequest {
   constructor(
     private store: PrivacyStore,
-    private buyers: BuyerData,
+    private person: PersonData,
     private agencies: AgencyDirectory,
     private unitOfWork: UnitOfWork,
     private mailFiles: MailFiles,
@@ -44,11 +40,9 @@ export default class SupportRequest {
     who: Identifiers,
     adminMail?: string
   ): Promise<Result<SupportOutcome, SupportFailure>> {
+    // The API's rules (matching.ts): an identifier that names somebody; a local phone only beside another.
     const keys = normalise(who)
-    // The same floor as the API's validator: a phone of at least 8 digits, a document of at least 6.
-    if ((keys.phoneDigits?.length ?? 0) < PHONE_MIN_DIGITS) keys.phoneDigits = null
-    if ((keys.documentDigits?.length ?? 0) < DOCUMENT_MIN_DIGITS) keys.documentDigits = null
-    if (!keys.email && !keys.phoneDigits && !keys.documentDigits) return fail('no_identifier')
+    if (!namesSomebody(keys)) return fail('no_identifier')
     let agencyId: number | null = null
     if (adminMail) {
       const found = await this.agencies.byAdminMail(adminMail)
@@ -58,22 +52,29 @@ export default class SupportRequest {
     const hmac = subjectHmac(keys, this.auditKey.value())
     let mailMessageIds: string[] = []
     const outcome = await this.unitOfWork.run(async (tx) => {
-      const found = await this.buyers.find(keys, agencyId, tx)
-      const byAgency = new Map<number, number[]>()
-      for (const inquiry of found) {
-        if (!byAgency.has(inquiry.agencyId)) byAgency.set(inquiry.agencyId, [])
-        byAgency.get(inquiry.agencyId)!.push(inquiry.id)
+      const found = await this.person.find(keys, agencyId, tx)
+      const byAgency = new Map<number, Match[]>()
+      for (const match of found) {
+        const agency = match.inquiry.agencyId
+        if (!byAgency.has(agency)) byAgency.set(agency, [])
+        byAgency.get(agency)!.push(match)
       }
       const result: SupportOutcome = { matched: found.length, agencies: [] }
-      for (const [agency, ids] of byAgency) {
+      for (const [agency, matches] of byAgency) {
         const admin = await this.agencies.admin(agency, tx)
         if (kind === 'access') {
+          // The operator's export: every app's targets (no requesting app to hide them from).
           result.agencies.push({
             adminMail: admin?.email ?? '',
-            consultas: await this.buyers.export(ids, admin?.email ?? ''),
+            consultas: await this.person.export(matches, admin?.email ?? '', null),
           })
         } else {
-          const forgotten = await this.buyers.forget(ids, tx)
+          const forgotten = await this.person.forget(
+            matches,
+            keys,
+            { typedEmail: who.email ?? null, agencyId: agency },
+            tx
+          )
           mailMessageIds = mailMessageIds.concat(forgotten.mailMessageIds)
           result.agencies.push({ adminMail: admin?.email ?? '', consultas: [] })
         }
@@ -85,12 +86,14 @@ export default class SupportRequest {
             appId: null,
             requestId: null,
             subjectHmac: hmac,
-            matched: ids.length,
+            matched: matches.length,
           },
           tx
         )
       }
-      if (kind === 'erasure') await this.buyers.forgetMentions(keys, tx, who.email)
+      // Nothing matched: the kept form pages and the exports naming the person still go.
+      if (kind === 'erasure' && !byAgency.size)
+        await this.person.forget([], keys, { typedEmail: who.email ?? null, agencyId }, tx)
       if (!byAgency.size) {
         await this.store.audit(
           {
