@@ -32,7 +32,9 @@ export function problemFor(reason: BuyersFailure): Problem {
       return new Problem(403, {
         detail: 'Solo la aplicación que invitó a la agencia puede cambiar su retención.',
         errors: {
-          RetencionDias: ['Solo la aplicación que invitó a la agencia puede cambiar RetencionDias.'],
+          RetencionDias: [
+            'Solo la aplicación que invitó a la agencia puede cambiar RetencionDias.',
+          ],
         },
       })
     default:

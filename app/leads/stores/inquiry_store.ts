@@ -185,7 +185,9 @@ export function findBuyerQuery(
   const arms: string[] = []
   if (keys.email) arms.push(scoped(`lower(email) = ${params.add(keys.email.toLowerCase())}`))
   if (keys.documentKey)
-    arms.push(scoped(`document_id is not null and ${DOCUMENT_KEY} = ${params.add(keys.documentKey)}`))
+    arms.push(
+      scoped(`document_id is not null and ${DOCUMENT_KEY} = ${params.add(keys.documentKey)}`)
+    )
   const phone = `reverse(regexp_replace(phone, '\\D', '', 'g'))`
   for (const ending of new Set(keys.phoneEndings ?? [])) {
     if (!/^\d+$/.test(ending)) continue

@@ -11,6 +11,7 @@ import { mailDirectory, messageIdOf } from '#core/mail/mail_files'
 import { mailMessageId } from '#core/outbound/deliveries'
 import ApplyRetention from '#buyers/services/privacy/apply_retention'
 import InquiryStore, { findBuyerQuery } from '#leads/stores/inquiry_store'
+import { matchKeys, searchKeys } from '#buyers/services/privacy/matching'
 import { createCaller } from '#tests/helpers/apps'
 import { createAgency, grantAgency, uniqueEmail } from '#tests/helpers/agencies'
 import type { Receiver } from '#tests/helpers/receiver'
@@ -419,7 +420,7 @@ test.group('Privacy: requests, their list, isolation and validation', (group) =>
     assert.match(refs.body()._entries[1].title, /^Acceso: j\*\*\*@example.com$/)
   })
 
-  test('another app: 404 on reads, 403 on POST; another agency of the same app: 404', async ({
+  test('an app not linked: 404 on reads, 403 on POST; a linked one reads it; another agency: 404', async ({
     client,
   }) => {
     const world = await dealerWorld()
@@ -439,10 +440,10 @@ test.group('Privacy: requests, their list, isolation and validation', (group) =>
     ;(await client.put(base).bearerToken(stranger.token).json({ RetencionDias: 60 })).assertStatus(
       403
     )
-    // Another app linked to the same agency does not see this app's request.
+    // Another app linked to the same agency reads the agency's request (docs/design.md §25).
     const colleague = await createCaller('Colleague app')
     await grantAgency(colleague.app, world.adminMail)
-    ;(await client.get(`${base}/solicitudes/${id}`).bearerToken(colleague.token)).assertStatus(404)
+    ;(await client.get(`${base}/solicitudes/${id}`).bearerToken(colleague.token)).assertStatus(200)
     // The same app, another of its agencies.
     const second = await createAgency(world.caller)
     ;(
@@ -466,10 +467,21 @@ test.group('Privacy: requests, their list, isolation and validation', (group) =>
     const none = await post({ Tipo: 'Acceso' })
     none.assertStatus(400)
     assert.properties(none.body().Errors, ['_'])
+    // A phone without area code (7 or 8 digits) names nobody alone; with an e-mail it does.
     const short = await post({ Tipo: 'Acceso', Telefono: '123-4567' })
     short.assertStatus(400)
     assert.properties(short.body().Errors, ['Telefono'])
-    ;(await post({ Tipo: 'Acceso', Telefono: '1234-5678' })).assertStatus(202)
+    const local = await post({ Tipo: 'Acceso', Telefono: '1234-5678' })
+    local.assertStatus(400)
+    assert.properties(local.body().Errors, ['Telefono'])
+    ;(await post({ Tipo: 'Acceso', Telefono: '1234-5678', Email: 'a@example.com' })).assertStatus(
+      202
+    )
+    ;(await post({ Tipo: 'Acceso', Telefono: '11 4444-5678' })).assertStatus(202)
+    const document = await post({ Tipo: 'Acceso', DocIdentidad: '12.345' })
+    document.assertStatus(400)
+    assert.properties(document.body().Errors, ['DocIdentidad'])
+    ;(await post({ Tipo: 'Acceso', DocIdentidad: '123.456' })).assertStatus(202)
     const kind = await post({ Tipo: 'Borrar', Email: 'a@example.com' })
     kind.assertStatus(400)
     assert.properties(kind.body().Errors, ['Tipo'])
@@ -601,41 +613,50 @@ test.group('Privacy: finding a buyer uses indexes only', () => {
   }) => {
     const world = await dealerWorld()
     const agencyId = world.fixture.agency.id
+    // Phones written three ways (international mobile, trunk + 15, plain); documents as DNI or CUIT.
     await db.rawQuery(
       `insert into inquiries (sid, app_id, agency_id, kind, origin, external_id, vehicle, email, phone,
          document_id, received_at, resend_open, resend_closes_at)
        select 'x' || md5(random()::text || g)::varchar(15), ?, ?, 'listing', 'App', 'bulk', '{}'::jsonb,
-              'bulk' || g || '@example.com', '+54 11 ' || (40000000 + g), (20000000 + g)::text,
+              'bulk' || g || '@example.com',
+              case g % 3 when 0 then '+54 9 11 ' when 1 then '011 15 ' else '11 ' end || (40000000 + g),
+              case g % 2 when 0 then (20000000 + g)::text else '20-' || (20000000 + g) || '-5' end,
               now() - make_interval(mins => g), false, now()
          from generate_series(1, 100000) g`,
       [world.caller.id, agencyId]
     )
     await db.rawQuery('analyze inquiries')
     const store = await app.container.make(InquiryStore)
-    const keys = {
-      email: 'Bulk777@example.com',
-      phoneDigits: '541140000777',
-      documentDigits: '20000777',
-    }
+    const keys = searchKeys(
+      matchKeys({ email: 'Bulk777@example.com', phone: '+54 11 4000-0777', document: '20000777' })
+    )
     const query = findBuyerQuery(keys, agencyId)!
     const plan = await explainPlan(query.sql, query.values)
     const nodes = nodeTypes(plan)
     assert.notInclude(nodes, 'Seq Scan', JSON.stringify(nodes))
     assert.includeMembers(nodes, ['BitmapOr'])
     const found = await store.findBuyer(keys, agencyId)
-    assert.lengthOf(found, 1)
-    // The phone rule: one number's digits end with the other's, both at least 8 digits.
-    const byPhone = (digits: string) => store.findBuyer({ phoneDigits: digits }, agencyId)
-    assert.lengthOf(await byPhone('00541140000777'), 1) // the stored number is the shorter
-    assert.lengthOf(await byPhone('40000777'), 1) // the asked number is the shorter (8 digits)
-    assert.lengthOf(await byPhone('9990000777'), 0) // only 7 digits in common at the end
-    assert.lengthOf(await byPhone('0000777'), 0) // under 8 digits: names nobody
-    const otherPlan = nodeTypes(
-      await explainPlan(findBuyerQuery({ phoneDigits: '00541140000777' }, agencyId)!.sql, [
-        ...findBuyerQuery({ phoneDigits: '00541140000777' }, agencyId)!.values,
-      ])
+    assert.deepEqual(
+      found.map((row) => row.email),
+      ['bulk777@example.com']
     )
-    assert.notInclude(otherPlan, 'Seq Scan', JSON.stringify(otherPlan))
+    // Each identifier alone finds the one inquiry, whichever form it was stored or asked in
+    // (777: `+54 9 11 40000777`, CUIT; 778: `011 15 40000778`, DNI; 779: `11 40000779`, CUIT).
+    const by = (who: Parameters<typeof matchKeys>[0]) =>
+      store.findBuyer(searchKeys(matchKeys(who)), agencyId)
+    for (const phone of ['011 15 4000-0777', '+54 9 11 4000 0777', '(011) 4000-0777'])
+      assert.lengthOf(await by({ phone }), 1, phone)
+    assert.lengthOf(await by({ phone: '+54 9 11 4000-0778' }), 1)
+    assert.lengthOf(await by({ phone: '011 15 4000-0779' }), 1)
+    assert.lengthOf(await by({ phone: '0351 4000-0777' }), 0) // another area code
+    assert.lengthOf(await by({ document: '20000777' }), 1) // the DNI asked, a CUIT stored
+    assert.lengthOf(await by({ document: '27-20000778-1' }), 1) // a CUIT asked, the DNI stored
+    assert.lengthOf(await by({ document: '20.000.780' }), 1) // DNI and DNI
+    for (const who of [{ phone: '011 15 4000-0777' }, { document: '27-20000779-1' }]) {
+      const alone = findBuyerQuery(searchKeys(matchKeys(who)), agencyId)!
+      const arms = nodeTypes(await explainPlan(alone.sql, alone.values))
+      assert.notInclude(arms, 'Seq Scan', JSON.stringify(arms))
+    }
   }).timeout(60_000)
 })
 

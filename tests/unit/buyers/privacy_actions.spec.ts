@@ -13,6 +13,7 @@ import type { DeliveryService } from '#core/outbound/deliveries'
 import type AgencyDirectory from '#agencies/services/agency_directory'
 import type BuyerData from '#leads/services/buyer_data'
 import type { BuyerInquiry, BuyerKeys } from '#leads/services/buyer_data'
+import type Idempotency from '#core/http/idempotency'
 import type PrivacyStore from '#buyers/stores/privacy_store'
 import type { AuditEntry, NewPrivacyRequest, PrivacyRequestRow } from '#buyers/stores/privacy_store'
 import FilePrivacyRequest, {
@@ -21,8 +22,10 @@ import FilePrivacyRequest, {
 import FulfilPrivacyRequest from '#buyers/services/privacy/fulfil_privacy_request'
 import ApplyRetention from '#buyers/services/privacy/apply_retention'
 import type { AuditKey } from '#buyers/services/privacy/audit_key'
+import PersonData from '#buyers/services/privacy/person'
 import {
   dueDate,
+  identifierHmacs,
   maskDigits,
   maskEmail,
   normalise,
@@ -38,6 +41,8 @@ class FakePrivacyStore {
   finished: { id: string; result: any }[] = []
   retentionRows: { agencyId: number; days: number }[] = []
   purged = 0
+  purgedOf: { inquiryIds: number[]; keys: string[]; agencyId?: number | null }[] = []
+  auditedMatched: [string, number][] = []
   #next = 1
 
   async insertRequest(request: NewPrivacyRequest) {
@@ -83,6 +88,15 @@ class FakePrivacyStore {
     return this.purged
   }
 
+  async purgeExportsOf(of: { inquiryIds: number[]; keys: string[]; agencyId?: number | null }) {
+    this.purgedOf.push(of)
+    return of.inquiryIds.length ? 1 : 0
+  }
+
+  async auditMatched(requestId: string, matched: number) {
+    this.auditedMatched.push([requestId, matched])
+  }
+
   async transactionMs() {
     return 1
   }
@@ -95,22 +109,27 @@ class FakeBuyers {
 
   async find(keys: BuyerKeys, agencyId: number | null) {
     this.asked.push({ keys, agencyId })
-    return this.inquiries.filter(
-      (inquiry) =>
-        !inquiry.erased &&
-        (agencyId === null || inquiry.agencyId === agencyId) &&
-        inquiry.email === keys.email
-    )
+    return this.inquiries
+      .filter(
+        (inquiry) =>
+          !inquiry.erased &&
+          (agencyId === null || inquiry.agencyId === agencyId) &&
+          inquiry.email === keys.email
+      )
+      .map(({ receivedAt: _r, erased: _e, ...inquiry }) => ({
+        ...inquiry,
+        phone: null,
+        documentId: null,
+      }))
   }
 
-  mentions: (string | null | undefined)[] = []
-  async forgetMentions(keys: BuyerKeys, _tx: unknown, typed?: string | null) {
-    this.mentions.push(keys.email, typed)
-    return 0
-  }
-
-  async export(ids: number[]) {
-    return ids.map((id) => ({ _links: { self: { href: `/v3/consultas/a/${id}` } } }))
+  exported: { ids: number[]; options: any }[] = []
+  async export(ids: number[], _adminMail: string, options: any) {
+    this.exported.push({ ids, options })
+    return ids.map((id) => ({
+      _links: { self: { href: `/v3/consultas/a/${id}` } },
+      ...options.extra.get(id),
+    }))
   }
 
   async forget(ids: number[]) {
@@ -144,6 +163,14 @@ class FakeMailFiles {
 }
 
 const KEY = { value: () => 'test-app-key-0123456789abcdef' } as AuditKey
+
+class FakeIdempotency {
+  needles: string[][] = []
+  async forgetContaining(needles: string[]) {
+    this.needles.push(needles)
+    return 0
+  }
+}
 const agencies = {
   admin: async () => ({ email: 'admin@agencia.example' }),
 } as unknown as AgencyDirectory
@@ -169,9 +196,13 @@ test.group('Privacy: the person (subject.ts)', () => {
         phone: '+54 (11) 4567-1234',
         document: '30.123.456',
       }),
-      { email: 'juana.perez@example.com', phoneDigits: '541145671234', documentDigits: '30123456' }
+      {
+        email: 'juana.perez@example.com',
+        phone: { kind: 'national', value: '1145671234', ending: '1145671234' },
+        document: '30123456',
+      }
     )
-    assert.deepEqual(normalise({}), { email: null, phoneDigits: null, documentDigits: null })
+    assert.deepEqual(normalise({}), { email: null, phone: null, document: null })
     assert.equal(maskEmail('juana.perez@example.com'), 'j***@example.com')
     assert.equal(maskDigits('+54 11 4567-1234'), '***1234')
     assert.isNull(maskEmail(null))
@@ -254,15 +285,22 @@ test.group('Privacy: FulfilPrivacyRequest', (group) => {
   let store: FakePrivacyStore
   let buyers: FakeBuyers
   let mailFiles: FakeMailFiles
+  let idempotency: FakeIdempotency
   let fulfil: FulfilPrivacyRequest
 
   group.each.setup(() => {
     store = new FakePrivacyStore()
     buyers = new FakeBuyers()
     mailFiles = new FakeMailFiles()
+    idempotency = new FakeIdempotency()
     fulfil = new FulfilPrivacyRequest(
       store as unknown as PrivacyStore,
-      buyers as unknown as BuyerData,
+      new PersonData(
+        buyers as unknown as BuyerData,
+        idempotency as unknown as Idempotency,
+        store as unknown as PrivacyStore,
+        KEY
+      ),
       agencies,
       new FakeUnitOfWork() as unknown as UnitOfWork,
       mailFiles as unknown as MailFiles
@@ -294,13 +332,25 @@ test.group('Privacy: FulfilPrivacyRequest', (group) => {
     const result = await fulfil.execute(request.id)
     assert.deepEqual(result, { ok: true, value: { matched: 2, already: false } })
     assert.deepEqual(buyers.asked[0], {
-      keys: { email: 'juana@example.com', phoneDigits: null, documentDigits: null },
+      keys: { email: 'juana@example.com', documentKey: null, phoneEndings: [] },
       agencyId: 3,
     })
     assert.deepEqual(buyers.forgotten, [[1, 2]])
-    assert.deepEqual(buyers.mentions, ['juana@example.com', 'Juana@Example.com'])
+    // Kept form pages: by the e-mail's mark (lower-cased), and as typed and lower-cased in bodies.
+    assert.deepEqual(idempotency.needles, [
+      ['"e:juana@example.com"', 'Juana@Example.com', 'juana@example.com'],
+    ])
+    // The exports of the same person: those holding the inquiries, or named by the e-mail, at the agency.
+    assert.deepEqual(store.purgedOf, [
+      {
+        inquiryIds: [1, 2],
+        keys: identifierHmacs(normalise({ email: 'juana@example.com' }), KEY.value()),
+        agencyId: 3,
+      },
+    ])
     assert.sameMembers(mailFiles.forgotten, ['<delivery-1@localhost>', '<delivery-2@localhost>'])
     assert.deepEqual(store.finished, [{ id: request.id, result: { matched: 2 } }])
+    assert.deepEqual(store.auditedMatched, [[request.id, 2]])
     assert.isNull(store.requests.get(request.id)!.identifiers)
   })
 
@@ -312,13 +362,25 @@ test.group('Privacy: FulfilPrivacyRequest', (group) => {
     assert.lengthOf(buyers.forgotten, 1)
   })
 
-  test('access: the export is kept 30 days; nothing is suppressed', async ({ assert }) => {
+  test('access: the export is kept 30 days, with what matched and what finds it; nothing is suppressed', async ({
+    assert,
+  }) => {
     const request = await filed('access')
     await fulfil.execute(request.id)
     assert.lengthOf(buyers.forgotten, 0)
+    assert.lengthOf(store.purgedOf, 0)
     const [{ result }] = store.finished
     assert.equal(result.matched, 2)
     assert.lengthOf(result.export.Consultas, 2)
+    assert.deepEqual(result.export.Consultas[0].Coincidencia, ['Email'])
+    // Built for the filing app: other apps' targets as channels.
+    assert.equal(buyers.exported[0].options.viewer, 7)
+    assert.deepEqual(result.exportInquiryIds, [1, 2])
+    assert.deepEqual(
+      result.exportKeys,
+      identifierHmacs(normalise({ email: 'juana@example.com' }), KEY.value())
+    )
+    assert.deepEqual(store.auditedMatched, [[request.id, 2]])
     assert.equal(result.export.Interesado.Email, 'Juana@Example.com')
     const days = result.exportExpiresAt.diff(DateTime.now(), 'days').days
     assert.approximately(days, 30, 0.01)
@@ -372,7 +434,12 @@ test.group('Privacy: ApplyRetention', () => {
     assert.equal(unitOfWork.committed, 2)
     assert.lengthOf(mailFiles.forgotten, 3)
     assert.equal(run.payloadsEmptied, 5)
-    assert.equal(run.exportsPurged, 2)
+    // Exports holding an inquiry a batch erased (one per batch here), then those past 30 days (2).
+    assert.deepEqual(store.purgedOf, [
+      { inquiryIds: [1, 3], keys: [] },
+      { inquiryIds: [5], keys: [] },
+    ])
+    assert.equal(run.exportsPurged, 4)
     // Payloads: settled deliveries older than the resend window (7) + 3 days.
     assert.equal(emptied[0][0], 'inquiry')
     assert.approximately(now.diff(DateTime.fromJSDate(emptied[0][1]), 'days').days, 10, 0.001)

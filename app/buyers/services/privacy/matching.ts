@@ -23,8 +23,7 @@ export const DOCUMENT_MIN_DIGITS = 6
  * `ending`: the digits every written form of the number ends with.
  */
 export type PhoneKey =
-  | { kind: 'national'; value: string; ending: string }
-  | { kind: 'local'; value: string }
+  { kind: 'national'; value: string; ending: string } | { kind: 'local'; value: string }
 
 /** Argentine national numbers have 10 digits; mobiles are dialled with a 9 (or 15) that is not part of them. */
 const NATIONAL_DIGITS = 10
@@ -37,7 +36,11 @@ export function phoneKey(raw: string | null | undefined): PhoneKey | null {
   if (parsed?.isValid()) {
     let national = String(parsed.nationalNumber)
     if (parsed.countryCallingCode !== '54')
-      return { kind: 'national', value: `+${parsed.countryCallingCode}${national}`, ending: national }
+      return {
+        kind: 'national',
+        value: `+${parsed.countryCallingCode}${national}`,
+        ending: national,
+      }
     // libphonenumber keeps the mobile 9 (`+54 9 11 …`, `011 15 …` → 91144441234).
     if (national.length === NATIONAL_DIGITS + 1 && national.startsWith('9'))
       national = national.slice(1)
@@ -109,7 +112,11 @@ export function matchKeys(who: {
   phone?: string | null
   document?: string | null
 }): MatchKeys {
-  return { email: emailKey(who.email), phone: phoneKey(who.phone), document: documentKey(who.document) }
+  return {
+    email: emailKey(who.email),
+    phone: phoneKey(who.phone),
+    document: documentKey(who.document),
+  }
 }
 
 /** Which identifier of the request an inquiry matched, as the export names it. */
