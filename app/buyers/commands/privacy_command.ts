@@ -11,7 +11,10 @@ export abstract class PrivacyCommand extends AppCommand {
   @flags.string({ description: "The buyer's e-mail" })
   declare email?: string
 
-  @flags.string({ flagName: 'telefono', description: "The buyer's phone (at least 8 digits)" })
+  @flags.string({
+    flagName: 'telefono',
+    description: "The buyer's phone (without area code: only beside --email or --documento)",
+  })
   declare telefono?: string
 
   @flags.string({ flagName: 'documento', description: "The buyer's identity document" })
@@ -34,7 +37,8 @@ export abstract class PrivacyCommand extends AppCommand {
       this.fail(
         result.reason === 'agency_not_found'
           ? `No agency administered by ${this.agency}`
-          : 'Name the person: --email, --telefono (at least 8 digits) or --documento'
+          : 'Name the person: --email, --documento (at least 6 digits) or --telefono with its area code ' +
+              '(a phone without one only beside --email or --documento)'
       )
       return null
     }
