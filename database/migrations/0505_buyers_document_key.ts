@@ -15,6 +15,8 @@ export default class extends BaseSchema {
   async up() {
     this.schema.raw("set lock_timeout = '3s'")
     this.schema.raw("set statement_timeout = '30min'")
+    // A build that failed half-way leaves an invalid index of this name behind: start afresh.
+    this.schema.raw('drop index concurrently if exists inquiries_buyer_document_key')
     this.schema.raw(
       `create index concurrently inquiries_buyer_document_key on inquiries
        (agency_id, ltrim(case when length(regexp_replace(document_id, '\\D', '', 'g')) = 11

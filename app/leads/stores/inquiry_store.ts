@@ -370,7 +370,7 @@ export default class InquiryStore {
 
   /**
    * The candidate inquiries of a buyer (of one agency, or of all with null),
-   * found by index only (docs/decisions/buyers.md, "Finding a buyer"), oldest
+   * found by index only (docs/decisions/buyers.md, "Finding them by index"), oldest
    * first, with the identifiers each holds. In a transaction the rows are
    * locked `for share`: a suppression committing meanwhile is waited for and
    * its rows then no longer match. Written out: the expressions must read

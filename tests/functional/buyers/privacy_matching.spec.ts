@@ -230,6 +230,26 @@ test.group('Privacy: a buyer’s data leaves every copy (docs/design.md §24)', 
     assert.deepEqual(after.json, { Consultas: 0, Agencias: [] })
   }).timeout(90_000)
 
+  test("a suppression at one agency leaves another agency's export of the same e-mail", async ({
+    client,
+    assert,
+  }) => {
+    const here = await dealerWorld()
+    const elsewhere = await dealerWorld()
+    const email = uniqueEmail('dos')
+    const sid = await inquiryOf(client, here, { Email: email })
+    await inquiryOf(client, elsewhere, { Email: email })
+    const hereExport = await request(client, here, { Tipo: 'Acceso', Email: email })
+    const theirs = await request(client, elsewhere, { Tipo: 'Acceso', Email: email })
+    await request(client, here, { Tipo: 'Supresion', Email: email.toUpperCase() })
+    assert.isTrue(await erased(sid))
+    ;(await client.get(hereExport.done._links.datos.href).bearerToken(here.token)).assertStatus(410)
+    // The other agency (another controller) keeps its inquiry and its export.
+    const kept = await client.get(theirs.done._links.datos.href).bearerToken(elsewhere.token)
+    kept.assertStatus(200)
+    assert.equal(kept.body().Consultas[0].Interesado.Email, email)
+  }).timeout(60_000)
+
   test('retention that erases an exported inquiry purges the export', async ({
     client,
     assert,

@@ -127,6 +127,9 @@ test.group('Privacy matching: documents', () => {
     // A 7-digit DNI: written with a 0 in its CUIT.
     assert.equal(documentKey('5.123.456'), '5123456')
     assert.equal(documentKey('20-05123456-3'), '5123456')
+    // Only 11 digits are a CUIT: 10 or 12 digits are compared whole.
+    assert.equal(documentKey('2030123456'), '2030123456')
+    assert.equal(documentKey('203012345678'), '203012345678')
     assert.equal(documentKey('123456'), '123456') // 6 digits: the floor
     assert.isNull(documentKey('12345'))
     assert.isNull(documentKey(null))
