@@ -21,6 +21,8 @@ import FilePrivacyRequest, {
 } from '#buyers/services/privacy/file_privacy_request'
 import FulfilPrivacyRequest from '#buyers/services/privacy/fulfil_privacy_request'
 import ApplyRetention from '#buyers/services/privacy/apply_retention'
+import RetentionSettings from '#buyers/services/privacy/retention_settings'
+import PrivacyRequests from '#buyers/services/privacy/privacy_requests'
 import type { AuditKey } from '#buyers/services/privacy/audit_key'
 import PersonData from '#buyers/services/privacy/person'
 import {
@@ -450,5 +452,54 @@ test.group('Privacy: ApplyRetention', () => {
         ['retention', 1, null],
       ]
     )
+  })
+})
+
+test.group('Privacy: the agency’s requests and retention, per app (docs/design.md §25)', () => {
+  test('RetentionSettings: the inviting app writes; another linked app is refused and may not edit', async ({
+    assert,
+  }) => {
+    const written: [number, number][] = []
+    const store = {
+      retention: async () => 90,
+      setRetention: async (agencyId: number, days: number) => written.push([agencyId, days]),
+    } as unknown as PrivacyStore
+    const directory = { invitingApp: async () => 7 } as unknown as AgencyDirectory
+    const settings = new RetentionSettings(store, directory)
+    assert.deepEqual(await settings.write(3, 8, 30), { ok: false, reason: 'not_inviting_app' })
+    assert.deepEqual(written, [])
+    assert.deepEqual(await settings.read(3, 8), { days: 90, isDefault: false, editable: false })
+    assert.deepEqual(await settings.write(3, 7, 30), {
+      ok: true,
+      value: { days: 30, isDefault: false, editable: true },
+    })
+    assert.deepEqual(written, [[3, 30]])
+  })
+
+  test("PrivacyRequests: any linked app reads the agency's request; the export is the filing app's", async ({
+    assert,
+  }) => {
+    const store = new FakePrivacyStore()
+    const row = await store.insertRequest({
+      agencyId: 3,
+      appId: 7,
+      kind: 'access',
+      receivedAt: DateTime.now(),
+      dueAt: DateTime.now(),
+      identifiers: { email: 'a@example.com' },
+      masked: { email: 'a***@example.com', phone: null, document: null },
+    })
+    Object.assign(row, { state: 'done' })
+    const reads = new PrivacyRequests(
+      Object.assign(store, {
+        exportOf: async () => ({ Consultas: [] }),
+      }) as unknown as PrivacyStore
+    )
+    assert.isTrue((await reads.one({ agencyId: 3, appId: 8 }, row.id)).ok)
+    assert.deepEqual(await reads.export({ agencyId: 3, appId: 8 }, row.id), {
+      ok: false,
+      reason: 'export_of_another_app',
+    })
+    assert.isTrue((await reads.export({ agencyId: 3, appId: 7 }, row.id)).ok)
   })
 })
