@@ -21,6 +21,7 @@ import SetAppEnabled from '#apps/services/set_app_enabled'
 import SetAppAbility from '#apps/services/set_app_ability'
 import ReadApplication from '#apps/services/read_application'
 import { durationSeconds } from '#apps/services/token_format'
+import { isLive } from '#apps/services/token_reader'
 import { FAKE_TX, FakeUnitOfWork } from '#tests/helpers/fakes'
 
 const T0 = DateTime.fromISO('2026-06-01T12:00:00.000Z')
@@ -31,6 +32,14 @@ class FakeAppStore implements AppStore {
     { id: 2, name: 'Other', abilities: [], createdAt: T0, disabledAt: null },
   ]
   writes = 0
+  /** Every row lock taken, in order (`app:1`, `token:3`), shared with the token store. */
+  locks: string[] = []
+
+  async lock(id: number, tx: Tx) {
+    assertTransaction(tx)
+    this.locks.push(`app:${id}`)
+    return this.find(id)
+  }
 
   async create(fields: Pick<AppRow, 'name' | 'abilities'>) {
     const app = { id: this.apps.length + 1, createdAt: T0, disabledAt: null, ...fields }
@@ -110,6 +119,26 @@ class FakeTokenStore implements TokenStore {
     return row ? this.#listed(row) : null
   }
 
+  async lock(id: number, tx: Tx) {
+    assertTransaction(tx)
+    this.apps.locks.push(`token:${id}`)
+    return this.find(id)
+  }
+
+  async countLive(appId: number, now: DateTime, tx?: Tx) {
+    assertTransaction(tx)
+    return this.rows.filter((row) => row.appId === appId && isLive(this.#listed(row), now)).length
+  }
+
+  async livePage(appId: number, now: DateTime, page: { page: number; perPage: number }) {
+    const live = this.rows.filter((row) => row.appId === appId && isLive(this.#listed(row), now))
+    const start = (page.page - 1) * page.perPage
+    return {
+      rows: live.slice(start, start + page.perPage).map((row) => this.#listed(row)),
+      total: live.length,
+    }
+  }
+
   async ofApp(appId: number) {
     return this.rows.filter((row) => row.appId === appId).map((row) => this.#listed(row))
   }
@@ -126,7 +155,8 @@ class FakeTokenStore implements TokenStore {
     return this.#listed(row)
   }
 
-  async revokeAllOfApp(appId: number, at: DateTime) {
+  async revokeAllOfApp(appId: number, at: DateTime, tx?: Tx) {
+    assertTransaction(tx)
     const live = this.rows.filter((row) => row.appId === appId && !row.revokedAt)
     for (const row of live) row.revokedAt = at
     return live.map((row) => row.id)
@@ -139,6 +169,11 @@ class FakeTokenStore implements TokenStore {
     if (!row.expiresAt || row.expiresAt > at) row.expiresAt = at
     return this.#listed(row)
   }
+}
+
+/** The locking statements and the count only mean something inside the action's unit of work. */
+function assertTransaction(tx: Tx | undefined) {
+  if (tx !== FAKE_TX) throw new Error('expected the unit of work’s transaction')
 }
 
 class FakeLogger {
@@ -163,10 +198,10 @@ function world() {
     memory,
     logger,
     unitOfWork,
-    issue: new IssueToken(apps, tokens, log),
+    issue: new IssueToken(apps, tokens, uow, log),
     authenticate: new AuthenticateApp(memory, tokens),
-    rotate: new RotateToken(tokens, uow, memory, log),
-    revoke: new RevokeTokens(apps, tokens, memory, log),
+    rotate: new RotateToken(apps, tokens, uow, memory, log),
+    revoke: new RevokeTokens(apps, tokens, uow, memory, log),
     switcher: new SetAppEnabled(apps, memory, log),
     abilities: new SetAppAbility(apps, memory, log),
     reader: new ReadApplication(apps),
@@ -255,6 +290,7 @@ test.group('RotateToken', () => {
   }) => {
     const w = world()
     const { row, token } = await issued(w)
+    w.unitOfWork.committed = 0
     const rotated = await w.rotate.execute(
       { appId: 1, tokenId: row.id },
       { name: 'nueva', overlapSeconds: 30 },
@@ -274,6 +310,7 @@ test.group('RotateToken', () => {
     assert.deepEqual(w.logger.lines.at(-1)?.fields, {
       appId: 1,
       tokenId: rotated.value.row.id,
+      tokenExpiresAt: null,
       previousTokenId: row.id,
       previousExpiresAt: T0.plus({ seconds: 30 }).toISO(),
     })
