@@ -205,7 +205,7 @@ test.group('Credentials within their bounds: revocation racing rotations', () =>
       `  revoke --all racing 8 rotation loops: live tokens left per round ${leftAlive.join(',')} (${rotations} rotations)`
     )
     assert.deepEqual(leftAlive, Array(20).fill(0))
-  }).timeout(240_000)
+  }).timeout(300_000)
 })
 
 test.group('Credentials within their bounds: GET /v3/credenciales is paged', () => {
