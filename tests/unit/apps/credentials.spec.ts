@@ -371,6 +371,100 @@ test.group('RotateToken', () => {
   })
 })
 
+test.group('RotateToken and IssueToken: bounds (docs/design.md §25)', () => {
+  test('the new token expires with the calling one, whatever the overlap; none when the caller has none', async ({
+    assert,
+  }) => {
+    const w = world()
+    const short = await issued(w, 1, 10)
+    const edge = T0.plus({ seconds: 10 })
+    const rotated = await w.rotate.execute({ appId: 1, tokenId: short.row.id }, {}, T0)
+    assert.isTrue(rotated.ok)
+    if (!rotated.ok) return
+    assert.equal(rotated.value.row.expiresAt?.toMillis(), edge.toMillis())
+    assert.equal(rotated.value.previous.expiresAt?.toMillis(), edge.toMillis())
+    assert.isNotNull(
+      await w.authenticate.execute(rotated.value.token, edge.minus({ milliseconds: 1 }))
+    )
+    assert.isNull(await w.authenticate.execute(rotated.value.token, edge))
+    // A shorter overlap ends the caller sooner; the new token still lasts the caller's own expiry.
+    const other = await issued(w, 1, 10)
+    const soon = await w.rotate.execute(
+      { appId: 1, tokenId: other.row.id },
+      { overlapSeconds: 3 },
+      T0
+    )
+    assert.equal(soon.ok && soon.value.row.expiresAt?.toMillis(), edge.toMillis())
+    assert.equal(
+      soon.ok && soon.value.previous.expiresAt?.toMillis(),
+      T0.plus({ seconds: 3 }).toMillis()
+    )
+    const forever = await issued(w)
+    const kept = await w.rotate.execute({ appId: 1, tokenId: forever.row.id }, {}, T0)
+    assert.isTrue(kept.ok && kept.value.row.expiresAt === null)
+    assert.equal(w.logger.lines.at(-1)?.fields.tokenExpiresAt, null)
+    assertIdsOnly(assert, w)
+  })
+
+  test('at most 20 live tokens: the 20th issued, the 21st refused and nothing written', async ({
+    assert,
+  }) => {
+    const w = world()
+    const caller = await issued(w)
+    // Neither a revoked nor an expired token counts.
+    await w.tokens.revoke((await issued(w)).row.id, T0)
+    await issued(w, 1, 5)
+    const later = T0.plus({ seconds: 5 })
+    for (let i = 0; i < 18; i++) assert.isTrue((await w.issue.execute(1, {}, later)).ok)
+    assert.equal(await w.tokens.countLive(1, later, FAKE_TX), 19)
+    const twentieth = await w.rotate.execute({ appId: 1, tokenId: caller.row.id }, {}, later)
+    assert.isTrue(twentieth.ok, 'the 20th live token')
+    const rows = w.tokens.rows.length
+    const lines = w.logger.lines.length
+    assert.deepEqual(await w.rotate.execute({ appId: 1, tokenId: caller.row.id }, {}, later), {
+      ok: false,
+      reason: 'token_limit',
+    })
+    assert.deepEqual(await w.issue.execute(1, {}, later), { ok: false, reason: 'token_limit' })
+    assert.lengthOf(w.tokens.rows, rows)
+    assert.lengthOf(w.logger.lines, lines)
+    assert.equal(
+      w.tokens.rows.find((row) => row.id === caller.row.id)!.expiresAt?.toMillis(),
+      later.plus({ days: 1 }).toMillis(),
+      'the refused rotation left the caller as the 20th left it'
+    )
+    // Ending the caller now keeps the app at 20: allowed. Another app is not counted.
+    const swap = await w.rotate.execute(
+      { appId: 1, tokenId: caller.row.id },
+      { overlapSeconds: 0 },
+      later
+    )
+    assert.isTrue(swap.ok)
+    assert.equal(await w.tokens.countLive(1, later, FAKE_TX), 20)
+    assert.isTrue((await w.issue.execute(2, {}, later)).ok)
+  })
+
+  test('rotation locks the app, then the calling token, in its unit of work; revoking all locks the app', async ({
+    assert,
+  }) => {
+    const w = world()
+    const { row } = await issued(w)
+    w.apps.locks.length = 0
+    await w.rotate.execute({ appId: 1, tokenId: row.id }, {}, T0)
+    assert.deepEqual(w.apps.locks, ['app:1', `token:${row.id}`])
+    w.apps.locks.length = 0
+    await w.revoke.execute({ appId: 1 }, T0)
+    assert.deepEqual(w.apps.locks, ['app:1'])
+    // Found revoked once locked (a revocation committed first): refused, nothing issued.
+    const count = w.tokens.rows.length
+    assert.deepEqual(await w.rotate.execute({ appId: 1, tokenId: row.id }, {}, T0), {
+      ok: false,
+      reason: 'credential_invalid',
+    })
+    assert.lengthOf(w.tokens.rows, count)
+  })
+})
+
 test.group('RevokeTokens and SetAppEnabled', () => {
   test('revoking one token: refused at once in this process, idempotent, unknown id fails', async ({
     assert,
