@@ -24,7 +24,10 @@ export default class CredentialsController {
     const query = await ctx.request.validateUsing(credentialListValidator, {
       data: ctx.request.qs(),
     })
-    return respond(ctx, credentialListShapes(await reader.livePage(ctx.caller.id, query.pagina ?? 1)))
+    return respond(
+      ctx,
+      credentialListShapes(await reader.livePage(ctx.caller.id, query.pagina ?? 1))
+    )
   }
 
   @inject()

@@ -54,7 +54,9 @@ export default class IssueToken {
       if (!(await this.apps.lock(appId, tx))) return fail('app_not_found')
       const live = await this.tokens.countLive(appId, now, tx)
       if (live >= MAX_LIVE_TOKENS) return fail('token_limit')
-      return ok(await insertToken(this.tokens, appId, { name: options.name ?? null, expiresAt }, tx))
+      return ok(
+        await insertToken(this.tokens, appId, { name: options.name ?? null, expiresAt }, tx)
+      )
     })
     if (result.ok) this.logger.info({ appId, tokenId: result.value.row.id }, 'app token issued')
     return result

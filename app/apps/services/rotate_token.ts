@@ -46,27 +46,29 @@ export default class RotateToken {
     now: DateTime = DateTime.now()
   ): Promise<Result<Rotated, RotateFailure>> {
     const overlap = options.overlapSeconds ?? DEFAULT_OVERLAP_SECONDS
-    const rotated = await this.unitOfWork.run(async (tx): Promise<Result<Rotated, RotateFailure>> => {
-      const app = await this.apps.lock(caller.appId, tx)
-      const current = app && !app.disabledAt ? await this.tokens.lock(caller.tokenId, tx) : null
-      if (!current || current.appId !== caller.appId || !isLive(current, now)) {
-        return fail('credential_invalid')
+    const rotated = await this.unitOfWork.run(
+      async (tx): Promise<Result<Rotated, RotateFailure>> => {
+        const app = await this.apps.lock(caller.appId, tx)
+        const current = app && !app.disabledAt ? await this.tokens.lock(caller.tokenId, tx) : null
+        if (!current || current.appId !== caller.appId || !isLive(current, now)) {
+          return fail('credential_invalid')
+        }
+        const overlapEnd = now.plus({ seconds: overlap })
+        const previousEnd =
+          current.expiresAt && current.expiresAt < overlapEnd ? current.expiresAt : overlapEnd
+        // Live once this commits: the others, the calling one if its overlap has not ended, the new one.
+        const live = await this.tokens.countLive(caller.appId, now, tx)
+        if (live - (previousEnd > now ? 0 : 1) + 1 > MAX_LIVE_TOKENS) return fail('token_limit')
+        const issued = await insertToken(
+          this.tokens,
+          caller.appId,
+          { name: options.name ?? null, expiresAt: current.expiresAt },
+          tx
+        )
+        const previous = await this.tokens.expireBy(caller.tokenId, overlapEnd, tx)
+        return ok({ ...issued, previous: previous! })
       }
-      const overlapEnd = now.plus({ seconds: overlap })
-      const previousEnd =
-        current.expiresAt && current.expiresAt < overlapEnd ? current.expiresAt : overlapEnd
-      // Live once this commits: the others, the calling one if its overlap has not ended, the new one.
-      const live = await this.tokens.countLive(caller.appId, now, tx)
-      if (live - (previousEnd > now ? 0 : 1) + 1 > MAX_LIVE_TOKENS) return fail('token_limit')
-      const issued = await insertToken(
-        this.tokens,
-        caller.appId,
-        { name: options.name ?? null, expiresAt: current.expiresAt },
-        tx
-      )
-      const previous = await this.tokens.expireBy(caller.tokenId, overlapEnd, tx)
-      return ok({ ...issued, previous: previous! })
-    })
+    )
     if (!rotated.ok) return rotated
     // This process must not keep accepting the old token past its new expiry.
     this.memory.forget()

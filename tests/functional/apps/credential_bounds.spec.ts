@@ -17,7 +17,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 let addresses = 0
 /** A fresh client address per request (loopback is a trusted proxy): no address limit is reached. */
-const freshAddress = () => `198.51.${100 + (Math.floor(++addresses / 250) % 100)}.${addresses % 250}`
+const freshAddress = () =>
+  `198.51.${100 + (Math.floor(++addresses / 250) % 100)}.${addresses % 250}`
 
 function ace(...args: string[]) {
   return run(process.execPath, ['ace', ...args], { cwd: app.makePath() })
@@ -65,7 +66,7 @@ async function liveTokens(appId: number) {
 }
 
 const expiryOf = async (id: number) =>
-  ((await db.from('app_tokens').where('id', id).firstOrFail()).expires_at as Date | null)
+  (await db.from('app_tokens').where('id', id).firstOrFail()).expires_at as Date | null
 
 test.group('Credentials within their bounds: expiry and the 20-token limit', () => {
   test('a token that expires in 3 s rotates into a token that expires with it (Vence), then both are refused', async ({
@@ -113,7 +114,8 @@ test.group('Credentials within their bounds: expiry and the 20-token limit', () 
     for (let i = 0; i < 30; i++) {
       const response = await rotate(token)
       statuses.push(response.status)
-      if (response.status === 409) refusal ??= { headers: response.headers, body: await response.json() }
+      if (response.status === 409)
+        refusal ??= { headers: response.headers, body: await response.json() }
       else await response.body?.cancel()
       if (i === 18) assert.equal(await liveTokens(caller.id), 20, 'after the 19th rotation')
     }
