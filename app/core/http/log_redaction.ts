@@ -13,13 +13,17 @@ export const REDACTED = '[redacted]'
 /** Route parameters whose value is a credential: name a new one `token` and its value is redacted. */
 const CREDENTIAL_PARAMS = new Set(['token'])
 
-/** The segments up to a credential: a static one (lowercase) or null for any value, and the credential's place. */
-type Rule = { before: Array<string | null>; at: number }
+/**
+ * One rule per credential parameter: the path up to it (its static segments
+ * case-insensitive, other parameters any one segment, repeated slashes as the
+ * router takes them) captured, then the credential segment.
+ */
+let rules: RegExp[] | undefined
 
-let rules: Rule[] | undefined
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
-function rulesOf(patterns: string[]): Rule[] {
-  const found: Rule[] = []
+function rulesOf(patterns: string[]): RegExp[] {
+  const found: RegExp[] = []
   for (const pattern of patterns) {
     const segments = pattern.split('/').filter(Boolean)
     segments.forEach((segment, at) => {
@@ -27,15 +31,15 @@ function rulesOf(patterns: string[]): Rule[] {
       if (param === null || !CREDENTIAL_PARAMS.has(param)) return
       const before = segments
         .slice(0, at)
-        .map((one) => (one.startsWith(':') || one === '*' ? null : one.toLowerCase()))
-      found.push({ before, at })
+        .map((one) => (one.startsWith(':') || one === '*' ? '[^/]+' : escape(one)) + '/+')
+      found.push(new RegExp(`^(/+${before.join('')})[^/]+`, 'i'))
     })
   }
   return found
 }
 
 /** The routes' rules, read once the routes are committed (the first request). */
-function routeRules(): Rule[] {
+function routeRules(): RegExp[] {
   rules ??= rulesOf(
     Object.values(router.toJSON())
       .flat()
@@ -46,17 +50,9 @@ function routeRules(): Rule[] {
 
 /** `path` with every credential segment replaced by `[redacted]`; `patterns`: given in unit tests. */
 export function redactedPath(path: string, patterns?: string[]): string {
-  const applicable = patterns ? rulesOf(patterns) : routeRules()
-  if (applicable.length === 0) return path
-  const segments = path.split('/')
-  // Indexes of the non-empty segments: `//registro/x` is the route's path to the router too.
-  const filled = segments.flatMap((segment, index) => (segment ? [index] : []))
-  for (const rule of applicable) {
-    if (filled.length <= rule.at) continue
-    const matches = rule.before.every(
-      (expected, i) => expected === null || segments[filled[i]].toLowerCase() === expected
-    )
-    if (matches) segments[filled[rule.at]] = REDACTED
+  let logged = path
+  for (const rule of patterns ? rulesOf(patterns) : routeRules()) {
+    logged = logged.replace(rule, `$1${REDACTED}`)
   }
-  return segments.join('/')
+  return logged
 }
