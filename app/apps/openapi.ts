@@ -3,6 +3,7 @@
  */
 import {
   bodyOf,
+  header,
   parametersOf,
   jsonBody,
   locationHeader,
@@ -20,10 +21,14 @@ import { rotateCredentialValidator } from '#apps/validators/credentials_validato
 import { AplicacionSchema } from '#apps/transformers/application_transformer'
 import { ReferenceSchema } from '#core/openapi/wire'
 import {
+  CredencialesPaginaRefSchema,
+  CredencialesPaginaSchema,
   CredencialNuevaSchema,
-  CredencialRefSchema,
   CredencialSchema,
+  CredencialRefSchema,
 } from '#apps/transformers/credential_transformer'
+import { credentialListValidator } from '#apps/validators/credentials_validator'
+import { MAX_LIVE_TOKENS } from '#apps/services/issue_token'
 
 const AppWebhookEdit = bodyOf('AppWebhookEdit', appWebhookValidator)
 const RotacionCredencial = bodyOf('RotacionCredencial', rotateCredentialValidator)
@@ -126,12 +131,15 @@ export const openapi: OpenApiFragment = {
       tag: 'Credenciales',
       summary: 'Tokens vigentes de la aplicación',
       description:
-        'Los tokens que todavía autentican (ni vencidos ni revocados), del más antiguo al más nuevo. Nunca incluye ' +
-        'un secreto. UltimoUso tiene resolución de un minuto.',
+        'Los tokens que todavía autentican (ni vencidos ni revocados), del más antiguo al más nuevo, de a 100 ' +
+        'por página. Nunca incluye un secreto. UltimoUso tiene resolución de un minuto.',
+      parameters: parametersOf(credentialListValidator, 'query', {
+        pagina: 'Página (1..99), de 100 tokens',
+      }),
       responses: {
-        '200': negotiated('Tokens', listOf(CredencialSchema), listOf(CredencialRefSchema)),
+        '200': negotiated('Tokens', CredencialesPaginaSchema, CredencialesPaginaRefSchema),
       },
-      problems: [406],
+      problems: [400, 406],
     },
     'GET /v3/credenciales/:id': {
       operationId: 'getCredential',
@@ -146,17 +154,24 @@ export const openapi: OpenApiFragment = {
       tag: 'Credenciales',
       summary: 'Emite un token nuevo y hace vencer el usado',
       description:
-        'Un token nuevo (sin vencimiento), mostrado solo en esta respuesta; el token usado en la llamada vence ' +
-        'a los AnteriorExpiraEnSegundos (por omisión 86400; 0: ya), nunca después de lo que ya vencía. Sin ' +
+        'Un token nuevo, mostrado solo en esta respuesta (Cache-Control: no-store): sin vencimiento, o el del ' +
+        'token usado si este vence (un token nunca emite otro que lo sobreviva). El token usado en la llamada ' +
+        'vence a los AnteriorExpiraEnSegundos (por omisión 86400; 0: ya), nunca después de lo que ya vencía. ' +
+        `Una aplicación tiene a lo sumo ${MAX_LIVE_TOKENS} tokens vigentes: si la rotación dejara más, 409. Sin ` +
         'Idempotency-Key: un secreto no se guarda para repetirlo; un reintento emite otro token, que se ve en la ' +
         'lista.',
       requestBody: jsonBody(RotacionCredencial, false),
       responses: {
         '201': negotiated('Token emitido', CredencialNuevaSchema, CredencialNuevaSchema, {
-          Location: locationHeader,
+          'Location': locationHeader,
+          'Cache-Control': header(
+            'La respuesta lleva un secreto: ningún caché la guarda',
+            { type: 'string', const: 'no-store' },
+            true
+          ),
         }),
       },
-      problems: [400, 406, 413, 415],
+      problems: [400, 406, 409, 413, 415],
       idempotent: false,
     },
   },

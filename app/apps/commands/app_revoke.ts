@@ -1,6 +1,6 @@
 import { args, flags } from '@adonisjs/core/ace'
 import { AppsCommand } from './apps_command.js'
-import { idOf } from './command_input.js'
+import { idOf } from '#core/commands/command_input'
 
 export default class AppRevoke extends AppsCommand {
   static commandName = 'app:revoke'

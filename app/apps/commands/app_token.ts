@@ -25,9 +25,16 @@ export default class AppToken extends AppIdCommand {
     if (name !== undefined && (name.length === 0 || name.length > 100)) {
       return this.fail('--name must have 1 to 100 characters')
     }
+    const { MAX_LIVE_TOKENS } = await import('#apps/services/issue_token')
     const issuer = await this.make(() => import('#apps/services/issue_token'))
     const result = await issuer.execute(id, { name: name ?? null, expiresInSeconds: seconds })
-    if (!result.ok) return this.fail(`No app with id ${id}`)
+    if (!result.ok) {
+      return this.fail(
+        result.reason === 'token_limit'
+          ? `App ${id} already holds ${MAX_LIVE_TOKENS} live tokens, the most: revoke one first (app:revoke TOKEN_ID)`
+          : `No app with id ${id}`
+      )
+    }
     const { row, token } = result.value
     const { wireInstant } = await import('#apps/transformers/credential_transformer')
     const expires = row.expiresAt ? wireInstant(row.expiresAt) : null

@@ -3,7 +3,7 @@
  */
 import { args } from '@adonisjs/core/ace'
 import { AppCommand } from '#core/commands/app_command'
-import { idOf } from './command_input.js'
+import { idOf } from '#core/commands/command_input'
 
 export abstract class AppsCommand extends AppCommand {
   /**

@@ -5,7 +5,10 @@ import { respond } from '#core/http/respond'
 import { settings } from '#core/settings'
 import TokenReader from '#apps/services/token_reader'
 import RotateToken from '#apps/services/rotate_token'
-import { rotateCredentialValidator } from '#apps/validators/credentials_validator'
+import {
+  credentialListValidator,
+  rotateCredentialValidator,
+} from '#apps/validators/credentials_validator'
 import {
   credentialHref,
   credentialListShapes,
@@ -18,7 +21,13 @@ import { problemFor } from '#apps/http/problems'
 export default class CredentialsController {
   @inject()
   async index(ctx: HttpContext, reader: TokenReader) {
-    return respond(ctx, credentialListShapes(await reader.live(ctx.caller.id)))
+    const query = await ctx.request.validateUsing(credentialListValidator, {
+      data: ctx.request.qs(),
+    })
+    return respond(
+      ctx,
+      credentialListShapes(await reader.livePage(ctx.caller.id, query.pagina ?? 1))
+    )
   }
 
   @inject()
@@ -40,6 +49,8 @@ export default class CredentialsController {
     )
     if (!result.ok) throw problemFor(result.reason)
     const location = settings.publicUrl + credentialHref(result.value.row.id)
+    // The body carries a secret: no cache (a proxy's, the client's) may keep it.
+    ctx.response.header('Cache-Control', 'no-store')
     return respond(ctx, rotatedShapes(result.value), { status: 201, location })
   }
 }

@@ -6,6 +6,7 @@
 import { Problem } from '#core/http/problem'
 import type { SaveFailure } from '#apps/services/save_app_webhook'
 import type { RotateFailure } from '#apps/services/rotate_token'
+import { MAX_LIVE_TOKENS } from '#apps/services/issue_token'
 
 /** The calling app is gone (deleted between its authentication and the read). */
 export type ReadFailure = 'app_not_found'
@@ -31,6 +32,16 @@ export function problemFor(reason: AppsFailure): Problem {
     case 'credential_invalid':
       // Revoked, expired or disabled since this process last verified it (credential memory).
       return invalidToken('El token usado ya no es válido: no puede emitir otro.')
+    case 'token_limit':
+      return Problem.conflict(
+        {
+          _: [
+            `La aplicación ya tiene ${MAX_LIVE_TOKENS} tokens vigentes: rote con AnteriorExpiraEnSegundos 0 o ` +
+              'espere a que venza alguno.',
+          ],
+        },
+        `La aplicación ya tiene ${MAX_LIVE_TOKENS} tokens vigentes, el máximo.`
+      )
     case 'app_not_found':
       return invalidToken()
     default:

@@ -1,6 +1,5 @@
 import { inject } from '@adonisjs/core'
 import { Logger } from '@adonisjs/core/logger'
-import { DateTime } from 'luxon'
 import AppStore, { type AppRow } from '#apps/stores/app_store'
 import TokenStore from '#apps/stores/token_store'
 import { insertToken } from '#apps/services/issue_token'
@@ -23,8 +22,7 @@ export default class CreateApp {
       const token = await insertToken(
         this.tokens,
         created.id,
-        { name: 'initial' },
-        DateTime.now(),
+        { name: 'initial', expiresAt: null },
         tx
       )
       return { app: created, issued: token }

@@ -33,6 +33,17 @@ export default class AppStore {
     return app ? rowOf(app) : null
   }
 
+  /**
+   * The app, its row locked until `tx` ends (`for update`): what issues or
+   * revokes its tokens runs one at a time per app, so a count of its live
+   * tokens holds until commit and a revocation of them all sees every token
+   * committed before it. Null when there is no such app.
+   */
+  async lock(id: number, tx: Tx): Promise<AppRow | null> {
+    const app = await App.query({ client: tx }).where('id', id).forUpdate().first()
+    return app ? rowOf(app) : null
+  }
+
   /** The app created first, or null on an empty database. */
   async first(tx?: Tx): Promise<AppRow | null> {
     const app = await App.query({ client: tx }).orderBy('id').first()

@@ -9,6 +9,7 @@ import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type { Ability } from '#core/auth/abilities'
 import type { Tx } from '#core/database/unit_of_work'
+import type { DatabaseQueryBuilderContract } from '@adonisjs/lucid/types/querybuilder'
 import { TOKEN_TYPE } from '#apps/services/token_format'
 
 /** A token as listed: no secret, no hash. */
@@ -63,6 +64,12 @@ function rowOf(row: Record<string, any>): TokenRow {
 const client = (tx?: Tx) => tx ?? db
 const tokens = (tx?: Tx) => client(tx).from('app_tokens').where('type', TOKEN_TYPE)
 
+/** Narrows a query of `app_tokens` to the tokens that authenticate at `now`. */
+const live = (query: DatabaseQueryBuilderContract, now: DateTime) =>
+  query
+    .whereNull('revoked_at')
+    .where((q) => q.whereNull('expires_at').orWhere('expires_at', '>', now.toJSDate()))
+
 export default class TokenStore {
   async insert(token: NewToken, tx?: Tx): Promise<TokenRow> {
     const now = new Date()
@@ -101,6 +108,35 @@ export default class TokenStore {
       abilities: row.abilities,
       appDisabledAt: instant(row.app_disabled_at),
     }
+  }
+
+  /** The token, its row locked until `tx` ends (`for update`); null when unknown. */
+  async lock(id: number, tx: Tx): Promise<TokenRow | null> {
+    const row = await tokens(tx).where('id', id).select(COLUMNS).forUpdate().first()
+    return row ? rowOf(row) : null
+  }
+
+  /** How many of the app's tokens still authenticate at `now` (neither revoked nor expired). */
+  async countLive(appId: number, now: DateTime, tx?: Tx): Promise<number> {
+    const [{ count }] = await live(tokens(tx).where('tokenable_id', appId), now).count('* as count')
+    return Number(count)
+  }
+
+  /** A page of the app's live tokens, oldest first, and how many there are in all. */
+  async livePage(
+    appId: number,
+    now: DateTime,
+    page: { page: number; perPage: number }
+  ): Promise<{ rows: TokenRow[]; total: number }> {
+    const [rows, total] = await Promise.all([
+      live(tokens().where('tokenable_id', appId), now)
+        .select(COLUMNS)
+        .orderBy('id')
+        .limit(page.perPage)
+        .offset((page.page - 1) * page.perPage),
+      this.countLive(appId, now),
+    ])
+    return { rows: rows.map(rowOf), total }
   }
 
   async find(id: number, tx?: Tx): Promise<TokenRow | null> {

@@ -5,12 +5,13 @@
  */
 import type { DateTime } from 'luxon'
 import { link, path } from '#core/http/links'
-import { listEnvelope } from '#core/http/envelopes'
+import { pagedEnvelope } from '#core/http/envelopes'
 import { settings } from '#core/settings'
 import { named, object, type Wire } from '#core/openapi/schema'
-import { LinksSchema } from '#core/openapi/wire'
+import { LinksSchema, pagedOf } from '#core/openapi/wire'
 import type { TokenRow } from '#apps/stores/token_store'
 import type { Rotated } from '#apps/services/rotate_token'
+import type { LiveTokenPage } from '#apps/services/token_reader'
 
 const instant = { type: 'string', format: 'date-time' } as const
 const maybeInstant = { type: ['string', 'null'], format: 'date-time' } as const
@@ -38,7 +39,11 @@ export const CredencialNuevaSchema = named(
     Id: { type: 'integer' },
     Nombre: { type: ['string', 'null'] },
     Token: { type: 'string', description: 'El token: se muestra solo en esta respuesta' },
-    Vence: { type: 'null' },
+    Vence: {
+      ...maybeInstant,
+      description:
+        'null: no vence. Si el token usado en la llamada tenía vencimiento, el nuevo vence en ese mismo momento',
+    },
     Anterior: object({
       Id: { type: 'integer', description: 'El token usado en la llamada' },
       Vence: { ...instant, description: 'Desde este momento deja de valer' },
@@ -79,15 +84,21 @@ export function credentialShapes(token: TokenRow) {
   return { full: () => credentialFull(token), ref: () => credentialRef(token) }
 }
 
-export function credentialListShapes(tokens: TokenRow[]) {
-  const links = {
-    self: link('/v3/credenciales'),
-    rotar: link('/v3/credenciales', { method: 'POST' }),
+export const CredencialesPaginaSchema = named('CredencialesPagina', pagedOf(CredencialSchema))
+export const CredencialesPaginaRefSchema = named(
+  'CredencialesPaginaRef',
+  pagedOf(CredencialRefSchema)
+)
+
+/** The paged list (docs/spec.md §2.12), with the rotation as an action link. */
+export function credentialListShapes(list: LiveTokenPage) {
+  const page = { page: list.page, perPage: list.perPage, total: list.total }
+  const envelope = <Entry>(entry: (token: TokenRow) => Entry) => {
+    const paged = pagedEnvelope('/v3/credenciales{?pagina}', {}, page, list.rows.map(entry))
+    paged._links.rotar = link('/v3/credenciales', { method: 'POST' })
+    return paged
   }
-  return {
-    full: () => listEnvelope(links, tokens.map(credentialFull)),
-    ref: () => listEnvelope(links, tokens.map(credentialRef)),
-  }
+  return { full: () => envelope(credentialFull), ref: () => envelope(credentialRef) }
 }
 
 /** The issued token, once; the same body in both representations (a reference would lose it). */
@@ -96,7 +107,7 @@ export function rotatedShapes(rotated: Rotated) {
     Id: rotated.row.id,
     Nombre: rotated.row.name,
     Token: rotated.token,
-    Vence: null,
+    Vence: wireMaybe(rotated.row.expiresAt),
     Anterior: { Id: rotated.previous.id, Vence: wireInstant(rotated.previous.expiresAt!) },
   })
   return { full: body, ref: body }

@@ -23,3 +23,8 @@ export const rotateCredentialValidator = vine.create({
 })
 
 export type RotateCredentialInput = Infer<typeof rotateCredentialValidator>
+
+/** `GET /v3/credenciales?pagina=N`: a page 1..99, as the spec's other paged lists. */
+export const credentialListValidator = vine.create({
+  pagina: vine.number().withoutDecimals().range([1, 99]).optional(),
+})

@@ -1,5 +1,6 @@
 import { args, flags } from '@adonisjs/core/ace'
 import { AppCommand } from '#core/commands/app_command'
+import { idOf } from '#core/commands/command_input'
 import type { AgencyView } from '#agencies/services/agency_directory'
 import type { SyncData } from '#listings/stores/sync_store'
 
@@ -28,12 +29,16 @@ export default class StockSync extends AppCommand {
   @args.string({ description: 'Inventory: .csv (header of wire names), else JSON' })
   declare file: string
 
-  @flags.number({
+  // Text, checked by idOf: a number flag lets 99999999999 reach the database.
+  @flags.string({
     flagName: 'app',
     description: 'Id of the app the listings belong to',
     required: true,
   })
-  declare appId: number
+  declare appOf: string
+
+  /** `--app`, once checked. */
+  private appId = 0
 
   @flags.boolean({
     description: "Modo Completa: also archive the app's listings the file leaves out",
@@ -53,9 +58,9 @@ export default class StockSync extends AppCommand {
   declare json: boolean
 
   async run() {
-    if (!Number.isInteger(this.appId) || this.appId < 1) {
-      return this.fail('--app must be an app id')
-    }
+    const appId = idOf(this.appOf)
+    if (appId === null) return this.fail('--app must be an app id (a positive integer)')
+    this.appId = appId
     const { stat } = await import('node:fs/promises')
     const { createReadStream } = await import('node:fs')
     const { readInventoryFile, requestErrors } = await import('#listings/commands/inventory_file')

@@ -21,6 +21,7 @@ import SetAppEnabled from '#apps/services/set_app_enabled'
 import SetAppAbility from '#apps/services/set_app_ability'
 import ReadApplication from '#apps/services/read_application'
 import { durationSeconds } from '#apps/services/token_format'
+import { isLive } from '#apps/services/token_reader'
 import { FAKE_TX, FakeUnitOfWork } from '#tests/helpers/fakes'
 
 const T0 = DateTime.fromISO('2026-06-01T12:00:00.000Z')
@@ -31,6 +32,14 @@ class FakeAppStore implements AppStore {
     { id: 2, name: 'Other', abilities: [], createdAt: T0, disabledAt: null },
   ]
   writes = 0
+  /** Every row lock taken, in order (`app:1`, `token:3`), shared with the token store. */
+  locks: string[] = []
+
+  async lock(id: number, tx: Tx) {
+    assertTransaction(tx)
+    this.locks.push(`app:${id}`)
+    return this.find(id)
+  }
 
   async create(fields: Pick<AppRow, 'name' | 'abilities'>) {
     const app = { id: this.apps.length + 1, createdAt: T0, disabledAt: null, ...fields }
@@ -110,6 +119,26 @@ class FakeTokenStore implements TokenStore {
     return row ? this.#listed(row) : null
   }
 
+  async lock(id: number, tx: Tx) {
+    assertTransaction(tx)
+    this.apps.locks.push(`token:${id}`)
+    return this.find(id)
+  }
+
+  async countLive(appId: number, now: DateTime, tx?: Tx) {
+    assertTransaction(tx)
+    return this.rows.filter((row) => row.appId === appId && isLive(this.#listed(row), now)).length
+  }
+
+  async livePage(appId: number, now: DateTime, page: { page: number; perPage: number }) {
+    const live = this.rows.filter((row) => row.appId === appId && isLive(this.#listed(row), now))
+    const start = (page.page - 1) * page.perPage
+    return {
+      rows: live.slice(start, start + page.perPage).map((row) => this.#listed(row)),
+      total: live.length,
+    }
+  }
+
   async ofApp(appId: number) {
     return this.rows.filter((row) => row.appId === appId).map((row) => this.#listed(row))
   }
@@ -126,7 +155,8 @@ class FakeTokenStore implements TokenStore {
     return this.#listed(row)
   }
 
-  async revokeAllOfApp(appId: number, at: DateTime) {
+  async revokeAllOfApp(appId: number, at: DateTime, tx?: Tx) {
+    assertTransaction(tx)
     const live = this.rows.filter((row) => row.appId === appId && !row.revokedAt)
     for (const row of live) row.revokedAt = at
     return live.map((row) => row.id)
@@ -139,6 +169,11 @@ class FakeTokenStore implements TokenStore {
     if (!row.expiresAt || row.expiresAt > at) row.expiresAt = at
     return this.#listed(row)
   }
+}
+
+/** The locking statements and the count only mean something inside the action's unit of work. */
+function assertTransaction(tx: Tx | undefined) {
+  if (tx !== FAKE_TX) throw new Error('expected the unit of work’s transaction')
 }
 
 class FakeLogger {
@@ -163,10 +198,10 @@ function world() {
     memory,
     logger,
     unitOfWork,
-    issue: new IssueToken(apps, tokens, log),
+    issue: new IssueToken(apps, tokens, uow, log),
     authenticate: new AuthenticateApp(memory, tokens),
-    rotate: new RotateToken(tokens, uow, memory, log),
-    revoke: new RevokeTokens(apps, tokens, memory, log),
+    rotate: new RotateToken(apps, tokens, uow, memory, log),
+    revoke: new RevokeTokens(apps, tokens, uow, memory, log),
     switcher: new SetAppEnabled(apps, memory, log),
     abilities: new SetAppAbility(apps, memory, log),
     reader: new ReadApplication(apps),
@@ -255,6 +290,7 @@ test.group('RotateToken', () => {
   }) => {
     const w = world()
     const { row, token } = await issued(w)
+    w.unitOfWork.committed = 0
     const rotated = await w.rotate.execute(
       { appId: 1, tokenId: row.id },
       { name: 'nueva', overlapSeconds: 30 },
@@ -274,6 +310,7 @@ test.group('RotateToken', () => {
     assert.deepEqual(w.logger.lines.at(-1)?.fields, {
       appId: 1,
       tokenId: rotated.value.row.id,
+      tokenExpiresAt: null,
       previousTokenId: row.id,
       previousExpiresAt: T0.plus({ seconds: 30 }).toISO(),
     })
@@ -331,6 +368,100 @@ test.group('RotateToken', () => {
       (await w.rotate.execute({ appId: 1, tokenId: expired.row.id }, {}, T0.plus({ seconds: 4 })))
         .ok
     )
+  })
+})
+
+test.group('RotateToken and IssueToken: bounds (docs/design.md §25)', () => {
+  test('the new token expires with the calling one, whatever the overlap; none when the caller has none', async ({
+    assert,
+  }) => {
+    const w = world()
+    const short = await issued(w, 1, 10)
+    const edge = T0.plus({ seconds: 10 })
+    const rotated = await w.rotate.execute({ appId: 1, tokenId: short.row.id }, {}, T0)
+    assert.isTrue(rotated.ok)
+    if (!rotated.ok) return
+    assert.equal(rotated.value.row.expiresAt?.toMillis(), edge.toMillis())
+    assert.equal(rotated.value.previous.expiresAt?.toMillis(), edge.toMillis())
+    assert.isNotNull(
+      await w.authenticate.execute(rotated.value.token, edge.minus({ milliseconds: 1 }))
+    )
+    assert.isNull(await w.authenticate.execute(rotated.value.token, edge))
+    // A shorter overlap ends the caller sooner; the new token still lasts the caller's own expiry.
+    const other = await issued(w, 1, 10)
+    const soon = await w.rotate.execute(
+      { appId: 1, tokenId: other.row.id },
+      { overlapSeconds: 3 },
+      T0
+    )
+    assert.equal(soon.ok && soon.value.row.expiresAt?.toMillis(), edge.toMillis())
+    assert.equal(
+      soon.ok && soon.value.previous.expiresAt?.toMillis(),
+      T0.plus({ seconds: 3 }).toMillis()
+    )
+    const forever = await issued(w)
+    const kept = await w.rotate.execute({ appId: 1, tokenId: forever.row.id }, {}, T0)
+    assert.isTrue(kept.ok && kept.value.row.expiresAt === null)
+    assert.equal(w.logger.lines.at(-1)?.fields.tokenExpiresAt, null)
+    assertIdsOnly(assert, w)
+  })
+
+  test('at most 20 live tokens: the 20th issued, the 21st refused and nothing written', async ({
+    assert,
+  }) => {
+    const w = world()
+    const caller = await issued(w)
+    // Neither a revoked nor an expired token counts.
+    await w.tokens.revoke((await issued(w)).row.id, T0)
+    await issued(w, 1, 5)
+    const later = T0.plus({ seconds: 5 })
+    for (let i = 0; i < 18; i++) assert.isTrue((await w.issue.execute(1, {}, later)).ok)
+    assert.equal(await w.tokens.countLive(1, later, FAKE_TX), 19)
+    const twentieth = await w.rotate.execute({ appId: 1, tokenId: caller.row.id }, {}, later)
+    assert.isTrue(twentieth.ok, 'the 20th live token')
+    const rows = w.tokens.rows.length
+    const lines = w.logger.lines.length
+    assert.deepEqual(await w.rotate.execute({ appId: 1, tokenId: caller.row.id }, {}, later), {
+      ok: false,
+      reason: 'token_limit',
+    })
+    assert.deepEqual(await w.issue.execute(1, {}, later), { ok: false, reason: 'token_limit' })
+    assert.lengthOf(w.tokens.rows, rows)
+    assert.lengthOf(w.logger.lines, lines)
+    assert.equal(
+      w.tokens.rows.find((row) => row.id === caller.row.id)!.expiresAt?.toMillis(),
+      later.plus({ days: 1 }).toMillis(),
+      'the refused rotation left the caller as the 20th left it'
+    )
+    // Ending the caller now keeps the app at 20: allowed. Another app is not counted.
+    const swap = await w.rotate.execute(
+      { appId: 1, tokenId: caller.row.id },
+      { overlapSeconds: 0 },
+      later
+    )
+    assert.isTrue(swap.ok)
+    assert.equal(await w.tokens.countLive(1, later, FAKE_TX), 20)
+    assert.isTrue((await w.issue.execute(2, {}, later)).ok)
+  })
+
+  test('rotation locks the app, then the calling token, in its unit of work; revoking all locks the app', async ({
+    assert,
+  }) => {
+    const w = world()
+    const { row } = await issued(w)
+    w.apps.locks.length = 0
+    await w.rotate.execute({ appId: 1, tokenId: row.id }, {}, T0)
+    assert.deepEqual(w.apps.locks, ['app:1', `token:${row.id}`])
+    w.apps.locks.length = 0
+    await w.revoke.execute({ appId: 1 }, T0)
+    assert.deepEqual(w.apps.locks, ['app:1'])
+    // Found revoked once locked (a revocation committed first): refused, nothing issued.
+    const count = w.tokens.rows.length
+    assert.deepEqual(await w.rotate.execute({ appId: 1, tokenId: row.id }, {}, T0), {
+      ok: false,
+      reason: 'credential_invalid',
+    })
+    assert.lengthOf(w.tokens.rows, count)
   })
 })
 

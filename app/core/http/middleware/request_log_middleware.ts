@@ -1,5 +1,5 @@
 /*
- * One structured log line per request, and the request id on every response
+ * One structured log line per request (its path without credentials), and the request id on every response
  * (`X-Request-Id`; problem documents repeat it as `Extensions.TraceId`).
  * `Vary: Accept` on every response too (errors included): a handler that sets
  * its own Vary keeps Accept in it.
@@ -7,6 +7,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import { observeRequest } from '#core/metrics/http_metrics'
+import { redactedPath } from '#core/http/log_redaction'
 
 export default class RequestLogMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
@@ -21,7 +22,8 @@ export default class RequestLogMiddleware {
       ctx.logger.info({
         appId: (ctx as any).caller?.id ?? null,
         method: ctx.request.method(),
-        path: ctx.request.url(),
+        // A credential in the path (a registration link's token) never reaches the log.
+        path: redactedPath(ctx.request.url()),
         status,
         durationMs: Math.round(duration * 100) / 100,
       })
