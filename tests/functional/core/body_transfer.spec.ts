@@ -207,7 +207,7 @@ test.group('Body transfer: a body over the limit', (group) => {
     assert.isNull(outcome.response, 'a body that takes longer than the drain allows is cut')
   }).timeout(30_000)
 
-  test('with the production bounds, 25 MiB sent steadily over 12 s (a slow uplink, a loaded service) is drained: the 413 is read', async ({
+  test('with the production bounds 25 MiB sent steadily over 12 s (a slow uplink or a loaded service) is drained and its 413 read', async ({
     assert,
   }) => {
     const body = Buffer.alloc(25 * LIMIT, 'x')
@@ -222,7 +222,7 @@ test.group('Body transfer: a body over the limit', (group) => {
     assertProblem(assert, outcome.response!, 413)
   }).timeout(40_000)
 
-  test('after a drained early answer a keep-alive connection serves the next request; with Connection: close it ends once the body is in', async ({
+  test('after a drained early answer a keep-alive connection serves the next request and a Connection: close one ends once the body is in', async ({
     assert,
   }) => {
     const body = Buffer.from(jsonOf(2 * LIMIT))
