@@ -131,10 +131,10 @@ export type NaiveOutcome = {
 export function sendThenRead(
   head: string,
   body: Buffer,
-  options: { timeoutMs?: number; partBytes?: number; pauseMs?: number } = {}
+  options: { timeoutMs?: number; partBytes?: number; pauseMs?: number; url?: string } = {}
 ): Promise<NaiveOutcome> {
   const { timeoutMs = 20_000, partBytes = 64 * 1024, pauseMs = 0 } = options
-  const url = new URL(baseUrl())
+  const url = new URL(options.url ?? baseUrl())
   return new Promise((resolve) => {
     const socket = connect(Number(url.port), url.hostname)
     socket.pause()

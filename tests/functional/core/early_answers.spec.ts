@@ -10,7 +10,9 @@
 import { test } from '@japa/runner'
 import { createCaller } from '#tests/helpers/apps'
 import { baseUrl } from '#tests/helpers/http'
-import { sendThenRead, type NaiveOutcome } from '#tests/helpers/raw_socket'
+import { postHead, sendThenRead, type NaiveOutcome } from '#tests/helpers/raw_socket'
+import { startWebProcess } from '#tests/helpers/web_process'
+import { setTimeout as sleep } from 'node:timers/promises'
 
 const MiB = 1024 * 1024
 
@@ -201,4 +203,25 @@ test.group('Early answers reach a client that sends its whole body first', (grou
     assert.deepEqual(failures, [], `${read} of ${order.length} read`)
     assert.equal(read, order.length)
   }).timeout(180_000)
+
+  test('a deploy while the body of an early answer is still coming: the answer still reaches the sender', async ({
+    assert,
+  }) => {
+    const web = await startWebProcess()
+    const body = jsonOf(8 * MiB)
+    // 2 MiB/s: SIGTERM comes after the 413 went out, while the rest of the body is on its way.
+    const outcome = sendThenRead(
+      postHead('/v3/agencias', body.length, { Authorization: `Bearer ${token}` }),
+      body,
+      { url: web.url, partBytes: MiB / 2, pauseMs: 250 }
+    )
+    await sleep(1000)
+    const stopped = web.stop()
+    const { response, error, sent } = await outcome
+    assert.isUndefined(error)
+    assert.equal(sent, body.length)
+    assert.equal(response?.status, 413, response?.text)
+    assert.equal(response?.body.Status, 413)
+    await stopped
+  }).timeout(60_000)
 })
