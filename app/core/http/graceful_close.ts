@@ -31,7 +31,7 @@ export function gracefulClose<T extends Server>(server: T, options: GracefulClos
   const settle = (socket: net.Socket, connection: Connection) => {
     if (connection.responses.size > 0) return
     if (connection.served > 0) {
-      // One still reading the rest of an early answer's body ends when it is in (body_drain.ts).
+      // One still draining an early answer's body is half-closed: a reset would lose that answer (body_drain.ts).
       if (isDraining(socket)) socket.end()
       else socket.destroy()
     } else {
