@@ -3,10 +3,10 @@
  */
 import router from '@adonisjs/core/services/router'
 import server from '@adonisjs/core/services/server'
-import { answerClientErrorsOf } from '#core/http/client_errors'
+import { guardNodeServerOf } from '#core/http/client_errors'
 
 server.errorHandler(() => import('#core/http/exception_handler'))
-answerClientErrorsOf(server)
+guardNodeServerOf(server)
 
 server.use([
   () => import('#core/http/middleware/request_log_middleware'),

@@ -29,8 +29,12 @@ export const settings = {
   deliveryRetrySchedule: [5, 300, 1800, 7200, 18000, 36000, 86400] as number[],
   /** A request body idle this long while it is read is answered 408 and its connection closed. Tests shorten it. */
   bodyIdleTimeoutMs: 15_000,
-  /** The rest of a body refused as too large (413) is read and discarded up to this much, then the connection is cut. */
-  tooLargeDrain: { bytes: 64 * 1024 * 1024, ms: 10_000 },
+  /**
+   * The rest of a body answered before it was read (413, 401, 404, 415, a malformed URL) is read and
+   * discarded up to `bytes`, while it keeps coming (`idleMs`) and for at most `ms`; past that the
+   * connection is half-closed, read for `lingerMs` more, then cut (app/core/http/body_drain.ts). Tests shorten it.
+   */
+  bodyDrain: { bytes: 64 * 1024 * 1024, idleMs: 5_000, ms: 60_000, lingerMs: 2_000 },
   /**
    * How long a stock sync's worker holds its agency's turn without renewing it (it renews once per
    * batch of rows): a killed worker's sync is taken up again by another worker once it lapses. Tests shorten it.

@@ -4,6 +4,7 @@
  * after the answer), with the time each thing happened.
  */
 import { connect, type Socket } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { baseUrl } from '#tests/helpers/http'
 
 export type RawResponse = {
@@ -109,4 +110,74 @@ export function postHead(
     `POST ${path} HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n${framing}\r\n` +
     `${extra.join('')}\r\n`
   )
+}
+
+export type NaiveOutcome = {
+  /** The first whole response, when one arrived. */
+  response: RawResponse | null
+  /** The socket error the client met (EPIPE, ECONNRESET …), if any. */
+  error?: string
+  /** Body bytes written before the socket refused more. */
+  sent: number
+}
+
+/**
+ * The client that loses early answers: it writes the head and the whole body
+ * without reading anything (its socket paused, as a client that reads only
+ * after sending), then reads the response. A server that closes the
+ * connection while the body is still coming resets it, and the reset throws
+ * away the response the client had not read yet.
+ */
+export function sendThenRead(
+  head: string,
+  body: Buffer,
+  options: { timeoutMs?: number; partBytes?: number; pauseMs?: number; url?: string } = {}
+): Promise<NaiveOutcome> {
+  const { timeoutMs = 20_000, partBytes = 64 * 1024, pauseMs = 0 } = options
+  const url = new URL(options.url ?? baseUrl())
+  return new Promise((resolve) => {
+    const socket = connect(Number(url.port), url.hostname)
+    socket.pause()
+    let received = Buffer.alloc(0)
+    let error: string | undefined
+    let sent = 0
+    let bodySent = false
+    let settled = false
+    const settle = () => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      socket.destroy()
+      resolve({ response: parseResponse(received, 0), error, sent })
+    }
+    const timer = setTimeout(settle, timeoutMs)
+    socket.on('data', (chunk) => {
+      received = Buffer.concat([received, chunk])
+      if (bodySent && parseResponse(received, 0)) settle()
+    })
+    socket.on('error', (failure: NodeJS.ErrnoException) => {
+      error ??= failure.code ?? failure.message
+    })
+    socket.once('close', settle)
+    socket.once('connect', async () => {
+      socket.write(head)
+      for (let offset = 0; offset < body.length && !socket.destroyed; offset += partBytes) {
+        if (pauseMs > 0 && offset > 0) await sleep(pauseMs)
+        const part = body.subarray(offset, offset + partBytes)
+        if (!socket.write(part)) {
+          await new Promise<void>((done) => {
+            const go = () => {
+              socket.off('drain', go).off('close', go)
+              done()
+            }
+            socket.on('drain', go).on('close', go)
+          })
+        }
+        if (!socket.destroyed) sent += part.length
+      }
+      bodySent = true
+      socket.resume()
+      if (parseResponse(received, 0)) settle()
+    })
+  })
 }

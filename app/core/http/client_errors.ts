@@ -10,6 +10,7 @@ import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net'
 import { PROBLEM_CONTENT_TYPE, type ProblemErrors } from './problem.js'
 import { checkPercentEncoding, notUtf8 } from './input_gate.js'
+import { drainEarlyAnswers, lingeringClose } from './body_drain.js'
 
 function problemBody(
   status: number,
@@ -119,10 +120,14 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
   ERR_HTTP_HEADERS_TIMEOUT: [408, 'La solicitud no llegó completa a tiempo.'],
 }
 
+const answered = new WeakSet<Socket>()
+
 /** Answers what Node's HTTP parser refuses with a problem document instead of a bare status line. */
 export function attachClientErrorHandler(server: Server) {
   if (server.listenerCount('clientError') > 0) return
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    // Its answer is out: what still arrives fails to parse again and is discarded until the linger ends.
+    if (answered.has(socket)) return
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy()
       return
@@ -134,7 +139,8 @@ export function attachClientErrorHandler(server: Server) {
     const requestId = randomUUID()
     logRefusal(requestId, { status, code: error.code }, 'malformed HTTP request refused')
     const body = problemBody(status, detail, '/', requestId)
-    socket.end(
+    answered.add(socket)
+    socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
         `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
@@ -143,17 +149,21 @@ export function attachClientErrorHandler(server: Server) {
         'Connection: close\r\n\r\n' +
         body
     )
+    // The client may still be sending (headers too large, then a body): a close now would reset it.
+    lingeringClose(socket)
   })
 }
 
 /**
  * Every entry point (Ignitor's web server, `npm start`, the test server) hands
- * its node server to `setNodeServer`: attaching there covers them all.
+ * its node server to `setNodeServer`: attaching there covers them all. Besides
+ * the client errors, every early answer's body is drained (body_drain.ts).
  */
-export function answerClientErrorsOf(server: { setNodeServer(node: any): void }) {
+export function guardNodeServerOf(server: { setNodeServer(node: any): void }) {
   const original = server.setNodeServer.bind(server)
   server.setNodeServer = (node: any) => {
     attachClientErrorHandler(node)
+    drainEarlyAnswers(node)
     original(node)
   }
 }

@@ -8,6 +8,7 @@
  */
 import net from 'node:net'
 import type { Server, ServerResponse } from 'node:http'
+import { isDraining } from './body_drain.js'
 
 type Connection = { responses: Set<ServerResponse>; served: number }
 
@@ -30,7 +31,9 @@ export function gracefulClose<T extends Server>(server: T, options: GracefulClos
   const settle = (socket: net.Socket, connection: Connection) => {
     if (connection.responses.size > 0) return
     if (connection.served > 0) {
-      socket.destroy()
+      // One still draining an early answer's body is half-closed: a reset would lose that answer (body_drain.ts).
+      if (isDraining(socket)) socket.end()
+      else socket.destroy()
     } else {
       setTimeout(() => connection.responses.size === 0 && socket.destroy(), firstRequestMs).unref()
     }

@@ -9,7 +9,13 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { settings } from '#core/settings'
 import { createCaller } from '#tests/helpers/apps'
 import { raw } from '#tests/helpers/http'
-import { converse, postHead, type Conversation, type RawResponse } from '#tests/helpers/raw_socket'
+import {
+  converse,
+  postHead,
+  sendThenRead,
+  type Conversation,
+  type RawResponse,
+} from '#tests/helpers/raw_socket'
 
 /** A JSON object of exactly `size` bytes. */
 /** A JSON body of exactly `size` bytes whose one member the agency POST defines (unknown ones are a 400). */
@@ -107,13 +113,13 @@ async function sendAll(talk: Conversation, body: Buffer, chunked: boolean) {
 }
 
 test.group('Body transfer: a body over the limit', (group) => {
-  const original = settings.tooLargeDrain
+  const original = settings.bodyDrain
   let token: string
   group.setup(async () => {
     token = (await createCaller('body limit')).token
   })
   group.each.teardown(() => {
-    settings.tooLargeDrain = original
+    settings.bodyDrain = original
   })
   const LIMIT = 1024 * 1024
   const huge = Buffer.alloc(30 * 1024 * 1024, 'x')
@@ -153,7 +159,7 @@ test.group('Body transfer: a body over the limit', (group) => {
   test('past its bounds the discarding stops: more bytes than allowed, or a sender that stalls', async ({
     assert,
   }) => {
-    settings.tooLargeDrain = { bytes: 4 * LIMIT, ms: 10_000 }
+    settings.bodyDrain = { ...original, bytes: 4 * LIMIT, lingerMs: 300 }
     let talk = await converse()
     await talk.write(head(null))
     const sent = await sendAll(talk, huge, true)
@@ -162,7 +168,7 @@ test.group('Body transfer: a body over the limit', (group) => {
     // The 413 went out first; a client reading while it sends has it.
     assertProblem(assert, await talk.response, 413)
 
-    settings.tooLargeDrain = { bytes: 64 * LIMIT, ms: 500 }
+    settings.bodyDrain = { ...original, idleMs: 500, lingerMs: 300 }
     talk = await converse()
     await talk.write(head(huge.length))
     await talk.write(huge.subarray(0, 2 * LIMIT))
@@ -175,6 +181,87 @@ test.group('Body transfer: a body over the limit', (group) => {
       2000,
       `closed ${closedAt - response.at} ms after the 413`
     )
+  }).timeout(30_000)
+
+  test('the drain bounds, both sides: pauses shorter than the idle time and a body within the time are waited for', async ({
+    assert,
+  }) => {
+    const body = Buffer.from(jsonOf(4 * LIMIT))
+    const naive = (pauseMs: number) =>
+      sendThenRead(head(body.length), body, { partBytes: LIMIT, pauseMs })
+    // Idle bound 1 s: pauses of 0.2 s are waited for; pauses of 2.5 s are not.
+    settings.bodyDrain = { ...original, idleMs: 1000, ms: 10_000, lingerMs: 200 }
+    let outcome = await naive(200)
+    assert.isUndefined(outcome.error)
+    assert.equal(outcome.sent, body.length)
+    assertProblem(assert, outcome.response!, 413)
+    outcome = await naive(2500)
+    assert.isNull(outcome.response, 'a client that stalls past the idle bound is cut')
+
+    // Time bound 2 s: a body that takes 0.6 s in all is waited for; one that takes 3 s is not.
+    settings.bodyDrain = { ...original, idleMs: 5000, ms: 2000, lingerMs: 200 }
+    outcome = await naive(200)
+    assert.isUndefined(outcome.error)
+    assertProblem(assert, outcome.response!, 413)
+    outcome = await naive(1000)
+    assert.isNull(outcome.response, 'a body that takes longer than the drain allows is cut')
+  }).timeout(30_000)
+
+  test('with the production bounds 25 MiB sent steadily over 12 s (a slow uplink or a loaded service) is drained and its 413 read', async ({
+    assert,
+  }) => {
+    const body = Buffer.alloc(25 * LIMIT, 'x')
+    // 512 KiB every quarter second: 2 MiB/s, longer than the old 10 s cut, never idle.
+    const outcome = await sendThenRead(head(body.length), body, {
+      partBytes: LIMIT / 2,
+      pauseMs: 250,
+      timeoutMs: 30_000,
+    })
+    assert.isUndefined(outcome.error)
+    assert.equal(outcome.sent, body.length)
+    assertProblem(assert, outcome.response!, 413)
+  }).timeout(40_000)
+
+  test('after a drained early answer a keep-alive connection serves the next request and a Connection: close one ends once the body is in', async ({
+    assert,
+  }) => {
+    const body = Buffer.from(jsonOf(2 * LIMIT))
+    let talk = await converse()
+    await talk.write(head(body.length))
+    await talk.write(body)
+    assertProblem(assert, await talk.response, 413)
+    await talk.write(`GET /v3 HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${token}\r\n\r\n`)
+    // The same connection answers it.
+    const next = await new Promise<string>((resolve) => {
+      let text = ''
+      talk.socket.on('data', (chunk) => {
+        text += chunk.toString('latin1')
+        if (text.includes('\r\n\r\n')) resolve(text)
+      })
+    })
+    assert.match(next, /^HTTP\/1\.1 200 /)
+    talk.socket.destroy()
+
+    talk = await converse()
+    await talk.write(
+      postHead('/v3/agencias', body.length, {
+        Authorization: `Bearer ${token}`,
+        Connection: 'close',
+      })
+    )
+    const response = await talk.response
+    assertProblem(assert, response, 413)
+    assert.equal(response.headers.connection, 'close')
+    // The connection stays open while the body comes …
+    const firstHalf = await sendAll(talk, body.subarray(0, LIMIT), false)
+    assert.equal(firstHalf, LIMIT)
+    assert.isUndefined(talk.error())
+    // … and ends once it is in.
+    await sendAll(talk, body.subarray(LIMIT), false)
+    const lastByte = Date.now()
+    await talk.closed
+    assert.isUndefined(talk.error())
+    assert.isBelow(Date.now() - lastByte, 1000)
   }).timeout(30_000)
 
   test('an HTTP client posting 30 MB, sized and streamed, reads the 413, 20 times', async ({
