@@ -13,7 +13,8 @@ import { TokenParser, Tokenizer, TokenType } from '@streamparser/json'
 import type { ParsedTokenInfo } from '@streamparser/json/utils/types/parsedTokenInfo.js'
 import vine from '@vinejs/vine'
 import { Problem, type ProblemErrors } from '#core/http/problem'
-import { checkValues } from '#core/http/input_gate'
+import { MAX_DEPTH, MAX_MEMBERS, checkValues, limitMessages } from '#core/http/input_gate'
+import { errorMap } from '#core/http/error_map'
 import { UNKNOWN_MEMBERS_DETAIL, unknownMemberErrors } from '#core/http/unknown_members'
 import { oneOf } from '#core/http/rules'
 import type { SyncMode } from '#listings/stores/sync_store'
@@ -82,25 +83,72 @@ function refuse(errors: ProblemErrors, detail?: string): never {
 const tooMany = () =>
   refuse({ Publicaciones: [`Una sincronización admite hasta ${MAX_ROWS} publicaciones.`] })
 
+/** Text and numbers a row may not hold (the input gate's): the whole sync is refused. */
 function hostile(row: unknown, key: (path: string) => string) {
-  const errors: ProblemErrors = {}
-  checkValues(row, errors)
-  const keyed: ProblemErrors = {}
+  const errors = errorMap()
+  // Forbidden member names are the row's own result (Rechazada, keyed by the name).
+  checkValues(row, errors, '', { names: false })
+  const keyed = errorMap()
   for (const [path, messages] of Object.entries(errors)) keyed[key(path)] = messages
   if (Object.keys(keyed).length > 0) refuse(keyed)
 }
 
+/** Longest string (or CSV cell) a sync body holds: its longest fields (Descripcion, a photo URL) take 2 000. */
+export const MAX_STRING = 8192
+/** Longest CSV cell that holds a list (`Fotos`, `DatosTecnicosCustom`: 50 entries each). */
+export const MAX_LIST_CELL = 128 * 1024
+/** Longest member name: no field comes near. */
+export const MAX_NAME = 255
+/** Items of a list inside a row (a row's lists hold at most 50). */
+export const MAX_ITEMS = 200
+
+const keyOf = (path: (string | number)[]) => path.join('.') || '_'
+
+const limits = {
+  string: (key: string) => `El campo ${key} supera los ${MAX_STRING} caracteres.`,
+  name: (key: string) =>
+    `El nombre de campo ${key.slice(0, 40)}… supera los ${MAX_NAME} caracteres.`,
+  items: (key: string, max: number) => `La lista ${key} tiene más de ${max} elementos.`,
+}
+
 /**
- * The top level of a JSON body, watched token by token: the parser keeps
- * nothing it does not emit, so the members it was not asked for (unknown
- * ones, a scalar `Publicaciones`) are seen here.
+ * The body watched token by token, before the parser builds anything
+ * (docs/design.md §25): nesting beyond MAX_DEPTH, an object beyond MAX_MEMBERS,
+ * a list beyond its bound, a string or member name beyond its limit are
+ * refused at the token that crosses the line, so the work stays linear in the
+ * bytes (the parser walks its stack on every value it closes). The top level's
+ * members are noted too: the parser keeps nothing it does not emit, so the
+ * members it was not asked for (unknown ones, a scalar `Publicaciones`) are
+ * seen here.
  */
-function watchTopLevel(forward: (info: ParsedTokenInfo) => void) {
+function watchTokens(forward: (info: ParsedTokenInfo) => void) {
   const seen = { object: undefined as boolean | undefined, members: new Map<string, TokenType>() }
-  let depth = 0
+  // Per open object or list: whether it is an object, and its members (items) so far.
+  const objects: boolean[] = []
+  const counts: number[] = []
+  // The path to the value being read (member names, item indexes), for the 400's key.
+  const path: (string | number)[] = []
   let expectKey = false
-  let key: string | undefined
   let awaitingValue = false
+  let key: string | undefined
+
+  // A value starts: count it as its list's item.
+  const value = () => {
+    const depth = objects.length
+    if (depth === 0 || objects[depth - 1]) return
+    const index = counts[depth - 1]++
+    const max = depth <= 2 ? MAX_ROWS : MAX_ITEMS
+    if (index >= max) {
+      if (path[0] === 'Publicaciones' && depth === 2) tooMany()
+      refuse({ [keyOf(path)]: [limits.items(keyOf(path), max)] })
+    }
+    path.push(index)
+  }
+  // A value ended: its member name or index leaves the path.
+  const ended = () => {
+    if (objects.length > 0) path.pop()
+  }
+
   const watch = (info: ParsedTokenInfo) => {
     if (awaitingValue) {
       seen.members.set(key!, info.token)
@@ -109,26 +157,49 @@ function watchTopLevel(forward: (info: ParsedTokenInfo) => void) {
     switch (info.token) {
       case TokenType.LEFT_BRACE:
       case TokenType.LEFT_BRACKET:
-        if (depth === 0) seen.object = info.token === TokenType.LEFT_BRACE
-        depth++
-        expectKey = depth === 1 && info.token === TokenType.LEFT_BRACE
+        if (objects.length === 0) seen.object = info.token === TokenType.LEFT_BRACE
+        value()
+        if (objects.length === MAX_DEPTH) refuse({ _: [limitMessages.depth()] })
+        objects.push(info.token === TokenType.LEFT_BRACE)
+        counts.push(0)
+        expectKey = info.token === TokenType.LEFT_BRACE
         break
       case TokenType.RIGHT_BRACE:
       case TokenType.RIGHT_BRACKET:
-        depth--
-        break
-      case TokenType.COMMA:
-        expectKey = depth === 1 && seen.object === true
-        break
-      case TokenType.COLON:
-        awaitingValue = depth === 1
-        break
-      case TokenType.STRING:
-        if (expectKey) key = info.value as string
+        objects.pop()
+        counts.pop()
+        ended()
         expectKey = false
         break
+      case TokenType.COMMA:
+        expectKey = objects[objects.length - 1] === true
+        break
+      case TokenType.COLON:
+        awaitingValue = objects.length === 1
+        break
+      case TokenType.STRING:
+        if (expectKey) {
+          expectKey = false
+          const name = info.value as string
+          const depth = objects.length
+          if (++counts[depth - 1] > MAX_MEMBERS) {
+            refuse({ [keyOf(path)]: [limitMessages.members(path.join('.'))] })
+          }
+          if (name.length > MAX_NAME) refuse({ [keyOf(path)]: [limits.name(name)] })
+          if (depth === 1) key = name
+          path.push(name)
+          break
+        }
+        value()
+        if ((info.value as string).length > MAX_STRING) {
+          refuse({ [keyOf(path)]: [limits.string(keyOf(path))] })
+        }
+        ended()
+        break
       default:
-        if (depth === 0) seen.object = false
+        if (objects.length === 0) seen.object = false
+        value()
+        ended()
     }
     forward(info)
   }
@@ -150,7 +221,7 @@ export async function readJsonInventory(chunks: AsyncIterable<Buffer>): Promise<
     ],
     keepStack: false,
   })
-  const { seen, watch } = watchTopLevel(parser.write.bind(parser))
+  const { seen, watch } = watchTokens(parser.write.bind(parser))
   tokenizer.onToken = watch
   tokenizer.onEnd = () => {
     if (!parser.isEnded) parser.end()

@@ -23,8 +23,10 @@ import {
   checkPathParams,
   checkPercentEncoding,
   checkValues,
+  jsonBodyAsSent,
   pathParamsClean,
 } from '../input_gate.js'
+import { errorMap } from '../error_map.js'
 
 /** What `inflation` can decode (RFC 9110 §8.4.1 names; 415 + Accept-Encoding otherwise). */
 export const ACCEPTED_ENCODINGS = 'gzip, deflate, br'
@@ -39,7 +41,7 @@ export default class InputGateMiddleware {
     const query = request.parsedUrl.query
     // Clean requests (the common case) allocate nothing here.
     if ((params && !pathParamsClean(params)) || query) {
-      const errors: ProblemErrors = {}
+      const errors = errorMap()
       if (params) checkPathParams(params, errors)
       if (query) {
         checkPercentEncoding(query, errors)
@@ -138,9 +140,12 @@ function bodyTimeout() {
 }
 
 function checkBody(ctx: HttpContext) {
-  const errors: ProblemErrors = {}
-  if (ctx.request.bodyType === 'urlencoded') checkPercentEncoding(ctx.request.raw() ?? '', errors)
-  checkValues(ctx.request.body(), errors)
+  const errors = errorMap()
+  const { request } = ctx
+  if (request.bodyType === 'urlencoded') checkPercentEncoding(request.raw() ?? '', errors)
+  const body =
+    request.bodyType === 'json' ? jsonBodyAsSent(request.raw(), request.body()) : request.body()
+  checkValues(body, errors)
   if (hasAny(errors)) throw Problem.badRequest(errors, GATE_DETAIL)
 }
 
