@@ -396,31 +396,111 @@ function objectOf(header: string[], record: string[]): Record<string, unknown> {
   return row
 }
 
+/** Bytes from the first one past ASCII that decide a CSV's encoding (or up to the body's end). */
+export const ENCODING_WINDOW = 4096
+
 /**
- * The bytes as text: UTF-8, or Windows-1252 when the first bytes past ASCII
- * are not UTF-8 (as dealer systems often export). Decided once, as it arrives.
+ * The decoder of a CSV whose first byte past ASCII starts `bytes`: UTF-8 when
+ * the window's bytes are UTF-8, else Windows-1252 (as dealer systems often
+ * export). Decided on a fixed window of the body, never on how it was chunked.
  */
+function decoderFor(bytes: Buffer, complete: boolean) {
+  const window = bytes.subarray(0, ENCODING_WINDOW)
+  let end = window.length
+  if (!complete || bytes.length > ENCODING_WINDOW) {
+    // A sequence cut at the window's end is not evidence either way.
+    let continuation = 0
+    while (continuation < 3 && end > 0 && (window[end - 1] & 0xc0) === 0x80) {
+      end--
+      continuation++
+    }
+    if (end > 0 && window[end - 1] >= 0xc0) end--
+    else end += continuation
+  }
+  return isUtf8(window.subarray(0, end))
+    ? new TextDecoder('utf-8', { fatal: true })
+    : new TextDecoder('windows-1252')
+}
+
+/** The bytes as text: ASCII as it comes, then the decoder a fixed window decides. */
 async function* decoded(chunks: AsyncIterable<Buffer>, hash: ReturnType<typeof createHash>) {
   let decoder: InstanceType<typeof globalThis.TextDecoder> | null = null
+  // From the first byte past ASCII, held until the window is full.
+  let held: Buffer[] = []
+  let heldBytes = 0
   for await (const chunk of chunks) {
     hash.update(chunk)
-    if (!decoder) {
+    if (decoder) {
+      yield decoder.decode(chunk, { stream: true })
+      continue
+    }
+    if (heldBytes === 0) {
       const first = chunk.findIndex((byte) => byte >= 0x80)
       if (first === -1) {
         yield chunk.toString('latin1')
         continue
       }
-      // A sequence cut at the chunk's end is not evidence either way.
-      let end = chunk.length
-      while (end > first && end > chunk.length - 3 && (chunk[end - 1] & 0xc0) === 0x80) end--
-      if (end > first && chunk[end - 1] >= 0xc0) end--
-      decoder = isUtf8(chunk.subarray(first, end))
-        ? new TextDecoder('utf-8', { fatal: true })
-        : new TextDecoder('windows-1252')
+      if (first > 0) yield chunk.toString('latin1', 0, first)
+      held.push(chunk.subarray(first))
+      heldBytes += chunk.length - first
+    } else {
+      held.push(chunk)
+      heldBytes += chunk.length
     }
-    yield decoder.decode(chunk, { stream: true })
+    if (heldBytes >= ENCODING_WINDOW) {
+      const bytes = Buffer.concat(held)
+      held = []
+      decoder = decoderFor(bytes, false)
+      yield decoder.decode(bytes, { stream: true })
+    }
+  }
+  if (!decoder && heldBytes > 0) {
+    const bytes = Buffer.concat(held)
+    decoder = decoderFor(bytes, true)
+    yield decoder.decode(bytes, { stream: true })
   }
   if (decoder) yield decoder.decode()
+}
+
+/** A CSV line's bound (csv-parse counts it as it reads): every cell at its longest. */
+const MAX_RECORD = 512 * 1024
+const LIST_COLUMNS = new Set(['Fotos', 'DatosTecnicosCustom'])
+const KNOWN_COLUMNS: ReadonlySet<string> = new Set(CSV_COLUMNS)
+
+/** The header row's refusals: more columns than a sync knows at once; else unknown and repeated ones (≤ 27). */
+function checkHeader(header: string[], line: string) {
+  if (header.length > CSV_COLUMNS.length) {
+    refuse({
+      [line]: [
+        `El encabezado tiene ${header.length} columnas; una sincronización conoce ${CSV_COLUMNS.length}.`,
+      ],
+    })
+  }
+  hostile(header, () => line)
+  const unknown = header.filter((name) => !KNOWN_COLUMNS.has(name))
+  const named = new Set<string>()
+  const repeated = header.filter((name) => named.size === named.add(name).size)
+  if (unknown.length > 0 || repeated.length > 0) {
+    refuse({
+      [line]: [
+        ...unknown.map(
+          (name) => `La columna «${name.slice(0, MAX_NAME)}» no es un campo de la publicación.`
+        ),
+        ...[...new Set(repeated)].map((name) => `La columna «${name}» está repetida.`),
+      ],
+    })
+  }
+}
+
+/** A cell beyond its column's limit refuses the sync (the line's key). */
+function checkCells(header: string[], record: string[], line: string) {
+  for (let index = 0; index < record.length; index++) {
+    const column = header[index]
+    const max = LIST_COLUMNS.has(column) ? MAX_LIST_CELL : MAX_STRING
+    if (record[index].length > max) {
+      refuse({ [line]: [`La columna ${column} supera los ${max} caracteres.`] })
+    }
+  }
 }
 
 /** A CSV inventory; its options come from the query string. */
@@ -434,6 +514,7 @@ export async function readCsvInventory(
     info: true,
     record_delimiter: ['\r\n', '\n', '\r'],
     skip_empty_lines: true,
+    max_record_size: MAX_RECORD,
   })
   pipeline(Readable.from(decoded(chunks, hash)), parser, () => {})
   let header: string[] | undefined
@@ -446,20 +527,11 @@ export async function readCsvInventory(
       const line = `Linea.${info.lines}`
       if (!header) {
         header = record.map((name) => name.trim())
-        hostile(header, () => line)
-        const unknown = header.filter((name) => !CSV_COLUMNS.includes(name))
-        const repeated = header.filter((name, index) => header!.indexOf(name) !== index)
-        if (unknown.length > 0 || repeated.length > 0) {
-          refuse({
-            [line]: [
-              ...unknown.map((name) => `La columna «${name}» no es un campo de la publicación.`),
-              ...repeated.map((name) => `La columna «${name}» está repetida.`),
-            ],
-          })
-        }
+        checkHeader(header, line)
         continue
       }
       if (rows.length === MAX_ROWS) tooMany()
+      checkCells(header, record, line)
       hostile(record, () => line)
       rows.push(rowOf(objectOf(header, record)))
     }
@@ -472,6 +544,9 @@ export async function readCsvInventory(
     if (error instanceof CsvError) {
       const { lines, info } = error as { lines?: number; info?: { lines?: number } }
       const line = lines ?? info?.lines ?? 1
+      if (error.code === 'CSV_MAX_RECORD_SIZE') {
+        refuse({ [`Linea.${line}`]: [`La línea supera los ${MAX_RECORD / 1024} KiB.`] })
+      }
       refuse({ [`Linea.${line}`]: [`El CSV no se pudo leer: ${error.message}`] })
     }
     throw error
