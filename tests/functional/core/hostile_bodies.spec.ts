@@ -6,6 +6,8 @@
  * 5 s, every probe is answered within 1 s, and the process is still alive.
  */
 import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
+import JobRunner from '#core/jobs/runner'
 import { startWebProcess, WEB_HEAP_FLAGS } from '#tests/helpers/web_process'
 import { createCaller } from '#tests/helpers/apps'
 import { createAgency } from '#tests/helpers/agencies'
@@ -90,6 +92,22 @@ function wideRow(bytes: number) {
   )
 }
 
+/** One row within every limit that is 8 MiB all the same: 199 unknown members of 200 strings each. */
+function bigRow(externalId: string) {
+  const inner = Array.from(
+    { length: 200 },
+    (_, i) => `"k${String(i).padStart(3, '0')}":"${'x'.repeat(190)}"`
+  ).join(',')
+  const members = Array.from(
+    { length: 199 },
+    (_, i) => `"z${String(i).padStart(3, '0')}":{${inner}}`
+  )
+  return Buffer.from(
+    `{"Modo":"Parcial","Publicaciones":[{"ExternalId":"${externalId}",${members.join(',')}}]}`,
+    'latin1'
+  )
+}
+
 test.group('Hostile bodies under the production heap flags', (group) => {
   group.setup(async () => {
     const { app, token: issued } = await createCaller('Hostile bodies app')
@@ -141,5 +159,28 @@ test.group('Hostile bodies under the production heap flags', (group) => {
     assert.deepEqual(sent.probe.failures, 0)
     assert.isBelow(sent.probe.slowest, 1000)
     assert.isTrue(web.alive(), web.stderr())
+  }).timeout(60_000)
+
+  test('an 8 MiB one-row sync within every limit: accepted, the process alive; the row Rechazada with 50 Errors and the count of the rest', async ({
+    assert,
+  }) => {
+    const body = bigRow('big-row-1')
+    assert.isAbove(body.length, 7.5 * 1024 * 1024)
+    const sent = await hostile(body, 'application/json')
+    assert.equal(sent.status, 202, JSON.stringify(sent.problem).slice(0, 500))
+    assert.isAtMost(sent.ms, 5000)
+    assert.deepEqual(sent.probe.failures, 0)
+    assert.isBelow(sent.probe.slowest, 1000)
+    assert.isTrue(web.alive(), web.stderr())
+
+    const runner = await app.container.make(JobRunner)
+    await runner.runNow('stock.sync', { syncId: sent.problem.Id })
+    const listed = await fetch(`${web.url}${path}/${sent.problem.Id}/resultados`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+    const [result] = ((await listed.json()) as any)._entries
+    assert.equal(result.Resultado, 'Rechazada')
+    assert.lengthOf(Object.keys(result.Errors), 51)
+    assert.deepEqual(result.Errors._omitidos, ['Hay 149 campos más con errores que no se listan.'])
   }).timeout(60_000)
 })
