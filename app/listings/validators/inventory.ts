@@ -494,10 +494,10 @@ function checkHeader(header: string[], line: string) {
 
 /** A cell beyond its column's limit refuses the sync (the line's key). */
 function checkCells(header: string[], record: string[], line: string) {
-  for (let index = 0; index < record.length; index++) {
+  for (const [index, cell] of record.entries()) {
     const column = header[index]
     const max = LIST_COLUMNS.has(column) ? MAX_LIST_CELL : MAX_STRING
-    if (record[index].length > max) {
+    if (cell.length > max) {
       refuse({ [line]: [`La columna ${column} supera los ${max} caracteres.`] })
     }
   }

@@ -110,8 +110,8 @@ function bigRow(externalId: string) {
 
 test.group('Hostile bodies under the production heap flags', (group) => {
   group.setup(async () => {
-    const { app, token: issued } = await createCaller('Hostile bodies app')
-    const fixture = await createAgency(app)
+    const { app: caller, token: issued } = await createCaller('Hostile bodies app')
+    const fixture = await createAgency(caller)
     token = issued
     path = `/v3/publicaciones/${fixture.agency.adminMail}/sincronizaciones`
     web = await startWebProcess({ nodeFlags: WEB_HEAP_FLAGS })

@@ -130,7 +130,11 @@ test.group('Stock sync: bounded JSON', () => {
     const results = await rowErrors(ctx, client, posted.body.Id)
     assert.equal(results.get(ids[0]).Resultado, 'Rechazada')
     assert.deepEqual(Object.keys(results.get(ids[0]).Errors), ['__proto__'])
-    assert.match(results.get(ids[0]).Errors.__proto__[0], /no se admite/)
+    // Read as an own key: `.__proto__` would be the accessor.
+    assert.match(
+      Object.getOwnPropertyDescriptor(results.get(ids[0]).Errors, '__proto__')!.value[0],
+      /no se admite/
+    )
     assert.deepEqual(Object.keys(results.get(ids[1]).Errors), ['constructor'])
     assert.deepEqual(Object.keys(results.get(ids[2]).Errors), ['Precio.prototype'])
     assert.equal(results.get(ids[3]).Resultado, 'Creada')

@@ -24,6 +24,7 @@ import {
   checkPercentEncoding,
   checkValues,
   jsonBodyAsSent,
+  limitMessages,
   pathParamsClean,
 } from '../input_gate.js'
 import { errorMap } from '../error_map.js'
@@ -186,7 +187,12 @@ function bodyProblem(error: any, contentEncoding: string | undefined): unknown {
     const detail = 'El cuerpo debe ser un objeto o una lista JSON.'
     return Problem.badRequest({ _: [detail] }, detail)
   }
-  if (error instanceof SyntaxError || error instanceof RangeError || error?.status === 400) {
+  // JSON.parse runs out of stack only on nesting thousands of levels deep.
+  if (error instanceof RangeError) {
+    const detail = limitMessages.depth()
+    return Problem.badRequest({ _: [detail] }, detail)
+  }
+  if (error instanceof SyntaxError || error?.status === 400) {
     const detail = 'El cuerpo no es JSON válido.'
     return Problem.badRequest({ _: [detail] }, detail)
   }
