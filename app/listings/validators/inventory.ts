@@ -486,7 +486,9 @@ function checkHeader(header: string[], line: string) {
         ...unknown.map(
           (name) => `La columna «${name.slice(0, MAX_NAME)}» no es un campo de la publicación.`
         ),
-        ...[...new Set(repeated)].map((name) => `La columna «${name}» está repetida.`),
+        ...[...new Set(repeated)].map(
+          (name) => `La columna «${name.slice(0, MAX_NAME)}» está repetida.`
+        ),
       ],
     })
   }
