@@ -29,15 +29,16 @@ export function omittedMessage(count: number): string {
     : `Hay ${count} campos más con errores que no se listan.`
 }
 
-/** `errors` with at most MAX_ERROR_KEYS keys (in their order) and, past them, the count of the rest. */
+/**
+ * `errors` with at most MAX_ERROR_KEYS keys (in their order) and, past them,
+ * the count of the rest. A map already capped where it was built passes as is.
+ */
 export function capErrors(errors: ProblemErrors): ProblemErrors {
-  const keys = Object.keys(errors)
-  if (keys.length <= MAX_ERROR_KEYS && Object.getPrototypeOf(errors) === null) return errors
+  const keys = Object.keys(errors).filter((key) => key !== OMITTED_KEY)
+  if (keys.length <= MAX_ERROR_KEYS) return errors
   const capped = errorMap()
   // No prototype: assigning `__proto__` here makes a key.
   for (const key of keys.slice(0, MAX_ERROR_KEYS)) capped[key] = errors[key]
-  if (keys.length > MAX_ERROR_KEYS) {
-    capped[OMITTED_KEY] = [omittedMessage(keys.length - MAX_ERROR_KEYS)]
-  }
+  capped[OMITTED_KEY] = [omittedMessage(keys.length - MAX_ERROR_KEYS)]
   return capped
 }

@@ -588,6 +588,14 @@ test.group('Input gate: bounded JSON bodies (docs/design.md §25)', (group) => {
     assert.deepEqual(many.body.Errors._omitidos, [
       'Hay 141 campos más con errores que no se listan.',
     ])
+    // The validator's alike: 50 custom data entries with two faults each.
+    const entries = Array.from({ length: 50 }, () => ({ Nombre: '', Valor: 'v'.repeat(201) }))
+    const invalid = await create(JSON.stringify(listingBody({ DatosTecnicosCustom: entries })))
+    assert.equal(invalid.status, 400)
+    assert.lengthOf(Object.keys(invalid.body.Errors), 51)
+    assert.deepEqual(invalid.body.Errors._omitidos, [
+      'Hay 50 campos más con errores que no se listan.',
+    ])
     // The gate's own errors alike: 60 NULs in 60 members.
     const nuls = Array.from({ length: 60 }, (_, i) => `"n${i}":"a\\u0000b"`).join(',')
     const dirty = await create(withMembers(nuls))
