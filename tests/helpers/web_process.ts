@@ -1,17 +1,22 @@
 /*
  * A second web process of this app (the production entry point, bin/server.ts)
  * on the suite's database and a free port, for tests of what several
- * processes see (credential memory, limits).
+ * processes see (credential memory, limits), or under the production heap
+ * flags (`nodeFlags: WEB_HEAP_FLAGS`).
  */
 import { spawn } from 'node:child_process'
 import app from '@adonisjs/core/services/app'
 import { freePort } from '#tests/helpers/free_port'
 import { until } from '#tests/helpers/until'
 
-export async function startWebProcess() {
+/** The web process's heap flags in production (docs/operations.md). */
+export const WEB_HEAP_FLAGS = ['--max-old-space-size=128', '--max-semi-space-size=8']
+
+export async function startWebProcess(options: { nodeFlags?: string[] } = {}) {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
-  const child = spawn(process.execPath, ['--import=@poppinss/ts-exec', 'bin/server.ts'], {
+  const args = [...(options.nodeFlags ?? []), '--import=@poppinss/ts-exec', 'bin/server.ts']
+  const child = spawn(process.execPath, args, {
     cwd: app.makePath(),
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: url },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -37,5 +42,7 @@ export async function startWebProcess() {
       child.once('exit', () => resolve())
       child.kill('SIGTERM')
     })
-  return { url, stop }
+  /** Whether the process is still running (not crashed, not killed). */
+  const alive = () => child.exitCode === null && child.signalCode === null
+  return { url, stop, alive, stderr: () => stderr }
 }

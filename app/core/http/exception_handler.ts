@@ -9,6 +9,7 @@ import { ExceptionHandler, type HttpContext } from '@adonisjs/core/http'
 import { isDatabaseUnavailable, uniqueViolation } from '#core/database/errors'
 import { Problem, sendProblem, type ProblemErrors } from './problem.js'
 import { errorPageFor } from './error_pages.js'
+import { addError, errorMap } from './error_map.js'
 
 type VineMessage = { field: string; message: string; index?: number }
 
@@ -16,11 +17,9 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 
 /** Vine field paths to wire keys: `Fotos.2`, `Interesado.Email`, `_` for the entry. */
 export function errorsFromVine(messages: VineMessage[]): ProblemErrors {
-  const errors: ProblemErrors = {}
-  for (const { field, message } of messages) {
-    const key = field && field !== '' ? field : '_'
-    ;(errors[key] ??= []).push(message)
-  }
+  const errors = errorMap()
+  for (const { field, message } of messages)
+    addError(errors, field && field !== '' ? field : '_', message)
   return errors
 }
 

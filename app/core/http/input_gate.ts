@@ -7,14 +7,25 @@
  * per string and no allocation.
  */
 import { Problem, type ProblemErrors } from './problem.js'
+import { MAX_ERROR_KEYS, OMITTED_KEY, addError, omittedMessage } from './error_map.js'
 
 export const INT4_MAX = 2_147_483_647
 
 /** Path parameters that are serial (int4) ids: beyond the column → 404. */
 const ID_PARAMS = new Set(['id', 'listing'])
 
-/** Bodies nest a few levels; far deeper ones are refused before anything walks them. */
+/** Bodies nest a few levels; deeper ones are refused before anything walks them (levels = open objects and lists). */
 export const MAX_DEPTH = 32
+
+/** Members of one object a body may hold; none of the service's objects comes near. */
+export const MAX_MEMBERS = 200
+
+/** Member names that reach an object's prototype in JavaScript: refused in every body. */
+export const FORBIDDEN_NAMES: ReadonlySet<string> = new Set([
+  '__proto__',
+  'constructor',
+  'prototype',
+])
 
 // With the `u` flag a surrogate range matches only unpaired surrogates.
 // eslint-disable-next-line no-control-regex -- NUL is exactly what the gate refuses
@@ -26,6 +37,16 @@ const messages = {
   range: (key: string) => `El campo ${key} está fuera de rango.`,
   encoding: (key: string) => `El campo ${key} tiene una codificación porcentual inválida.`,
   depth: () => `El cuerpo tiene más de ${MAX_DEPTH} niveles de anidamiento.`,
+  members: (key: string) =>
+    `${key ? `El objeto ${key}` : 'El cuerpo'} tiene más de ${MAX_MEMBERS} campos.`,
+  name: (name: string) => `El nombre ${name} no se admite como campo.`,
+}
+
+/** Wording of the parse-time limits, shared with the streamed readers (a stock sync's body). */
+export const limitMessages = {
+  depth: messages.depth,
+  members: messages.members,
+  name: messages.name,
 }
 
 /** True when a string is acceptable text. */
@@ -42,58 +63,119 @@ function textProblem(value: string, key: string): string {
   return value.includes('\u0000') ? messages.nul(key) : messages.text(key)
 }
 
-function add(errors: ProblemErrors, key: string, message: string) {
-  ;(errors[key] ??= []).push(message)
+type Walk = { errors: ProblemErrors; names: boolean; keys: number; omitted: number }
+
+function add(walk: Walk, key: string, message: string) {
+  if (!Object.hasOwn(walk.errors, key)) {
+    // Bounded: past MAX_ERROR_KEYS keys, only counted.
+    if (walk.keys >= MAX_ERROR_KEYS) {
+      walk.omitted++
+      return
+    }
+    walk.keys++
+  }
+  addError(walk.errors, key, message)
 }
 
-/** Fast pass: is every string, key and number of `value` clean? */
-function clean(value: unknown, depth: number): boolean {
+/**
+ * Fast pass: is every string, key and number of `value` clean, and its shape
+ * within the limits? `depth` counts the objects and lists around `value`.
+ * Linear in the value: it stops at the first offence.
+ */
+function clean(value: unknown, depth: number, names: boolean): boolean {
   if (typeof value === 'string') return !BAD_TEXT.test(value)
   if (typeof value === 'number') return Number.isFinite(value)
   if (value === null || typeof value !== 'object') return true
-  if (depth > MAX_DEPTH) return false
+  if (depth >= MAX_DEPTH) return false
   if (Array.isArray(value)) {
-    for (const item of value) if (!clean(item, depth + 1)) return false
+    for (const item of value) if (!clean(item, depth + 1, names)) return false
     return true
   }
+  let members = 0
   for (const key in value) {
-    if (BAD_TEXT.test(key) || !clean((value as Record<string, unknown>)[key], depth + 1))
+    if (
+      ++members > MAX_MEMBERS ||
+      (names && FORBIDDEN_NAMES.has(key)) ||
+      BAD_TEXT.test(key) ||
+      !clean((value as Record<string, unknown>)[key], depth + 1, names)
+    )
       return false
   }
   return true
 }
 
-/** Slow pass, only on dirty input: the wire key of every offence. */
-function collect(value: unknown, key: string, depth: number, errors: ProblemErrors) {
+/** Slow pass, only on input the fast pass refused: the wire key of every offence (bounded). */
+function collect(value: unknown, key: string, depth: number, walk: Walk) {
   if (typeof value === 'string') {
-    if (BAD_TEXT.test(value)) add(errors, key || '_', textProblem(value, key || 'cuerpo'))
+    if (BAD_TEXT.test(value)) add(walk, key || '_', textProblem(value, key || 'cuerpo'))
     return
   }
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) add(errors, key || '_', messages.range(key || 'cuerpo'))
+    if (!Number.isFinite(value)) add(walk, key || '_', messages.range(key || 'cuerpo'))
     return
   }
   if (value === null || typeof value !== 'object') return
-  if (depth > MAX_DEPTH) {
-    add(errors, '_', messages.depth())
+  if (depth >= MAX_DEPTH) {
+    add(walk, '_', messages.depth())
     return
   }
   const prefix = key ? `${key}.` : ''
   if (Array.isArray(value)) {
-    value.forEach((item, index) => collect(item, `${prefix}${index}`, depth + 1, errors))
+    value.forEach((item, index) => collect(item, `${prefix}${index}`, depth + 1, walk))
     return
   }
-  for (const [name, item] of Object.entries(value)) {
+  let members = 0
+  for (const _ in value) {
+    if (++members > MAX_MEMBERS) {
+      // Its members are not looked at one by one: the object is refused as a whole.
+      add(walk, key || '_', messages.members(key))
+      return
+    }
+  }
+  for (const name in value) {
     const child = `${prefix}${name}`
-    if (BAD_TEXT.test(name)) add(errors, child, textProblem(name, child))
-    collect(item, child, depth + 1, errors)
+    if (walk.names && FORBIDDEN_NAMES.has(name)) {
+      add(walk, child, messages.name(name))
+      continue
+    }
+    if (BAD_TEXT.test(name)) add(walk, child, textProblem(name, child))
+    collect((value as Record<string, unknown>)[name], child, depth + 1, walk)
   }
 }
 
-/** Checks a parsed structure (query object, JSON or form body) into `errors`. */
-export function checkValues(value: unknown, errors: ProblemErrors, prefix = '') {
-  if (!clean(value, 0)) collect(value, prefix, 0, errors)
+/**
+ * Checks a parsed structure (query object, JSON or form body) into `errors`:
+ * text, numbers, nesting, members per object and, unless `names` is false (a
+ * stock sync's row, whose own result names them), the forbidden member names.
+ */
+export function checkValues(
+  value: unknown,
+  errors: ProblemErrors,
+  prefix = '',
+  { names = true }: { names?: boolean } = {}
+) {
+  if (clean(value, 0, names)) return
+  const walk: Walk = { errors, names, keys: Object.keys(errors).length, omitted: 0 }
+  collect(value, prefix, 0, walk)
+  if (walk.omitted > 0) addError(errors, OMITTED_KEY, omittedMessage(walk.omitted))
 }
+
+/**
+ * A JSON body as the gate checks it. The body parser drops `__proto__` (and a
+ * `constructor` holding `prototype`) silently; when the raw text may hold one
+ * of the forbidden names (possibly escaped), it is parsed again as sent so
+ * that they are refused by name instead. Other bodies cost one scan each.
+ */
+export function jsonBodyAsSent(raw: string | null, parsed: unknown): unknown {
+  if (!raw || !MAY_NAME_FORBIDDEN.test(raw)) return parsed
+  try {
+    return JSON.parse(raw)
+  } catch {
+    return parsed
+  }
+}
+
+const MAY_NAME_FORBIDDEN = /__proto__|constructor|prototype|\\u/
 
 /**
  * `application/x-www-form-urlencoded` text (a query string or a form body)
@@ -110,7 +192,7 @@ export function checkPercentEncoding(rawText: string, errors: ProblemErrors) {
       decodeURIComponent(pair.replaceAll('+', ' ').replace('=', ''))
     } catch {
       const key = lenientDecode(rawKey) || '_'
-      add(errors, key, messages.encoding(key))
+      addError(errors, key, messages.encoding(key))
     }
   }
 }
@@ -144,7 +226,7 @@ export function checkPathParams(params: Record<string, unknown>, errors: Problem
   for (const name in params) {
     const value = params[name]
     if (typeof value === 'string') {
-      if (BAD_TEXT.test(value)) add(errors, `_path.${name}`, textProblem(value, name))
+      if (BAD_TEXT.test(value)) addError(errors, `_path.${name}`, textProblem(value, name))
       else if (ID_PARAMS.has(name) && beyondInt4(value)) throw Problem.notFound()
     } else if (typeof value === 'number' && ID_PARAMS.has(name) && !(value <= INT4_MAX)) {
       throw Problem.notFound()

@@ -4,6 +4,7 @@
  */
 import { STATUS_CODES } from 'node:http'
 import type { HttpContext } from '@adonisjs/core/http'
+import { capErrors } from './error_map.js'
 
 export type ProblemErrors = Record<string, string[]>
 
@@ -78,7 +79,8 @@ export function sendProblem(ctx: HttpContext, problem: Problem) {
     Instance: ctx.request.url(),
     Extensions: { TraceId: ctx.request.id(), ...options.extensions },
   }
-  if (options.errors) body.Errors = options.errors
+  // At most 50 keys, then how many more, whoever built them (docs/design.md §25).
+  if (options.errors) body.Errors = capErrors(options.errors)
   for (const [name, value] of Object.entries(options.headers ?? {})) {
     ctx.response.header(name, value)
   }

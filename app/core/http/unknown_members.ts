@@ -6,6 +6,8 @@
  * so a new operation gets it without code of its own.
  */
 import type { ProblemErrors } from './problem.js'
+import { MAX_ERROR_KEYS, OMITTED_KEY, addError, errorMap, omittedMessage } from './error_map.js'
+import { FORBIDDEN_NAMES, limitMessages } from './input_gate.js'
 
 type Schema = Record<string, any>
 
@@ -112,16 +114,29 @@ export function unknownMembers(
   return found
 }
 
-/** The 400's `Errors`: each unknown member, with the defined one it may have meant (case aside). */
+/**
+ * The 400's `Errors`: each unknown member, with the defined one it may have
+ * meant (case aside); a forbidden name (`__proto__`…) says so. At most
+ * MAX_ERROR_KEYS of them, then how many more.
+ */
 export function unknownMemberErrors(found: { path: string; known: string[] }[]): ProblemErrors {
-  const errors: ProblemErrors = {}
-  for (const { path, known } of found) {
-    const name = path.split('.').pop()!
+  const errors = errorMap()
+  for (const { path, known } of found.slice(0, MAX_ERROR_KEYS)) {
+    const name = path.slice(path.lastIndexOf('.') + 1)
+    if (FORBIDDEN_NAMES.has(name)) {
+      addError(errors, path, limitMessages.name(name))
+      continue
+    }
     const meant = known.find((candidate) => candidate.toLowerCase() === name.toLowerCase())
-    errors[path] = [
+    addError(
+      errors,
+      path,
       `El campo ${path} no existe en esta operación` +
-        (meant ? `; ¿quiso decir ${meant}? (los nombres distinguen mayúsculas)` : '.'),
-    ]
+        (meant ? `; ¿quiso decir ${meant}? (los nombres distinguen mayúsculas)` : '.')
+    )
+  }
+  if (found.length > MAX_ERROR_KEYS) {
+    addError(errors, OMITTED_KEY, omittedMessage(found.length - MAX_ERROR_KEYS))
   }
   return errors
 }

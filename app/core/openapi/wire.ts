@@ -53,7 +53,17 @@ export const ProblemSchema = named('Problem', {
     Extensions: { type: 'object', properties: { TraceId: { type: 'string' } } },
     Errors: {
       type: 'object',
+      description:
+        'Los mensajes por campo (clave: su ruta). A lo sumo 50 claves; si hubo más, `_omitidos` dice cuántas no se listan.',
+      properties: {
+        _omitidos: {
+          type: 'array',
+          items: { type: 'string' },
+          examples: [['Hay 141 campos más con errores que no se listan.']],
+        },
+      },
       additionalProperties: { type: 'array', items: { type: 'string' } },
+      maxProperties: 51,
     },
   },
 })

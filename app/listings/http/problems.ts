@@ -16,6 +16,7 @@ import type { RowWording } from '#listings/services/run_sync'
 import type { RowRefusal, SyncRefusal } from '#listings/services/start_sync'
 import { errorsFromVine } from '#core/http/exception_handler'
 import { unknownMemberErrors, unknownMembers, type MemberTree } from '#core/http/unknown_members'
+import { capErrors } from '#core/http/error_map'
 
 export type Outcome = { agency: Pick<AgencyView, 'adminMail'>; record: ListingRecord }
 
@@ -146,8 +147,9 @@ function rowErrors(failure: ListingFailure): ProblemErrors {
 /** How a sync's rows word their refusals; `create` is the create body's members. */
 export function syncRowWording(create: MemberTree): RowWording {
   return {
-    failure: rowErrors,
-    invalid: errorsFromVine,
+    // A row's Errors keep at most 50 keys, then say how many more (docs/design.md §25).
+    failure: (failure) => capErrors(rowErrors(failure)),
+    invalid: (messages) => capErrors(errorsFromVine(messages)),
     unknownMembers(row) {
       const found = unknownMembers(row, create)
       return found.length ? unknownMemberErrors(found) : null

@@ -69,8 +69,11 @@ export const ResultadoSincronizacionSchema = named(
     Resultado: { type: 'string', enum: Object.values(OUTCOME_WIRE) },
     Errors: {
       type: ['object', 'null'],
+      properties: { _omitidos: { type: 'array', items: { type: 'string' } } },
       additionalProperties: { type: 'array', items: { type: 'string' } },
-      description: 'Solo en Rechazada: los Errors que la solicitud individual respondería',
+      maxProperties: 51,
+      description:
+        'Solo en Rechazada: los Errors que la solicitud individual respondería; a lo sumo 50 claves, y `_omitidos` cuenta las demás',
     },
     _links: LinksSchema,
   })

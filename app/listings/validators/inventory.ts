@@ -13,7 +13,8 @@ import { TokenParser, Tokenizer, TokenType } from '@streamparser/json'
 import type { ParsedTokenInfo } from '@streamparser/json/utils/types/parsedTokenInfo.js'
 import vine from '@vinejs/vine'
 import { Problem, type ProblemErrors } from '#core/http/problem'
-import { checkValues } from '#core/http/input_gate'
+import { MAX_DEPTH, MAX_MEMBERS, checkValues, limitMessages } from '#core/http/input_gate'
+import { errorMap } from '#core/http/error_map'
 import { UNKNOWN_MEMBERS_DETAIL, unknownMemberErrors } from '#core/http/unknown_members'
 import { oneOf } from '#core/http/rules'
 import type { SyncMode } from '#listings/stores/sync_store'
@@ -82,25 +83,72 @@ function refuse(errors: ProblemErrors, detail?: string): never {
 const tooMany = () =>
   refuse({ Publicaciones: [`Una sincronización admite hasta ${MAX_ROWS} publicaciones.`] })
 
+/** Text and numbers a row may not hold (the input gate's): the whole sync is refused. */
 function hostile(row: unknown, key: (path: string) => string) {
-  const errors: ProblemErrors = {}
-  checkValues(row, errors)
-  const keyed: ProblemErrors = {}
+  const errors = errorMap()
+  // Forbidden member names are the row's own result (Rechazada, keyed by the name).
+  checkValues(row, errors, '', { names: false })
+  const keyed = errorMap()
   for (const [path, messages] of Object.entries(errors)) keyed[key(path)] = messages
   if (Object.keys(keyed).length > 0) refuse(keyed)
 }
 
+/** Longest string (or CSV cell) a sync body holds: its longest fields (Descripcion, a photo URL) take 2 000. */
+export const MAX_STRING = 8192
+/** Longest CSV cell that holds a list (`Fotos`, `DatosTecnicosCustom`: 50 entries each). */
+export const MAX_LIST_CELL = 128 * 1024
+/** Longest member name: no field comes near. */
+export const MAX_NAME = 255
+/** Items of a list inside a row (a row's lists hold at most 50). */
+export const MAX_ITEMS = 200
+
+const keyOf = (path: (string | number)[]) => path.join('.') || '_'
+
+const limits = {
+  string: (key: string) => `El campo ${key} supera los ${MAX_STRING} caracteres.`,
+  name: (key: string) =>
+    `El nombre de campo ${key.slice(0, 40)}… supera los ${MAX_NAME} caracteres.`,
+  items: (key: string, max: number) => `La lista ${key} tiene más de ${max} elementos.`,
+}
+
 /**
- * The top level of a JSON body, watched token by token: the parser keeps
- * nothing it does not emit, so the members it was not asked for (unknown
- * ones, a scalar `Publicaciones`) are seen here.
+ * The body watched token by token, before the parser builds anything
+ * (docs/design.md §25): nesting beyond MAX_DEPTH, an object beyond MAX_MEMBERS,
+ * a list beyond its bound, a string or member name beyond its limit are
+ * refused at the token that crosses the line, so the work stays linear in the
+ * bytes (the parser walks its stack on every value it closes). The top level's
+ * members are noted too: the parser keeps nothing it does not emit, so the
+ * members it was not asked for (unknown ones, a scalar `Publicaciones`) are
+ * seen here.
  */
-function watchTopLevel(forward: (info: ParsedTokenInfo) => void) {
+function watchTokens(forward: (info: ParsedTokenInfo) => void) {
   const seen = { object: undefined as boolean | undefined, members: new Map<string, TokenType>() }
-  let depth = 0
+  // Per open object or list: whether it is an object, and its members (items) so far.
+  const objects: boolean[] = []
+  const counts: number[] = []
+  // The path to the value being read (member names, item indexes), for the 400's key.
+  const path: (string | number)[] = []
   let expectKey = false
-  let key: string | undefined
   let awaitingValue = false
+  let key: string | undefined
+
+  // A value starts: count it as its list's item.
+  const value = () => {
+    const depth = objects.length
+    if (depth === 0 || objects[depth - 1]) return
+    const index = counts[depth - 1]++
+    const max = depth <= 2 ? MAX_ROWS : MAX_ITEMS
+    if (index >= max) {
+      if (path[0] === 'Publicaciones' && depth === 2) tooMany()
+      refuse({ [keyOf(path)]: [limits.items(keyOf(path), max)] })
+    }
+    path.push(index)
+  }
+  // A value ended: its member name or index leaves the path.
+  const ended = () => {
+    if (objects.length > 0) path.pop()
+  }
+
   const watch = (info: ParsedTokenInfo) => {
     if (awaitingValue) {
       seen.members.set(key!, info.token)
@@ -109,26 +157,49 @@ function watchTopLevel(forward: (info: ParsedTokenInfo) => void) {
     switch (info.token) {
       case TokenType.LEFT_BRACE:
       case TokenType.LEFT_BRACKET:
-        if (depth === 0) seen.object = info.token === TokenType.LEFT_BRACE
-        depth++
-        expectKey = depth === 1 && info.token === TokenType.LEFT_BRACE
+        if (objects.length === 0) seen.object = info.token === TokenType.LEFT_BRACE
+        value()
+        if (objects.length === MAX_DEPTH) refuse({ _: [limitMessages.depth()] })
+        objects.push(info.token === TokenType.LEFT_BRACE)
+        counts.push(0)
+        expectKey = info.token === TokenType.LEFT_BRACE
         break
       case TokenType.RIGHT_BRACE:
       case TokenType.RIGHT_BRACKET:
-        depth--
-        break
-      case TokenType.COMMA:
-        expectKey = depth === 1 && seen.object === true
-        break
-      case TokenType.COLON:
-        awaitingValue = depth === 1
-        break
-      case TokenType.STRING:
-        if (expectKey) key = info.value as string
+        objects.pop()
+        counts.pop()
+        ended()
         expectKey = false
         break
+      case TokenType.COMMA:
+        expectKey = objects[objects.length - 1] === true
+        break
+      case TokenType.COLON:
+        awaitingValue = objects.length === 1
+        break
+      case TokenType.STRING:
+        if (expectKey) {
+          expectKey = false
+          const name = info.value as string
+          const depth = objects.length
+          if (++counts[depth - 1] > MAX_MEMBERS) {
+            refuse({ [keyOf(path)]: [limitMessages.members(path.join('.'))] })
+          }
+          if (name.length > MAX_NAME) refuse({ [keyOf(path)]: [limits.name(name)] })
+          if (depth === 1) key = name
+          path.push(name)
+          break
+        }
+        value()
+        if ((info.value as string).length > MAX_STRING) {
+          refuse({ [keyOf(path)]: [limits.string(keyOf(path))] })
+        }
+        ended()
+        break
       default:
-        if (depth === 0) seen.object = false
+        if (objects.length === 0) seen.object = false
+        value()
+        ended()
     }
     forward(info)
   }
@@ -150,7 +221,7 @@ export async function readJsonInventory(chunks: AsyncIterable<Buffer>): Promise<
     ],
     keepStack: false,
   })
-  const { seen, watch } = watchTopLevel(parser.write.bind(parser))
+  const { seen, watch } = watchTokens(parser.write.bind(parser))
   tokenizer.onToken = watch
   tokenizer.onEnd = () => {
     if (!parser.isEnded) parser.end()
@@ -325,31 +396,113 @@ function objectOf(header: string[], record: string[]): Record<string, unknown> {
   return row
 }
 
+/** Bytes from the first one past ASCII that decide a CSV's encoding (or up to the body's end). */
+export const ENCODING_WINDOW = 4096
+
 /**
- * The bytes as text: UTF-8, or Windows-1252 when the first bytes past ASCII
- * are not UTF-8 (as dealer systems often export). Decided once, as it arrives.
+ * The decoder of a CSV whose first byte past ASCII starts `bytes`: UTF-8 when
+ * the window's bytes are UTF-8, else Windows-1252 (as dealer systems often
+ * export). Decided on a fixed window of the body, never on how it was chunked.
  */
+function decoderFor(bytes: Buffer, complete: boolean) {
+  const window = bytes.subarray(0, ENCODING_WINDOW)
+  let end = window.length
+  if (!complete || bytes.length > ENCODING_WINDOW) {
+    // A sequence cut at the window's end is not evidence either way.
+    let continuation = 0
+    while (continuation < 3 && end > 0 && (window[end - 1] & 0xc0) === 0x80) {
+      end--
+      continuation++
+    }
+    if (end > 0 && window[end - 1] >= 0xc0) end--
+    else end += continuation
+  }
+  return isUtf8(window.subarray(0, end))
+    ? new TextDecoder('utf-8', { fatal: true })
+    : new TextDecoder('windows-1252')
+}
+
+/** The bytes as text: ASCII as it comes, then the decoder a fixed window decides. */
 async function* decoded(chunks: AsyncIterable<Buffer>, hash: ReturnType<typeof createHash>) {
   let decoder: InstanceType<typeof globalThis.TextDecoder> | null = null
+  // From the first byte past ASCII, held until the window is full.
+  let held: Buffer[] = []
+  let heldBytes = 0
   for await (const chunk of chunks) {
     hash.update(chunk)
-    if (!decoder) {
+    if (decoder) {
+      yield decoder.decode(chunk, { stream: true })
+      continue
+    }
+    if (heldBytes === 0) {
       const first = chunk.findIndex((byte) => byte >= 0x80)
       if (first === -1) {
         yield chunk.toString('latin1')
         continue
       }
-      // A sequence cut at the chunk's end is not evidence either way.
-      let end = chunk.length
-      while (end > first && end > chunk.length - 3 && (chunk[end - 1] & 0xc0) === 0x80) end--
-      if (end > first && chunk[end - 1] >= 0xc0) end--
-      decoder = isUtf8(chunk.subarray(first, end))
-        ? new TextDecoder('utf-8', { fatal: true })
-        : new TextDecoder('windows-1252')
+      if (first > 0) yield chunk.toString('latin1', 0, first)
+      held.push(chunk.subarray(first))
+      heldBytes += chunk.length - first
+    } else {
+      held.push(chunk)
+      heldBytes += chunk.length
     }
-    yield decoder.decode(chunk, { stream: true })
+    if (heldBytes >= ENCODING_WINDOW) {
+      const bytes = Buffer.concat(held)
+      held = []
+      decoder = decoderFor(bytes, false)
+      yield decoder.decode(bytes, { stream: true })
+    }
+  }
+  if (!decoder && heldBytes > 0) {
+    const bytes = Buffer.concat(held)
+    decoder = decoderFor(bytes, true)
+    yield decoder.decode(bytes, { stream: true })
   }
   if (decoder) yield decoder.decode()
+}
+
+/** A CSV line's bound (csv-parse counts it as it reads): every cell at its longest. */
+const MAX_RECORD = 512 * 1024
+const LIST_COLUMNS = new Set(['Fotos', 'DatosTecnicosCustom'])
+const KNOWN_COLUMNS: ReadonlySet<string> = new Set(CSV_COLUMNS)
+
+/** The header row's refusals: more columns than a sync knows at once; else unknown and repeated ones (≤ 27). */
+function checkHeader(header: string[], line: string) {
+  if (header.length > CSV_COLUMNS.length) {
+    refuse({
+      [line]: [
+        `El encabezado tiene ${header.length} columnas; una sincronización conoce ${CSV_COLUMNS.length}.`,
+      ],
+    })
+  }
+  hostile(header, () => line)
+  const unknown = header.filter((name) => !KNOWN_COLUMNS.has(name))
+  const named = new Set<string>()
+  const repeated = header.filter((name) => named.size === named.add(name).size)
+  if (unknown.length > 0 || repeated.length > 0) {
+    refuse({
+      [line]: [
+        ...unknown.map(
+          (name) => `La columna «${name.slice(0, MAX_NAME)}» no es un campo de la publicación.`
+        ),
+        ...[...new Set(repeated)].map(
+          (name) => `La columna «${name.slice(0, MAX_NAME)}» está repetida.`
+        ),
+      ],
+    })
+  }
+}
+
+/** A cell beyond its column's limit refuses the sync (the line's key). */
+function checkCells(header: string[], record: string[], line: string) {
+  for (const [index, cell] of record.entries()) {
+    const column = header[index]
+    const max = LIST_COLUMNS.has(column) ? MAX_LIST_CELL : MAX_STRING
+    if (cell.length > max) {
+      refuse({ [line]: [`La columna ${column} supera los ${max} caracteres.`] })
+    }
+  }
 }
 
 /** A CSV inventory; its options come from the query string. */
@@ -363,6 +516,7 @@ export async function readCsvInventory(
     info: true,
     record_delimiter: ['\r\n', '\n', '\r'],
     skip_empty_lines: true,
+    max_record_size: MAX_RECORD,
   })
   pipeline(Readable.from(decoded(chunks, hash)), parser, () => {})
   let header: string[] | undefined
@@ -375,20 +529,11 @@ export async function readCsvInventory(
       const line = `Linea.${info.lines}`
       if (!header) {
         header = record.map((name) => name.trim())
-        hostile(header, () => line)
-        const unknown = header.filter((name) => !CSV_COLUMNS.includes(name))
-        const repeated = header.filter((name, index) => header!.indexOf(name) !== index)
-        if (unknown.length > 0 || repeated.length > 0) {
-          refuse({
-            [line]: [
-              ...unknown.map((name) => `La columna «${name}» no es un campo de la publicación.`),
-              ...repeated.map((name) => `La columna «${name}» está repetida.`),
-            ],
-          })
-        }
+        checkHeader(header, line)
         continue
       }
       if (rows.length === MAX_ROWS) tooMany()
+      checkCells(header, record, line)
       hostile(record, () => line)
       rows.push(rowOf(objectOf(header, record)))
     }
@@ -401,6 +546,9 @@ export async function readCsvInventory(
     if (error instanceof CsvError) {
       const { lines, info } = error as { lines?: number; info?: { lines?: number } }
       const line = lines ?? info?.lines ?? 1
+      if (error.code === 'CSV_MAX_RECORD_SIZE') {
+        refuse({ [`Linea.${line}`]: [`La línea supera los ${MAX_RECORD / 1024} KiB.`] })
+      }
       refuse({ [`Linea.${line}`]: [`El CSV no se pudo leer: ${error.message}`] })
     }
     throw error

@@ -11,7 +11,9 @@
  * out-of-range numbers and wrong types. An operation that also takes
  * text/csv (the stock sync) gets hostile CSV in the draws, and a table of
  * them of its own: each a problem document with a 4xx and no sync stored, or
- * a 202 with the rows the CSV really holds.
+ * a 202 with the rows the CSV really holds. Last, the shapes that froze the
+ * process (deep, wide, forbidden names, wide CSV headers) against a web
+ * process under the production heap flags, with a health probe.
 
  */
 import { test } from '@japa/runner'
@@ -23,6 +25,7 @@ import { createAgency, uniqueEmail } from '#tests/helpers/agencies'
 import { createListing, listingBody } from '#tests/helpers/listings'
 import { inquiryBody } from '#tests/helpers/leads'
 import { seedCatalog } from '#tests/helpers/catalog'
+import { startWebProcess, WEB_HEAP_FLAGS } from '#tests/helpers/web_process'
 
 const SEED = 20_261_124
 const RUNS = 2000
@@ -1079,5 +1082,241 @@ test.group('Fuzz over the OpenAPI document', (group) => {
     assert.equal(after.status, 200)
     assert.equal(after.etag, before.etag)
     assert.equal(after.text, before.text)
+  })
+})
+
+/*
+ * The shapes that froze or crashed the web process (docs/design.md §25): deep
+ * nesting, wide objects, forbidden member names, wide CSV headers, drawn per
+ * operation with the same seed and sent to a web process started with the
+ * production heap flags while a probe asks /health/live every 100 ms. Every
+ * answer a 400 problem document naming the offence, every probe answered within
+ * 1 s, the process alive at the end.
+ */
+type Shape =
+  | { kind: 'deep'; levels: number }
+  | { kind: 'wide'; members: number }
+  | { kind: 'name'; name: string; nested: boolean }
+
+const shape: fc.Arbitrary<Shape> = fc.oneof(
+  fc.record({ kind: fc.constant('deep' as const), levels: fc.integer({ min: 33, max: 150_000 }) }),
+  fc.record({ kind: fc.constant('wide' as const), members: fc.integer({ min: 201, max: 50_000 }) }),
+  fc.record({
+    kind: fc.constant('name' as const),
+    name: fc.constantFrom('__proto__', 'constructor', 'prototype'),
+    nested: fc.boolean(),
+  })
+)
+
+/** `valid`'s JSON text with the shape added as members; the key its 400 must name (or a pattern of `_`). */
+function shaped(valid: unknown, drawn: Shape): { body: string; key: string; message: RegExp } {
+  const text = serialize(valid)
+  const add = (extra: string) => `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}${extra}}`
+  switch (drawn.kind) {
+    case 'deep':
+      return {
+        body: add(`"zzDeep":${'['.repeat(drawn.levels)}${']'.repeat(drawn.levels)}`),
+        key: '_',
+        message: /más de 32 niveles/,
+      }
+    case 'wide':
+      return {
+        body: add(
+          `"zzWide":{${Array.from({ length: drawn.members }, (_, i) => `"m${i}":0`).join(',')}}`
+        ),
+        key: 'zzWide',
+        message: /más de 200 campos/,
+      }
+    case 'name':
+      return drawn.nested
+        ? {
+            body: add(`"zzNested":{"${drawn.name}":{"x":1}}`),
+            key: `zzNested.${drawn.name}`,
+            message: /no se admite como campo/,
+          }
+        : {
+            body: add(`"${drawn.name}":{"x":1}`),
+            key: drawn.name,
+            message: /no se admite como campo/,
+          }
+  }
+}
+
+test.group('Fuzz: hostile shapes under the production heap flags', (group) => {
+  group.each.timeout(180_000)
+
+  let web: Awaited<ReturnType<typeof startWebProcess>>
+  let worlds: World[]
+  let operations: Operation[]
+  let components: Record<string, any>
+
+  group.setup(async () => {
+    await seedCatalog()
+    worlds = [(await makeWorld(false)).w, (await makeWorld(false)).w]
+    web = await startWebProcess({ nodeFlags: WEB_HEAP_FLAGS })
+    const document: any = await (await fetch(`${web.url}/v3/openapi.json`)).json()
+    components = document.components.schemas
+    operations = []
+    for (const [path, item] of Object.entries<any>(document.paths)) {
+      for (const method of ['post', 'put', 'patch']) {
+        const operation = item[method]
+        if (!operation?.requestBody?.content?.['application/json']) continue
+        operations.push({
+          method: method.toUpperCase(),
+          path,
+          params: [...(item.parameters ?? []), ...(operation.parameters ?? [])],
+          body: operation.requestBody,
+          public: Array.isArray(operation.security) && operation.security.length === 0,
+        })
+      }
+    }
+    return () => web.stop()
+  })
+
+  /** Probes /health/live every 100 ms until stopped: the slowest answer (ms) and the failures. */
+  function probe() {
+    let running = true
+    let slowest = 0
+    let failed = 0
+    const loop = (async () => {
+      while (running) {
+        const started = performance.now()
+        try {
+          const response = await fetch(`${web.url}/health/live`, {
+            signal: AbortSignal.timeout(5000),
+          })
+          await response.arrayBuffer()
+          if (response.status !== 200) failed++
+        } catch {
+          failed++
+        }
+        slowest = Math.max(slowest, performance.now() - started)
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+    })()
+    return async () => {
+      running = false
+      await loop
+      return { slowest: Math.round(slowest), failed }
+    }
+  }
+
+  test('deep, wide and forbidden-name JSON bodies on every JSON operation: 400 naming them, the process never stalls', async ({
+    assert,
+  }) => {
+    const failures = new Map<string, string>()
+    const statuses = new Map<number, number>()
+    const started = Date.now()
+    const stop = probe()
+    const draws = fc.sample(fc.tuple(fc.nat(), shape), { seed: SEED, numRuns: 240 })
+    let sent = 0
+    // One at a time: the probe measures what one hostile request does to the process.
+    await inParallel(
+      draws,
+      async ([index, drawn]) => {
+        const op = operations[index % operations.length]
+        const w = worlds[index % worlds.length]
+        const valid = validBody(op, components, w)
+        if (valid === null || typeof valid !== 'object' || Array.isArray(valid)) return
+        const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => validPathValue(name, w))
+        const { body, key, message } = shaped(valid, drawn)
+        const sync = `${op.method} ${op.path}` === SYNC_POST
+        const response = await fetch(web.url + path, {
+          method: op.method,
+          headers: {
+            'Authorization': `Bearer ${tokenFor(op, w)}`,
+            'Content-Type': 'application/json',
+          },
+          body,
+        })
+        sent += 1
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
+        const answer: any = await response.json().catch(() => null)
+        const label = `${op.method} ${op.path} ${JSON.stringify(drawn)}`
+        // Beyond 1 MiB an ordinary body is a 413 before it is parsed.
+        if (body.length > 1024 * 1024 && !sync) {
+          if (response.status !== 413) failures.set(label, `${response.status}, not 413`)
+          return
+        }
+        // A stock sync names its top-level unknown member (`zzNested`) first.
+        const expected = sync && key.startsWith('zzNested.') ? 'zzNested' : key
+        const messages: string[] = answer?.Errors?.[expected] ?? []
+        if (
+          response.status !== 400 ||
+          !(response.headers.get('content-type') ?? '').startsWith('application/problem+json') ||
+          !(sync && expected === 'zzNested'
+            ? messages.length > 0
+            : messages.some((m) => message.test(m)))
+        )
+          failures.set(
+            label,
+            `${response.status} ${JSON.stringify(answer?.Errors ?? answer).slice(0, 200)}`
+          )
+      },
+      1
+    )
+    const seen = await stop()
+    report(
+      assert,
+      `hostile shapes (${operations.length} operations)`,
+      sent,
+      started,
+      statuses,
+      failures
+    )
+    console.log(`  slowest /health/live answer: ${seen.slowest} ms`)
+    assert.isAbove(sent, 150)
+    assert.equal(seen.failed, 0)
+    assert.isBelow(seen.slowest, 1000)
+    assert.isTrue(web.alive(), web.stderr())
+  })
+
+  test('wide and forbidden CSV headers on the stock sync: 400 keyed Linea.1, short, the process never stalls', async ({
+    assert,
+  }) => {
+    const w = worlds[0]
+    const path = `/v3/publicaciones/${w.adminMail}/sincronizaciones?modo=Parcial&simular=true`
+    const stop = probe()
+    const draws = fc.sample(
+      fc.oneof(
+        fc.integer({ min: 1, max: 200_000 }).map((extra) => ({ extra, name: '' })),
+        fc
+          .constantFrom('__proto__', 'constructor', 'prototype', 'Precio.__proto__')
+          .map((name) => ({
+            extra: 0,
+            name,
+          }))
+      ),
+      { seed: SEED, numRuns: 30 }
+    )
+    const failures = new Map<string, string>()
+    for (const { extra, name } of draws) {
+      const columns = name
+        ? [...CSV_HEADER.split(','), name]
+        : [...CSV_HEADER.split(','), ...Array.from({ length: extra }, (_, i) => `c${i}`)]
+      const body = csvOf(columns.join(','), csvRow('FUZZ-WIDE-1') + ','.repeat(columns.length - 8))
+      const response = await fetch(web.url + path, {
+        method: 'POST',
+        headers: { 'Authorization': `Bearer ${w.token}`, 'Content-Type': 'text/csv' },
+        body,
+      })
+      const text = await response.text()
+      const label = name || `${columns.length} columns (${body.length} bytes)`
+      let errors: any = null
+      try {
+        errors = JSON.parse(text).Errors
+      } catch {}
+      if (response.status !== 400 || !errors?.['Linea.1'] || text.length > 4000)
+        failures.set(label, `${response.status} ${text.slice(0, 200)}`)
+      else if (name && !errors['Linea.1'][0].includes(`«${name}»`))
+        failures.set(label, `does not name it: ${text.slice(0, 200)}`)
+    }
+    const seen = await stop()
+    for (const [label, failure] of failures) console.log(`  ${label}: ${failure}`)
+    console.log(`  ${draws.length} CSV headers; slowest /health/live answer: ${seen.slowest} ms`)
+    assert.equal(failures.size, 0)
+    assert.equal(seen.failed, 0)
+    assert.isBelow(seen.slowest, 1000)
+    assert.isTrue(web.alive(), web.stderr())
   })
 })

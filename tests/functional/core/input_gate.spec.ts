@@ -526,3 +526,83 @@ test.group('Input gate: e-mail addresses', (group) => {
     assertProblem(assert, path, 400)
   })
 })
+
+test.group('Input gate: bounded JSON bodies (docs/design.md §25)', (group) => {
+  group.setup(async () => {
+    await seedCatalog()
+    await freshWorld()
+  })
+
+  /** A listing creation whose body text is `body` (so member names stay as sent). */
+  const create = (body: string) =>
+    send(`/v3/publicaciones/${world.adminMail}`, {
+      method: 'POST',
+      token: world.token,
+      headers: { 'content-type': 'application/json' },
+      body,
+    })
+  /** A valid creation body's text with `extra` (members text) added. */
+  const withMembers = (extra: string) => `${JSON.stringify(listingBody()).slice(0, -1)},${extra}}`
+  const nested = (k: number) => '{"a":'.repeat(k - 1) + '{}' + '}'.repeat(k - 1)
+  const members = (count: number) => Array.from({ length: count }, (_, i) => `"u${i}":1`).join(',')
+
+  test('nesting: 32 levels reach the member check, 33 are refused as too deep', async ({
+    assert,
+  }) => {
+    const ok = await create(withMembers(`"Zzz":${nested(31)}`))
+    assert.equal(ok.status, 400)
+    assert.deepEqual(Object.keys(ok.body.Errors), ['Zzz'])
+    const deep = await create(withMembers(`"Zzz":${nested(32)}`))
+    assert.equal(deep.status, 400)
+    assert.deepEqual(deep.body.Errors, { _: ['El cuerpo tiene más de 32 niveles de anidamiento.'] })
+  })
+
+  test('members: an object of 200 is looked at member by member, 201 is refused whole', async ({
+    assert,
+  }) => {
+    // A creation body has 9 members here: 191 more make 200.
+    const ok = await create(withMembers(members(191)))
+    assert.equal(ok.status, 400)
+    assert.include(Object.keys(ok.body.Errors), 'u0')
+    const wide = await create(withMembers(members(192)))
+    assert.equal(wide.status, 400)
+    assert.deepEqual(wide.body.Errors, { _: ['El cuerpo tiene más de 200 campos.'] })
+    const nestedWide = await create(withMembers(`"Locacion":{${members(201)}}`))
+    assert.equal(nestedWide.status, 400)
+    assert.deepEqual(nestedWide.body.Errors, {
+      Locacion: ['El objeto Locacion tiene más de 200 campos.'],
+    })
+  })
+
+  test('Errors: 50 keys are listed; 51 → 50 and `_omitidos` saying how many more', async ({
+    assert,
+  }) => {
+    const fifty = await create(withMembers(members(50)))
+    assert.equal(fifty.status, 400)
+    assert.lengthOf(Object.keys(fifty.body.Errors), 50)
+    assert.notProperty(fifty.body.Errors, '_omitidos')
+    const more = await create(withMembers(members(51)))
+    assert.lengthOf(Object.keys(more.body.Errors), 51)
+    assert.deepEqual(more.body.Errors._omitidos, ['Hay 1 campo más con errores que no se lista.'])
+    const many = await create(withMembers(members(191)))
+    assert.deepEqual(many.body.Errors._omitidos, [
+      'Hay 141 campos más con errores que no se listan.',
+    ])
+    // The validator's alike: 50 custom data entries with two faults each.
+    const entries = Array.from({ length: 50 }, () => ({ Nombre: '', Valor: 'v'.repeat(201) }))
+    const invalid = await create(JSON.stringify(listingBody({ DatosTecnicosCustom: entries })))
+    assert.equal(invalid.status, 400)
+    assert.lengthOf(Object.keys(invalid.body.Errors), 51)
+    assert.deepEqual(invalid.body.Errors._omitidos, [
+      'Hay 50 campos más con errores que no se listan.',
+    ])
+    // The gate's own errors alike: 60 NULs in 60 members.
+    const nuls = Array.from({ length: 60 }, (_, i) => `"n${i}":"a\\u0000b"`).join(',')
+    const dirty = await create(withMembers(nuls))
+    assert.equal(dirty.status, 400)
+    assert.lengthOf(Object.keys(dirty.body.Errors), 51)
+    assert.deepEqual(dirty.body.Errors._omitidos, [
+      'Hay 10 campos más con errores que no se listan.',
+    ])
+  })
+})

@@ -4,6 +4,7 @@
  * members of the listing's own representation come back on its PUT unharmed.
  */
 import { test } from '@japa/runner'
+import { raw } from '#tests/helpers/http'
 import { listingBody, setup, uniqueExternalId } from './support.js'
 
 test.group('Listings: unknown body members', () => {
@@ -127,5 +128,51 @@ test.group('Listings: unknown body members', () => {
       .json({ Precio: put.body().Precio, EstadoActual: 'Activa' })
     patch.assertStatus(400)
     assert.deepEqual(Object.keys(patch.body().Errors), ['EstadoActual'])
+  })
+})
+
+test.group('Listings: forbidden member names (docs/design.md §25)', () => {
+  /** Posts a creation whose body is the text `body`: `__proto__` stays a member name. */
+  const post = (ctx: Awaited<ReturnType<typeof setup>>, body: string) =>
+    raw(ctx.base, {
+      method: 'POST',
+      headers: { 'authorization': `Bearer ${ctx.token}`, 'content-type': 'application/json' },
+      body,
+    }).then(async (response) => ({ status: response.status, body: (await response.json()) as any }))
+  const withMembers = (externalId: string, extra: string) =>
+    `${JSON.stringify(listingBody({ ExternalId: externalId })).slice(0, -1)},${extra}}`
+
+  test('__proto__, constructor, prototype: 400 keyed by the name at the top level and nested, nothing created', async ({
+    client,
+    assert,
+  }) => {
+    const ctx = await setup()
+    const cases: Array<[string, string]> = [
+      ['"__proto__":{"Precio":{"Moneda":"USD","Importe":1}}', '__proto__'],
+      // The body parser alone would drop both silently.
+      ['"constructor":{"prototype":{"x":1}}', 'constructor'],
+      ['"prototype":1', 'prototype'],
+      ['"\\u005f_proto__":{}', '__proto__'],
+      ['"Locacion":{"Region":"AR-B","__proto__":{"x":1}}', 'Locacion.__proto__'],
+      [
+        '"DatosTecnicosCustom":[{"Nombre":"a","Valor":"b","constructor":1}]',
+        'DatosTecnicosCustom.0.constructor',
+      ],
+    ]
+    for (const [extra, key] of cases) {
+      const externalId = uniqueExternalId()
+      const refused = await post(ctx, withMembers(externalId, extra))
+      assert.equal(refused.status, 400, extra)
+      assert.deepEqual(Object.keys(refused.body.Errors), [key], extra)
+      assert.match(refused.body.Errors[key][0], /no se admite como campo/)
+      const read = await client.get(ctx.href(externalId)).bearerToken(ctx.token)
+      read.assertStatus(404)
+    }
+    // The names as values are text like any other.
+    const created = await post(
+      ctx,
+      JSON.stringify(listingBody({ Descripcion: '__proto__ constructor' }))
+    )
+    assert.equal(created.status, 201)
   })
 })

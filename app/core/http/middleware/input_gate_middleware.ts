@@ -23,8 +23,11 @@ import {
   checkPathParams,
   checkPercentEncoding,
   checkValues,
+  jsonBodyAsSent,
+  limitMessages,
   pathParamsClean,
 } from '../input_gate.js'
+import { errorMap } from '../error_map.js'
 
 /** What `inflation` can decode (RFC 9110 §8.4.1 names; 415 + Accept-Encoding otherwise). */
 export const ACCEPTED_ENCODINGS = 'gzip, deflate, br'
@@ -39,7 +42,7 @@ export default class InputGateMiddleware {
     const query = request.parsedUrl.query
     // Clean requests (the common case) allocate nothing here.
     if ((params && !pathParamsClean(params)) || query) {
-      const errors: ProblemErrors = {}
+      const errors = errorMap()
       if (params) checkPathParams(params, errors)
       if (query) {
         checkPercentEncoding(query, errors)
@@ -138,9 +141,12 @@ function bodyTimeout() {
 }
 
 function checkBody(ctx: HttpContext) {
-  const errors: ProblemErrors = {}
-  if (ctx.request.bodyType === 'urlencoded') checkPercentEncoding(ctx.request.raw() ?? '', errors)
-  checkValues(ctx.request.body(), errors)
+  const errors = errorMap()
+  const { request } = ctx
+  if (request.bodyType === 'urlencoded') checkPercentEncoding(request.raw() ?? '', errors)
+  const body =
+    request.bodyType === 'json' ? jsonBodyAsSent(request.raw(), request.body()) : request.body()
+  checkValues(body, errors)
   if (hasAny(errors)) throw Problem.badRequest(errors, GATE_DETAIL)
 }
 
@@ -181,7 +187,12 @@ function bodyProblem(error: any, contentEncoding: string | undefined): unknown {
     const detail = 'El cuerpo debe ser un objeto o una lista JSON.'
     return Problem.badRequest({ _: [detail] }, detail)
   }
-  if (error instanceof SyntaxError || error instanceof RangeError || error?.status === 400) {
+  // JSON.parse runs out of stack only on nesting thousands of levels deep.
+  if (error instanceof RangeError) {
+    const detail = limitMessages.depth()
+    return Problem.badRequest({ _: [detail] }, detail)
+  }
+  if (error instanceof SyntaxError || error?.status === 400) {
     const detail = 'El cuerpo no es JSON válido.'
     return Problem.badRequest({ _: [detail] }, detail)
   }
