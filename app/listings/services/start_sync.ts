@@ -34,7 +34,10 @@ export function archivesNeedConfirmation(archives: number, live: number) {
 
 /** A row's JSON beyond MAX_ROW_BYTES (UTF-8): the length bounds the bytes from both sides. */
 function tooLarge(payload: string) {
-  return payload.length > MAX_ROW_BYTES || (payload.length * 3 > MAX_ROW_BYTES && Buffer.byteLength(payload) > MAX_ROW_BYTES)
+  return (
+    payload.length > MAX_ROW_BYTES ||
+    (payload.length * 3 > MAX_ROW_BYTES && Buffer.byteLength(payload) > MAX_ROW_BYTES)
+  )
 }
 
 export type SyncRefusal = Fail<'too_many_archives', { archives: number; live: number }>

@@ -52,7 +52,13 @@ export type SyncData = {
 
 export type NewSync = Pick<
   SyncData,
-  'appId' | 'agencyId' | 'adminEmail' | 'mode' | 'simulated' | 'confirmArchives' | 'confirmationRequired'
+  | 'appId'
+  | 'agencyId'
+  | 'adminEmail'
+  | 'mode'
+  | 'simulated'
+  | 'confirmArchives'
+  | 'confirmationRequired'
 > & {
   /** A full sync lists the listings it archives when it starts (`listArchives`). */
   archivesPending: boolean

@@ -70,7 +70,12 @@ test.group('RunSync: the drop guard when a full sync starts', () => {
       ['upsert', 'upsert', 'upsert', 'upsert'],
       'no archive row listed'
     )
-    assert.deepEqual(w.syncs.outcomes(id), { 1: undefined, 2: undefined, 3: undefined, 4: undefined })
+    assert.deepEqual(w.syncs.outcomes(id), {
+      1: undefined,
+      2: undefined,
+      3: undefined,
+      4: undefined,
+    })
     assert.include(sync, { total: 4, processed: 0 })
     assert.lengthOf(archivedListings(w), 0)
     assert.lengthOf(w.appEvents.emitted, 0, 'no SincronizacionTerminada for a failed sync')
