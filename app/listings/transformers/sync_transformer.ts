@@ -50,6 +50,8 @@ export const ResumenSchema = named(
 /** Why a sync is `Fallida`: the problem document a request would have had (docs/design.md §25). */
 export const ProblemaSincronizacionSchema = named('ProblemaSincronizacion', {
   type: 'object',
+  description:
+    'Solo en una sincronización Fallida: por qué, como el problema que habría tenido una solicitud (la guarda de bajas al comenzar: 409 con Extensions.Bajas; la aplicación deshabilitada o sin credenciales vigentes: 403; fallas repetidas en la misma fila: 500)',
   required: ['Status', 'Detail'],
   properties: {
     Status: { type: 'integer' },
@@ -93,10 +95,7 @@ export const SincronizacionSchema = named('Sincronizacion', {
       description:
         'Solo en una Completa simulada: true cuando la sincronización real necesitaría ConfirmarBajas',
     },
-    Problema: {
-      ...ProblemaSincronizacionSchema,
-      description: 'Solo en Fallida: por qué (p. ej. la guarda de bajas al comenzar, con Bajas)',
-    },
+    Problema: ProblemaSincronizacionSchema,
   },
 } as const)
 
