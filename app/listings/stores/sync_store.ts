@@ -369,28 +369,41 @@ export default class SyncStore {
    * past BATCH_BYTES; a payload beyond MAX_ROW_BYTES is left unread (`oversize`).
    */
   async pending(syncId: number, limit: number, offset = 0): Promise<PendingRow[]> {
+    // Each payload is turned into text once (`offset 0` keeps that subquery whole), measured,
+    // and parsed here as the driver parses jsonb.
     const { rows } = await db.rawQuery(
-      `select position, kind, external_id, upsert, oversize,
-              case when oversize then null else payload end as payload
+      `select position, kind, external_id, bytes > ? as oversize,
+              case when bytes > ? then null else text end as payload
        from (
-         select sized.*, sum(case when oversize then 0 else bytes end)
+         select measured.*, sum(bytes) filter (where bytes <= ?)
                   over (order by upsert, position) as through
          from (
-           select batch.*, coalesce(octet_length(batch.payload::text), 0) as bytes,
-                  coalesce(octet_length(batch.payload::text), 0) > ? as oversize
+           select texts.*, coalesce(octet_length(texts.text), 0) as bytes
            from (
-             select position, kind, external_id, payload, kind = 'upsert' as upsert
-             from listing_sync_rows where sync_id = ? and outcome is null
-             order by kind = 'upsert', position limit ? offset ?) batch) sized) counted
-       where through - case when oversize then 0 else bytes end < ?
+             select position, kind, external_id, upsert, payload::text as text
+             from (
+               select position, kind, external_id, payload, kind = 'upsert' as upsert
+               from listing_sync_rows where sync_id = ? and outcome is null
+               order by kind = 'upsert', position limit ? offset ?) batch
+             offset 0) texts) measured) counted
+       where coalesce(through, 0) - case when bytes > ? then 0 else bytes end < ?
        order by upsert, position`,
-      [MAX_ROW_BYTES, syncId, limit, offset, BATCH_BYTES]
+      [
+        MAX_ROW_BYTES,
+        MAX_ROW_BYTES,
+        MAX_ROW_BYTES,
+        syncId,
+        limit,
+        offset,
+        MAX_ROW_BYTES,
+        BATCH_BYTES,
+      ]
     )
     return rows.map((row: any) => ({
       position: row.position,
       kind: row.kind,
       externalId: row.external_id,
-      payload: row.payload,
+      payload: row.payload === null ? null : JSON.parse(row.payload),
       ...(row.oversize ? { oversize: true } : {}),
     }))
   }
