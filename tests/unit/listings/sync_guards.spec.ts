@@ -343,3 +343,43 @@ test.group('Rows too large to read', () => {
     assert.deepEqual(w.syncs.rowsOf(id)[0].errors, { _: ['too_large'] })
   })
 })
+
+test.group('StartSync: a simulation and the guard on arrival', () => {
+  const refusal = (reason: RowRefusal) => ({ _: [reason] })
+  async function simulate(live: number, kept: number, simulated = true) {
+    const w = syncWorld()
+    w.syncs.live = ids(live)
+    const started = await w.starter.execute(
+      { id: APP_ID },
+      AGENCY,
+      {
+        mode: 'full',
+        simulate: simulated,
+        confirmArchives: false,
+        rows: ids(kept).map((externalId) => ({
+          externalId,
+          payload: JSON.stringify(body(externalId)),
+        })),
+        archives: [],
+        bodyHash: 'h',
+      },
+      refusal
+    )
+    return { w, started }
+  }
+
+  test('Simular of 6 of 10 is stored (not refused), saying a real run needs ConfirmarBajas; 5 of 10 says it does not; the real 6 of 10 is refused', async ({
+    assert,
+  }) => {
+    const over = await simulate(10, 4)
+    assert.isTrue(over.started.ok)
+    assert.isTrue(over.started.ok && over.started.value.confirmationRequired)
+    assert.lengthOf(over.w.runner.sent, 1, 'its job is queued')
+
+    const under = await simulate(10, 5)
+    assert.isFalse(under.started.ok ? under.started.value.confirmationRequired : true)
+
+    const real = await simulate(10, 4, false)
+    assert.isFalse(real.started.ok)
+  })
+})
