@@ -33,7 +33,8 @@ export const jobs: JobDefinition<any>[] = [
     // A sync of another of the agency's syncs still running waits its turn: the run that
     // finishes sends the next one's job at once, and this retry covers a worker that died
     // holding the turn (its lease lapses in SYNC_LEASE_SECONDS, 60 s). A dead worker's own job comes
-    // back when its heartbeat stops and resumes at the first row without a result.
+    // back when its heartbeat stops and resumes at the first row without a result; one that
+    // dies at the same row at every start is given up at the next (RunSync, MAX_STARTS).
     queue: {
       retryLimit: 100,
       retryDelay: 10,

@@ -8,11 +8,14 @@ import app from '@adonisjs/core/services/app'
 import env from '#start/env'
 import { settings } from '#core/settings'
 
+/** `nodeFlags` go before the script (e.g. the production heap flags, an `--import`). */
 export function startWorkerProcess(
   queues: string[],
-  extraEnv: Record<string, string> = {}
+  extraEnv: Record<string, string> = {},
+  nodeFlags: string[] = []
 ): ChildProcess {
-  return spawn(process.execPath, ['ace.js', 'jobs:work', '--queues', queues.join(',')], {
+  const args = [...nodeFlags, 'ace.js', 'jobs:work', '--queues', queues.join(',')]
+  return spawn(process.execPath, args, {
     cwd: app.makePath(),
     env: {
       ...process.env,

@@ -174,6 +174,8 @@ export default class StockSync extends AppCommand {
     const line = `${counts.Creadas} created, ${counts.Actualizadas} updated, ${counts.SinCambios} unchanged, ${counts.Archivadas} archived, ${counts.Rechazadas} rejected`
     const title = `Sync ${sync.id} of ${agency.adminMail} (${wire.Modo}${sync.simulated ? ', simulated: nothing written' : ''}): ${wire.Estado}`
     this.logger.log(`${title}\n  ${line} of ${sync.total}`)
+    // Why it failed, as the API shows it (Problema).
+    if (wire.Problema) this.logger.log(`  ${wire.Problema.Detail}`)
     if (sync.counts.rejected > 0) {
       const found = await reader.results({ id: this.appId }, agency, sync.id, {
         outcome: 'rejected',

@@ -13,7 +13,13 @@ import type { ListingRecord } from '#listings/services/listing_record'
 import type { ListingFailure, ListingIssue } from '#listings/services/listing_failures'
 import { MAX_KM_PER_YEAR } from '#listings/services/listing_rules'
 import type { RowWording } from '#listings/services/run_sync'
-import type { RowRefusal, SyncRefusal } from '#listings/services/start_sync'
+import {
+  ARCHIVE_FLOOR,
+  ARCHIVE_SHARE,
+  type RowRefusal,
+  type SyncRefusal,
+} from '#listings/services/start_sync'
+import { MAX_ROW_BYTES, type SyncFailure } from '#listings/stores/sync_store'
 import { errorsFromVine } from '#core/http/exception_handler'
 import { unknownMemberErrors, unknownMembers, type MemberTree } from '#core/http/unknown_members'
 import { capErrors } from '#core/http/error_map'
@@ -157,6 +163,7 @@ export function syncRowWording(create: MemberTree): RowWording {
     notFound: () => ({
       ExternalId: ['La aplicación no tiene una publicación con ese ExternalId en la agencia.'],
     }),
+    tooLarge: () => syncRefusalErrors('row_too_large'),
     unexpected: () => ({
       _: [
         'La fila no se pudo procesar por un error del servicio; envíela de nuevo en otra sincronización.',
@@ -172,22 +179,60 @@ export function syncRefusalErrors(reason: RowRefusal): ProblemErrors {
       return { ExternalId: ['Otra fila de la sincronización tiene el mismo ExternalId.'] }
     case 'archive_also_sent':
       return { ExternalId: ['La baja nombra una publicación que la sincronización también envía.'] }
+    case 'row_too_large':
+      return {
+        _: [
+          `La fila ocupa más de ${MAX_ROW_BYTES / 1024} KiB; ninguna publicación válida llega a tanto.`,
+        ],
+      }
     default:
       return unmapped(reason)
   }
+}
+
+const GUARD = `más del ${ARCHIVE_SHARE * 100} % y más de ${ARCHIVE_FLOOR}`
+
+/** The archive guard's problem: on arrival (409) and, worded as a failure, when the sync starts. */
+function tooManyArchives(archives: number, live: number, when: 'arrival' | 'start') {
+  const archive =
+    when === 'arrival'
+      ? `La sincronización Completa archivaría ${archives} de las ${live} publicaciones vigentes de la aplicación en la agencia (${GUARD})`
+      : `Al comenzar, la sincronización Completa archivaría ${archives} de las ${live} publicaciones vigentes de la aplicación en la agencia (${GUARD}), contando las creadas desde que se recibió; no se escribió nada`
+  return new Problem(409, {
+    detail: `${archive}: reenvíela con ConfirmarBajas: true si es lo que quiere.`,
+    errors: { ConfirmarBajas: ['Confirme las bajas o envíe el inventario completo.'] },
+    extensions: { Bajas: archives },
+  })
 }
 
 export function syncProblemFor(refusal: SyncRefusal): Problem {
   switch (refusal.reason) {
     case 'too_many_archives': {
       const { archives, live } = refusal.details!
-      return new Problem(409, {
-        detail: `La sincronización Completa archivaría ${archives} de las ${live} publicaciones vigentes de la aplicación en la agencia (más del 20 % y más de 5): reenvíela con ConfirmarBajas: true si es lo que quiere.`,
-        errors: { ConfirmarBajas: ['Confirme las bajas o envíe el inventario completo.'] },
-        extensions: { Bajas: archives },
-      })
+      return tooManyArchives(archives, live, 'arrival')
     }
     default:
       return unmapped(refusal.reason)
+  }
+}
+
+/** Why a sync ended `Fallida`, as the problem its Sincronizacion shows (`Problema`). */
+export function syncFailureProblem(failure: SyncFailure): Problem {
+  switch (failure.reason) {
+    case 'too_many_archives':
+      return tooManyArchives(failure.archives, failure.live, 'start')
+    case 'app_unavailable':
+      return new Problem(403, {
+        detail:
+          failure.standing === 'disabled'
+            ? 'La aplicación fue deshabilitada: la sincronización se detuvo; las filas sin resultado no se escribieron.'
+            : 'La aplicación no tiene credenciales vigentes: la sincronización se detuvo; las filas sin resultado no se escribieron.',
+      })
+    case 'kept_failing':
+      return new Problem(500, {
+        detail: `La sincronización falló ${failure.starts} veces seguidas en el mismo punto y se abandonó; las filas sin resultado no se escribieron. Envíelas en otra sincronización.`,
+      })
+    default:
+      return unmapped(failure)
   }
 }

@@ -4,6 +4,8 @@
  * alone. While another sync of the agency runs, this one waits its turn: the
  * job fails softly and pg-boss brings it back (the running one also sends it
  * when it ends); a job that waited through all its retries sends a new one.
+ * A worker that dies mid-sync runs no catch here: RunSync counts the starts
+ * instead, and gives up a sync that never gets further (docs/design.md §25).
  */
 import { inject } from '@adonisjs/core'
 import type { JobContext, JobHandler } from '#core/jobs/types'

@@ -15,6 +15,13 @@
  * A simulation runs every row the same way inside one transaction that is
  * rolled back (later rows see what earlier ones would have done: places taken
  * and freed), then records the results it computed.
+ *
+ * A sync judges itself again as it goes (docs/design.md §25): a full sync's
+ * archive list, built when it starts, must pass the drop guard (else it ends
+ * failed having written nothing; a simulation only says a real run would need
+ * ConfirmarBajas); before each batch the app must still be enabled with a live
+ * token; and a sync started MAX_STARTS times at the same row without getting
+ * further (its worker killed there each time: no catch runs) is given up.
  */
 import { inject } from '@adonisjs/core'
 import { errors as vineErrors } from '@vinejs/vine'
@@ -22,6 +29,7 @@ import UnitOfWork, { type Tx } from '#core/database/unit_of_work'
 import { settings } from '#core/settings'
 import JobRunner from '#core/jobs/runner'
 import AppEvents from '#apps/services/app_events'
+import AppStanding from '#apps/services/app_standing'
 import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
 import { STOCK_SYNC } from '#listings/jobs'
 import ListingStore from '#listings/stores/listing_store'
@@ -30,6 +38,7 @@ import SyncStore, {
   type RowErrors,
   type RowResult,
   type SyncData,
+  type SyncFailure,
 } from '#listings/stores/sync_store'
 import {
   listingCreateValidator,
@@ -44,6 +53,7 @@ import ChangeListing, { type ChangeRequest } from './change_listing.js'
 import ApplyEdit from './apply_edit.js'
 import { toRecord } from './listing_record.js'
 import type { ListingFailure } from './listing_failures.js'
+import { archivesNeedConfirmation } from './start_sync.js'
 
 /** Rows read and judged at a time. */
 export const BATCH = 100
@@ -51,6 +61,8 @@ export const BATCH = 100
 const leaseSeconds = () => settings.syncLeaseSeconds
 /** Finished syncs are listed, then deleted, after this many days. */
 export const KEEP_DAYS = 30
+/** Starts at one row that did not get further before the sync is given up (the next start fails it). */
+export const MAX_STARTS = 3
 
 /** What a row's own refusal says, in the wire's words (the job passes http/problems' mapping). */
 export type RowWording = {
@@ -58,6 +70,8 @@ export type RowWording = {
   invalid(messages: { field: string; message: string }[]): RowErrors
   unknownMembers(row: unknown): RowErrors | null
   notFound(): RowErrors
+  /** A stored row too large to read (MAX_ROW_BYTES). */
+  tooLarge(): RowErrors
   /** A row that failed in a way no rule names (logged). */
   unexpected(): RowErrors
 }
@@ -82,6 +96,9 @@ type Judged = RowResult & {
 
 export type RunOutcome = 'finished' | 'waiting' | 'gone'
 
+/** How a run of batches ended: every row done, the lease lost, or stopped for a reason. */
+type RunEnd = 'done' | 'lost' | SyncFailure
+
 @inject()
 export default class RunSync {
   constructor(
@@ -93,7 +110,8 @@ export default class RunSync {
     private applyEdit: ApplyEdit,
     private unitOfWork: UnitOfWork,
     private appEvents: AppEvents,
-    private runner: JobRunner
+    private runner: JobRunner,
+    private standing: AppStanding
   ) {}
 
   /** `waiting`: another sync of the agency holds its turn; `gone`: already finished. */
@@ -103,10 +121,18 @@ export default class RunSync {
       const found = await this.syncs.findById(syncId)
       return found && (found.state === 'pending' || found.state === 'running') ? 'waiting' : 'gone'
     }
-    if (sync.mode === 'full') await this.syncs.listArchives(sync.id)
+    if ((sync.starts ?? 1) > MAX_STARTS) {
+      logger.error({ sync: sync.id, starts: sync.starts }, 'stock sync given up: it kept failing')
+      return this.#fail(sync, { reason: 'kept_failing', starts: MAX_STARTS })
+    }
+    const stopped = (await this.#appStops(sync)) ?? (await this.#listArchives(sync))
+    if (stopped) return this.#fail(sync, stopped)
     const agency = await this.directory.forApp(sync.appId, sync.adminEmail)
-    if (sync.simulated) await this.#simulate(sync, agency, wording)
-    else if (!(await this.#run(sync, agency, wording))) return 'waiting'
+    const end = sync.simulated
+      ? await this.#simulate(sync, agency, wording)
+      : await this.#run(sync, agency, wording)
+    if (end === 'lost') return 'waiting'
+    if (end !== 'done') return this.#fail(sync, end)
 
     await this.unitOfWork.run(async (tx) => {
       const finished = await this.syncs.finish(sync.id, 'done', tx)
@@ -126,8 +152,53 @@ export default class RunSync {
 
   /** Marks the sync failed (its job gave up); the agency's next sync may run. */
   async giveUp(syncId: number) {
-    const failed = await this.syncs.finish(syncId, 'failed')
+    const failed = await this.syncs.finish(syncId, 'failed', undefined, {
+      reason: 'kept_failing',
+      starts: MAX_STARTS,
+    })
     if (failed) await this.#next(failed)
+  }
+
+  /** Ends the sync failed for `failure`; the agency's next sync may run. */
+  async #fail(sync: SyncData, failure: SyncFailure): Promise<RunOutcome> {
+    const failed = await this.syncs.finish(sync.id, 'failed', undefined, failure)
+    await this.#next(failed ?? sync)
+    return 'finished'
+  }
+
+  /** Why the app's work must stop (disabled, no live token), or null. */
+  async #appStops(sync: SyncData): Promise<SyncFailure | null> {
+    const standing = await this.standing.of(sync.appId)
+    return standing === 'active' ? null : { reason: 'app_unavailable', standing }
+  }
+
+  /**
+   * A full sync's archives, listed when it starts, and the drop guard on that
+   * list: broken without ConfirmarBajas, nothing is listed (the transaction is
+   * rolled back) and the refusal comes back; a simulation instead says a real
+   * run would need the confirmation, and goes on.
+   */
+  async #listArchives(sync: SyncData): Promise<SyncFailure | null> {
+    if (sync.mode !== 'full') return null
+    const verdict: { refused?: SyncFailure } = {}
+    const rollback = new Error('archive guard')
+    await this.unitOfWork
+      .run(async (tx) => {
+        const listed = await this.syncs.listArchives(sync.id, tx)
+        if (!listed) return
+        const required =
+          !sync.confirmArchives && archivesNeedConfirmation(listed.archives, listed.live)
+        if (sync.simulated) {
+          await this.syncs.requireConfirmation(sync.id, required, tx)
+        } else if (required) {
+          verdict.refused = { reason: 'too_many_archives', ...listed }
+          throw rollback
+        }
+      })
+      .catch((error) => {
+        if (error !== rollback) throw error
+      })
+    return verdict.refused ?? null
   }
 
   async #next(sync: SyncData) {
@@ -136,11 +207,14 @@ export default class RunSync {
     if (next !== null) await this.runner.send(STOCK_SYNC, { syncId: next })
   }
 
-  /** False when the lease was lost to another worker (this one stops). */
-  async #run(sync: SyncData, agency: AgencyView | null, wording: RowWording) {
-    for (;;) {
+  /** `lost` when the lease was lost to another worker (this one stops). */
+  async #run(sync: SyncData, agency: AgencyView | null, wording: RowWording): Promise<RunEnd> {
+    for (let first = true; ; first = false) {
+      // Asked at the start already.
+      const stopped = first ? null : await this.#appStops(sync)
+      if (stopped) return stopped
       const rows = await this.syncs.pending(sync.id, BATCH)
-      if (rows.length === 0) return true
+      if (rows.length === 0) return 'done'
       const judged = await this.#judge(sync, agency, rows, wording)
       // Archives, then edits, then new listings: what is already published keeps its place
       // before new rows take the ones left.
@@ -160,7 +234,7 @@ export default class RunSync {
         sync.id,
         judged.filter((row) => !row.writes && !row.creates)
       )
-      if (!(await this.syncs.renew(sync.id, sync.holder!, leaseSeconds()))) return false
+      if (!(await this.syncs.renew(sync.id, sync.holder!, leaseSeconds()))) return 'lost'
     }
   }
 
@@ -251,13 +325,20 @@ export default class RunSync {
       : { position: row.position, outcome: 'rejected', errors: wording.failure(created) }
   }
 
-  async #simulate(sync: SyncData, agency: AgencyView | null, wording: RowWording) {
+  async #simulate(sync: SyncData, agency: AgencyView | null, wording: RowWording): Promise<RunEnd> {
     const results: RowResult[] = []
     const rollback = new Error('simulation')
+    const verdict: { stopped?: SyncFailure } = {}
     await this.unitOfWork
       .run(async (tx) => {
-        for (let offset = 0; ; offset += BATCH) {
-          const rows = await this.syncs.pending(sync.id, BATCH, offset)
+        // A batch may end early (BATCH_BYTES): the next starts after its last row.
+        for (let offset = 0, rows: PendingRow[]; ; offset += rows.length) {
+          const stopped = offset > 0 ? await this.#appStops(sync) : null
+          if (stopped) {
+            verdict.stopped = stopped
+            break
+          }
+          rows = await this.syncs.pending(sync.id, BATCH, offset)
           if (rows.length === 0) break
           const judged = await this.#judge(sync, agency, rows, wording)
           // In the order of #run: archives, edits, then the new listings together.
@@ -276,6 +357,7 @@ export default class RunSync {
       .catch((error) => {
         if (error !== rollback) throw error
       })
+    if (verdict.stopped) return verdict.stopped
     // All the results or none: a run cut short here simulates every row again (the rows
     // left, simulated alone, would not see what the rows before them would have done).
     await this.unitOfWork.run(async (tx) => {
@@ -283,6 +365,7 @@ export default class RunSync {
         await this.syncs.record(sync.id, results.slice(start, start + BATCH), tx)
       }
     })
+    return 'done'
   }
 
   /** Each row's result, or the write that will give it. */
@@ -311,6 +394,10 @@ export default class RunSync {
         outcome: 'rejected',
         errors,
       })
+      if (row.oversize) {
+        judged.push(rejected(wording.tooLarge()))
+        continue
+      }
       const current = row.externalId ? existing.get(row.externalId.toLowerCase()) : undefined
 
       if (row.kind === 'archive') {

@@ -1,9 +1,12 @@
 /*
  * Receives a stock sync (docs/design.md §15): the guards (a full sync's
- * archives are counted now, listed when it starts), then the sync and
- * its rows stored and its job queued in one transaction, so a 202 always has
- * a worker coming. Rows refused before any work (two rows naming one
- * ExternalId, a Baja also sent as a row) get their result here.
+ * archives are counted now, and again on the list built when it starts —
+ * RunSync), then the sync and its rows stored and its job queued in one
+ * transaction, so a 202 always has a worker coming. Rows refused before any
+ * work (two rows naming one ExternalId, a Baja also sent as a row, a row too
+ * large for any listing) get their result here. A simulation is never refused
+ * by the archive guard: it says a real run would need ConfirmarBajas
+ * (docs/design.md §24).
  */
 import { inject } from '@adonisjs/core'
 import { fail, ok, type Fail, type Ok } from '#core/result'
@@ -13,17 +16,34 @@ import type { Caller } from '#core/auth/app_scoped'
 import type { AgencyView } from '#agencies/services/agency_directory'
 import { STOCK_SYNC } from '#listings/jobs'
 import type { Inventory } from '#listings/validators/inventory'
-import SyncStore, { type NewSyncRow, type SyncData } from '#listings/stores/sync_store'
+import SyncStore, {
+  MAX_ROW_BYTES,
+  type NewSyncRow,
+  type SyncData,
+} from '#listings/stores/sync_store'
 
 /** A full sync may archive up to this share of the app's live listings of the agency… */
 export const ARCHIVE_SHARE = 0.2
 /** …or up to this many, whichever is more, without `ConfirmarBajas`. */
 export const ARCHIVE_FLOOR = 5
 
+/** The drop guard: archiving `archives` of `live` listings needs ConfirmarBajas. */
+export function archivesNeedConfirmation(archives: number, live: number) {
+  return archives > ARCHIVE_FLOOR && archives > live * ARCHIVE_SHARE
+}
+
+/** A row's JSON beyond MAX_ROW_BYTES (UTF-8): the length bounds the bytes from both sides. */
+function tooLarge(payload: string) {
+  return (
+    payload.length > MAX_ROW_BYTES ||
+    (payload.length * 3 > MAX_ROW_BYTES && Buffer.byteLength(payload) > MAX_ROW_BYTES)
+  )
+}
+
 export type SyncRefusal = Fail<'too_many_archives', { archives: number; live: number }>
 
 /** Why a row is refused before any work: the wire keys these. */
-export type RowRefusal = 'repeated_external_id' | 'archive_also_sent'
+export type RowRefusal = 'repeated_external_id' | 'archive_also_sent' | 'row_too_large'
 
 @inject()
 export default class StartSync {
@@ -47,25 +67,32 @@ export default class StartSync {
     }
     const rows: NewSyncRow[] = inventory.rows.map((row, index) => {
       const repeated = row.externalId !== null && seen.get(row.externalId.toLowerCase())! > 1
+      // The worker reads rows a batch at a time: none may be huge (docs/design.md §25).
+      const refused: RowRefusal | null = repeated
+        ? 'repeated_external_id'
+        : tooLarge(row.payload)
+          ? 'row_too_large'
+          : null
       return {
         position: index + 1,
         kind: 'upsert',
         externalId: row.externalId,
-        payload: repeated ? null : row.payload,
-        ...(repeated ? { outcome: 'rejected', errors: refusal('repeated_external_id') } : {}),
+        payload: refused ? null : row.payload,
+        ...(refused ? { outcome: 'rejected', errors: refusal(refused) } : {}),
       }
     })
 
     let archives: NewSyncRow[]
+    let confirmationRequired = false
     if (inventory.mode === 'full') {
       const absent = await this.syncs.countAbsent(caller.id, agency.id, [...seen.keys()])
       const count = absent.absent
-      if (
-        !inventory.confirmArchives &&
-        count > ARCHIVE_FLOOR &&
-        count > absent.live * ARCHIVE_SHARE
-      ) {
-        return fail('too_many_archives', { details: { archives: count, live: absent.live } })
+      if (!inventory.confirmArchives && archivesNeedConfirmation(count, absent.live)) {
+        if (!inventory.simulate) {
+          return fail('too_many_archives', { details: { archives: count, live: absent.live } })
+        }
+        // Said again on the list built when it starts.
+        confirmationRequired = true
       }
       // Listed when the sync starts (SyncStore.listArchives): a sync queued behind another
       // then also archives what that one created.
@@ -97,6 +124,8 @@ export default class StartSync {
           adminEmail: agency.adminMail,
           mode: inventory.mode,
           simulated: inventory.simulate,
+          confirmArchives: inventory.confirmArchives,
+          confirmationRequired,
           archivesPending: inventory.mode === 'full',
         },
         all.length,

@@ -16,6 +16,15 @@ export type SyncState = 'pending' | 'running' | 'done' | 'failed'
 export type SyncOutcome = 'created' | 'updated' | 'unchanged' | 'archived' | 'rejected'
 export type RowErrors = Record<string, string[]>
 
+/** Why a sync ended `failed` (stored as a reason and its figures; the wire words it). */
+export type SyncFailure =
+  /** A full sync whose archive list, built when it started, breaks the guard without ConfirmarBajas. */
+  | { reason: 'too_many_archives'; archives: number; live: number }
+  /** The app was disabled, or has no live token, while its sync waited or ran. */
+  | { reason: 'app_unavailable'; standing: 'disabled' | 'no_live_token' | 'gone' }
+  /** Started again and again at the same row without getting further (a worker dying on it). */
+  | { reason: 'kept_failing'; starts: number }
+
 export type SyncData = {
   id: number
   appId: number
@@ -31,9 +40,26 @@ export type SyncData = {
   finishedAt: Date | null
   /** The worker holding the sync's lease (set by `claim`). */
   holder?: string
+  /** The caller sent ConfirmarBajas. */
+  confirmArchives: boolean
+  /** A simulation that a real run would need ConfirmarBajas for. */
+  confirmationRequired: boolean
+  /** Why it failed, when it did for a reason of its own. */
+  failure: SyncFailure | null
+  /** Starts by a worker at the sync's current progress, this one included (set by `claim`). */
+  starts?: number
 }
 
-export type NewSync = Pick<SyncData, 'appId' | 'agencyId' | 'adminEmail' | 'mode' | 'simulated'> & {
+export type NewSync = Pick<
+  SyncData,
+  | 'appId'
+  | 'agencyId'
+  | 'adminEmail'
+  | 'mode'
+  | 'simulated'
+  | 'confirmArchives'
+  | 'confirmationRequired'
+> & {
   /** A full sync lists the listings it archives when it starts (`listArchives`). */
   archivesPending: boolean
 }
@@ -53,6 +79,8 @@ export type PendingRow = {
   kind: 'upsert' | 'archive'
   externalId: string | null
   payload: unknown
+  /** Its payload is beyond MAX_ROW_BYTES: not read (`payload` null). */
+  oversize?: boolean
 }
 
 export type RowResult = { position: number; outcome: SyncOutcome; errors?: RowErrors | null }
@@ -65,7 +93,8 @@ export type ResultRow = {
 }
 
 const SYNC_COLUMNS = `id, app_id, agency_id, admin_email, mode, simulated, state, total, processed,
-  created, updated, unchanged, archived, rejected, received_at, finished_at`
+  created, updated, unchanged, archived, rejected, received_at, finished_at,
+  confirm_archives, confirmation_required, failure, failure_details`
 
 function syncOf(row: any): SyncData {
   return {
@@ -88,11 +117,29 @@ function syncOf(row: any): SyncData {
     receivedAt: row.received_at,
     finishedAt: row.finished_at,
     ...(row.lease_holder ? { holder: row.lease_holder } : {}),
+    confirmArchives: row.confirm_archives,
+    confirmationRequired: row.confirmation_required,
+    failure: row.failure ? ({ reason: row.failure, ...row.failure_details } as SyncFailure) : null,
+    ...(row.starts !== undefined ? { starts: row.starts } : {}),
   }
 }
 
 /** Rows per INSERT: 500 rows of at most 4 KiB keep one statement's parameters near 2 MiB. */
 const INSERT_CHUNK = 500
+
+/**
+ * A stored row's payload beyond this many bytes (as JSON text) is not read by
+ * the worker: no valid row comes near it (50 photo URLs of 2 000 characters
+ * are 100 KB); StartSync refuses such rows on arrival, this covers rows
+ * stored before it did.
+ */
+export const MAX_ROW_BYTES = 256 * 1024
+/**
+ * A batch (`pending`) ends at the row that takes its payloads past this many
+ * bytes (at least one row): a worker holds at most about 1.25 MiB of rows'
+ * JSON at a time, whatever they are made of (docs/design.md §25).
+ */
+export const BATCH_BYTES = 1024 * 1024
 
 export default class SyncStore {
   /**
@@ -103,8 +150,9 @@ export default class SyncStore {
   async create(sync: NewSync, total: number, tx: Tx): Promise<SyncData> {
     await tx.rawQuery('select pg_advisory_xact_lock(?, ?)', [SYNC_LOCK, sync.agencyId])
     const { rows } = await tx.rawQuery(
-      `insert into listing_syncs (app_id, agency_id, admin_email, mode, simulated, total, archives_pending, received_at)
-       values (?, ?, ?, ?, ?, ?, ?, clock_timestamp()) returning ${SYNC_COLUMNS}`,
+      `insert into listing_syncs (app_id, agency_id, admin_email, mode, simulated, total, archives_pending,
+         confirm_archives, confirmation_required, received_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, clock_timestamp()) returning ${SYNC_COLUMNS}`,
       [
         sync.appId,
         sync.agencyId,
@@ -113,6 +161,8 @@ export default class SyncStore {
         sync.simulated,
         total,
         sync.archivesPending,
+        sync.confirmArchives,
+        sync.confirmationRequired,
       ]
     )
     return syncOf(rows[0])
@@ -227,35 +277,48 @@ export default class SyncStore {
   }
 
   /**
-   * A full sync's archives, listed once when it starts: the app's listings of
-   * the agency that are not archived and that no row of the sync names (any
-   * case), after the rows, in the order they were created. So a sync queued
-   * behind another archives what that one created, as a full inventory means.
+   * A full sync's archives, listed once when it starts, in `tx`: the app's
+   * listings of the agency that are not archived and that no row of the sync
+   * names (any case), after the rows, in the order they were created. So a
+   * sync queued behind another archives what that one created, as a full
+   * inventory means. With them, in the same statement (one snapshot), how many
+   * of the app's listings of the agency are live: the guard the caller applies
+   * (it rolls `tx` back to list nothing). Null when they were listed already.
    */
-  async listArchives(syncId: number) {
-    await db.transaction(async (tx) => {
-      const { rows } = await tx.rawQuery(
-        `update listing_syncs set archives_pending = false
-         where id = ? and archives_pending returning app_id, agency_id, total`,
-        [syncId]
-      )
-      if (!rows.length) return
-      const [{ app_id: appId, agency_id: agencyId, total }] = rows
-      const listed = await tx.rawQuery(
-        `insert into listing_sync_rows (sync_id, position, kind, external_id)
+  async listArchives(syncId: number, tx: Tx): Promise<{ archives: number; live: number } | null> {
+    const { rows } = await tx.rawQuery(
+      `update listing_syncs set archives_pending = false
+       where id = ? and archives_pending returning app_id, agency_id, total`,
+      [syncId]
+    )
+    if (!rows.length) return null
+    const [{ app_id: appId, agency_id: agencyId, total }] = rows
+    const listed = await tx.rawQuery(
+      `with listed as (
+         insert into listing_sync_rows (sync_id, position, kind, external_id)
          select ?, ? + row_number() over (order by l.id), 'archive', l.external_id
          from listings l
          where l.app_id = ? and l.agency_id = ? and l.state <> 'archived'
            and not exists (
              select 1 from listing_sync_rows r
-             where r.sync_id = ? and r.kind = 'upsert' and lower(r.external_id) = lower(l.external_id))`,
-        [syncId, total, appId, agencyId, syncId]
-      )
-      await tx.rawQuery('update listing_syncs set total = total + ? where id = ?', [
-        listed.rowCount ?? 0,
-        syncId,
-      ])
-    })
+             where r.sync_id = ? and r.kind = 'upsert' and lower(r.external_id) = lower(l.external_id))
+         returning 1),
+       counted as (
+         update listing_syncs set total = total + (select count(*) from listed) where id = ?)
+       select (select count(*) from listed)::int as archives,
+              (select count(*) from listings
+               where app_id = ? and agency_id = ? and state <> 'archived')::int as live`,
+      [syncId, total, appId, agencyId, syncId, syncId, appId, agencyId]
+    )
+    return listed.rows[0]
+  }
+
+  /** A simulation says whether a real run would need ConfirmarBajas (docs/design.md §24). */
+  async requireConfirmation(syncId: number, required: boolean, tx: Tx) {
+    await tx.rawQuery('update listing_syncs set confirmation_required = ? where id = ?', [
+      required,
+      syncId,
+    ])
   }
 
   /**
@@ -263,6 +326,9 @@ export default class SyncStore {
    * unfinished, not held by a live worker, and no other sync of its agency is
    * older and unfinished or running (syncs of one agency run one at a time, in
    * order of arrival). Under the agency's lock, so two claims cannot both win.
+   * Counts the start (`starts`): from 1 again when the sync got further since
+   * the last one, else one more — a worker killed on the same row each time
+   * (no catch runs) is seen here.
    */
   async claim(syncId: number, leaseSeconds: number): Promise<SyncData | null> {
     return db.transaction(async (tx) => {
@@ -271,14 +337,16 @@ export default class SyncStore {
       await tx.rawQuery('select pg_advisory_xact_lock(?, ?)', [SYNC_LOCK, agency.rows[0].agency_id])
       const { rows } = await tx.rawQuery(
         `update listing_syncs s set state = 'running', lease_until = now() + make_interval(secs => ?),
-           lease_holder = gen_random_uuid()
+           lease_holder = gen_random_uuid(),
+           starts = case when s.progress_mark = s.processed then s.starts + 1 else 1 end,
+           progress_mark = s.processed
          where s.id = ? and (s.state = 'pending' or (s.state = 'running' and s.lease_until < now()))
            and not exists (
              select 1 from listing_syncs o
              where o.agency_id = s.agency_id and o.id <> s.id and (
                (o.id < s.id and o.state in ('pending', 'running'))
                or (o.state = 'running' and o.lease_until >= now())))
-         returning ${SYNC_COLUMNS}, lease_holder`,
+         returning ${SYNC_COLUMNS}, lease_holder, starts`,
         [leaseSeconds, syncId]
       )
       return rows.length ? syncOf(rows[0]) : null
@@ -295,19 +363,48 @@ export default class SyncStore {
     return rows.length > 0
   }
 
-  /** Rows without a result, archives first (they free the places new rows take), then in order. */
+  /**
+   * Rows without a result, archives first (they free the places new rows take),
+   * then in order: up to `limit`, ending at the row that takes their payloads
+   * past BATCH_BYTES; a payload beyond MAX_ROW_BYTES is left unread (`oversize`).
+   */
   async pending(syncId: number, limit: number, offset = 0): Promise<PendingRow[]> {
+    // Each payload is turned into text once (`offset 0` keeps that subquery whole), measured,
+    // and parsed here as the driver parses jsonb.
     const { rows } = await db.rawQuery(
-      `select position, kind, external_id, payload from listing_sync_rows
-       where sync_id = ? and outcome is null
-       order by kind = 'upsert', position limit ? offset ?`,
-      [syncId, limit, offset]
+      `select position, kind, external_id, bytes > ? as oversize,
+              case when bytes > ? then null else text end as payload
+       from (
+         select measured.*, sum(bytes) filter (where bytes <= ?)
+                  over (order by upsert, position) as through
+         from (
+           select texts.*, coalesce(octet_length(texts.text), 0) as bytes
+           from (
+             select position, kind, external_id, upsert, payload::text as text
+             from (
+               select position, kind, external_id, payload, kind = 'upsert' as upsert
+               from listing_sync_rows where sync_id = ? and outcome is null
+               order by kind = 'upsert', position limit ? offset ?) batch
+             offset 0) texts) measured) counted
+       where coalesce(through, 0) - case when bytes > ? then 0 else bytes end < ?
+       order by upsert, position`,
+      [
+        MAX_ROW_BYTES,
+        MAX_ROW_BYTES,
+        MAX_ROW_BYTES,
+        syncId,
+        limit,
+        offset,
+        MAX_ROW_BYTES,
+        BATCH_BYTES,
+      ]
     )
     return rows.map((row: any) => ({
       position: row.position,
       kind: row.kind,
       externalId: row.external_id,
-      payload: row.payload,
+      payload: row.payload === null ? null : JSON.parse(row.payload),
+      ...(row.oversize ? { oversize: true } : {}),
     }))
   }
 
@@ -359,12 +456,19 @@ export default class SyncStore {
     )
   }
 
-  /** Ends the sync; the finished row, or null when it was no longer running. */
-  async finish(syncId: number, state: 'done' | 'failed', tx?: Tx): Promise<SyncData | null> {
+  /** Ends the sync (failed: why, if known); the finished row, or null when it was no longer running. */
+  async finish(
+    syncId: number,
+    state: 'done' | 'failed',
+    tx?: Tx,
+    failure?: SyncFailure
+  ): Promise<SyncData | null> {
+    const { reason, ...details } = failure ?? { reason: null }
     const { rows } = await (tx ?? db).rawQuery(
-      `update listing_syncs set state = ?, finished_at = now(), lease_until = null
+      `update listing_syncs set state = ?, finished_at = now(), lease_until = null,
+         failure = ?, failure_details = ?::jsonb
        where id = ? and state in ('pending', 'running') returning ${SYNC_COLUMNS}`,
-      [state, syncId]
+      [state, reason, reason ? JSON.stringify(details) : null, syncId]
     )
     return rows.length ? syncOf(rows[0]) : null
   }

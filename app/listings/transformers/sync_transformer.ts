@@ -9,6 +9,7 @@ import { named, object, type Wire } from '#core/openapi/schema'
 import { LinksSchema } from '#core/openapi/wire'
 import type { AgencyView } from '#agencies/services/agency_directory'
 import type { ResultRow, SyncData, SyncOutcome, SyncState } from '#listings/stores/sync_store'
+import { syncFailureProblem } from '#listings/http/problems'
 import { listingHref } from './listing_transformer.js'
 
 type Agency = Pick<AgencyView, 'adminMail'>
@@ -46,21 +47,57 @@ export const ResumenSchema = named(
   })
 )
 
-export const SincronizacionSchema = named(
-  'Sincronizacion',
-  object({
-    Id: { type: 'integer' },
-    Modo: { type: 'string', enum: ['Completa', 'Parcial'] },
-    Simulada: { type: 'boolean' },
-    Estado: { type: 'string', enum: Object.values(STATE_WIRE) },
-    Recibida: { type: 'string', format: 'date-time' },
-    Terminada: { type: ['string', 'null'], format: 'date-time' },
-    Total: count,
-    Procesadas: count,
-    Resumen: ResumenSchema,
-    _links: LinksSchema,
-  })
-)
+/** Why a sync is `Fallida`: the problem document a request would have had (docs/design.md §25). */
+export const ProblemaSincronizacionSchema = named('ProblemaSincronizacion', {
+  type: 'object',
+  description:
+    'Solo en una sincronización Fallida: por qué, como el problema que habría tenido una solicitud (la guarda de bajas al comenzar: 409 con Extensions.Bajas; la aplicación deshabilitada o sin credenciales vigentes: 403; fallas repetidas en la misma fila: 500)',
+  required: ['Status', 'Detail'],
+  properties: {
+    Status: { type: 'integer' },
+    Detail: { type: 'string' },
+    Errors: {
+      type: 'object',
+      additionalProperties: { type: 'array', items: { type: 'string' } },
+    },
+    Extensions: {
+      type: 'object',
+      properties: {
+        Bajas: {
+          ...count,
+          description: 'Cuántas publicaciones habría archivado (la guarda de bajas al comenzar)',
+        },
+      },
+    },
+  },
+} as const)
+
+const syncMembers = {
+  Id: { type: 'integer' },
+  Modo: { type: 'string', enum: ['Completa', 'Parcial'] },
+  Simulada: { type: 'boolean' },
+  Estado: { type: 'string', enum: Object.values(STATE_WIRE) },
+  Recibida: { type: 'string', format: 'date-time' },
+  Terminada: { type: ['string', 'null'], format: 'date-time' },
+  Total: count,
+  Procesadas: count,
+  Resumen: ResumenSchema,
+  _links: LinksSchema,
+} as const
+
+export const SincronizacionSchema = named('Sincronizacion', {
+  type: 'object',
+  required: Object.keys(syncMembers) as (keyof typeof syncMembers)[],
+  properties: {
+    ...syncMembers,
+    ConfirmacionRequerida: {
+      type: 'boolean',
+      description:
+        'Solo en una Completa simulada: true cuando la sincronización real necesitaría ConfirmarBajas',
+    },
+    Problema: ProblemaSincronizacionSchema,
+  },
+} as const)
 
 export const ResultadoSincronizacionSchema = named(
   'ResultadoSincronizacion',
@@ -115,6 +152,20 @@ export function syncFull(agency: Agency, sync: SyncData): Wire<typeof Sincroniza
       self: link(syncHref(agency, sync.id)),
       resultados: { href: RESULTS_TEMPLATE(agency, sync.id), templated: true },
     },
+    ...(sync.simulated && sync.mode === 'full'
+      ? { ConfirmacionRequerida: sync.confirmationRequired }
+      : {}),
+    ...(sync.state === 'failed' && sync.failure ? { Problema: problema(sync) } : {}),
+  }
+}
+
+function problema(sync: SyncData): Wire<typeof ProblemaSincronizacionSchema> {
+  const { status, options } = syncFailureProblem(sync.failure!)
+  return {
+    Status: status,
+    Detail: options.detail!,
+    ...(options.errors ? { Errors: options.errors } : {}),
+    ...(options.extensions ? { Extensions: options.extensions } : {}),
   }
 }
 

@@ -9,6 +9,7 @@ import type { Inventory } from '#listings/validators/inventory'
 import type { RowRefusal } from '#listings/services/start_sync'
 import { ARCHIVE_FLOOR, ARCHIVE_SHARE } from '#listings/services/start_sync'
 import { STOCK_SYNC } from '#listings/jobs'
+import { FAKE_TX } from '#tests/helpers/fakes'
 import { AGENCY, APP_ID } from './fakes.js'
 import { syncWorld, WORDING } from './sync_fakes.js'
 
@@ -157,7 +158,7 @@ test.group('StartSync: the archive guard (more than 20 % and more than 5)', () =
   test('5 of 10 (50 %, but not more than 5): allowed', async ({ assert }) => {
     const { w, result } = await full(10, 5)
     assert.isTrue(result.ok)
-    await w.syncs.listArchives(1)
+    await w.syncs.listArchives(1, FAKE_TX)
     assert.equal(w.syncs.rowsOf(1).filter((one) => one.kind === 'archive').length, 5)
   })
 
@@ -246,7 +247,7 @@ test.group('StartSync: Completa archives exactly the absent ones', () => {
       refusal
     )
     assert.isTrue(result.ok)
-    await w.syncs.listArchives(1)
+    await w.syncs.listArchives(1, FAKE_TX)
     assert.deepEqual(
       w.syncs.rowsOf(1).map((one) => one.kind),
       ['upsert', 'upsert']

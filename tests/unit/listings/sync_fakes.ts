@@ -8,6 +8,8 @@
 import type { Tx, UnitOfWork } from '#core/database/unit_of_work'
 import type JobRunner from '#core/jobs/runner'
 import type AppEvents from '#apps/services/app_events'
+import type AppStanding from '#apps/services/app_standing'
+import type { Standing } from '#apps/services/app_standing'
 import type AgencyDirectory from '#agencies/services/agency_directory'
 import type { AgencyView } from '#agencies/services/agency_directory'
 import type { ListingData } from '#listings/models/listing'
@@ -19,6 +21,7 @@ import type {
   PendingRow,
   RowResult,
   SyncData,
+  SyncFailure,
   SyncOutcome,
   SyncState,
 } from '#listings/stores/sync_store'
@@ -50,6 +53,7 @@ export class FakeSyncStore implements Pick<
   | 'findById'
   | 'countAbsent'
   | 'listArchives'
+  | 'requireConfirmation'
   | 'claim'
   | 'renew'
   | 'pending'
@@ -59,7 +63,7 @@ export class FakeSyncStore implements Pick<
   | 'next'
   | 'prune'
 > {
-  syncs: Array<SyncData & { archivesPending?: boolean }> = []
+  syncs: Array<SyncData & { archivesPending?: boolean; progressMark?: number }> = []
   rows = new Map<number, StoredRow[]>()
   calls: string[] = []
   /** ExternalIds of the app's live listings of the agency (StartSync's guard). */
@@ -110,6 +114,9 @@ export class FakeSyncStore implements Pick<
       counts: zero(),
       receivedAt: new Date(),
       finishedAt: null,
+      confirmArchives: false,
+      confirmationRequired: false,
+      failure: null,
       ...sync,
     })
     this.rows.set(
@@ -134,6 +141,7 @@ export class FakeSyncStore implements Pick<
       counts: zero(),
       receivedAt: new Date(),
       finishedAt: null,
+      failure: null,
     }
     this.syncs.push(created)
     return { ...created, counts: { ...created.counts } }
@@ -161,11 +169,12 @@ export class FakeSyncStore implements Pick<
   }
 
   /** A full sync's archives when it starts: the `live` listings no row names, after the rows. */
-  async listArchives(syncId: number) {
-    this.#log('listArchives')
+  async listArchives(syncId: number, tx: Tx) {
+    this.#log('listArchives', tx)
     const sync = this.sync(syncId) as SyncData & { archivesPending?: boolean }
-    if (!sync.archivesPending) return
+    if (!sync.archivesPending) return null
     sync.archivesPending = false
+    let archives = 0
     const rows = this.rows.get(syncId) ?? []
     this.rows.set(syncId, rows)
     const named = new Set(
@@ -180,7 +189,14 @@ export class FakeSyncStore implements Pick<
         payloadValue: null,
       } as StoredRow)
       sync.total += 1
+      archives += 1
     }
+    return { archives, live: this.live.length }
+  }
+
+  async requireConfirmation(syncId: number, required: boolean, tx: Tx) {
+    this.#log(`requireConfirmation ${required}`, tx)
+    this.sync(syncId).confirmationRequired = required
   }
 
   async countAbsent(appId: number, agencyId: number, keep: string[]) {
@@ -198,6 +214,9 @@ export class FakeSyncStore implements Pick<
     if (sync.state !== 'pending' && sync.state !== 'running') return null
     sync.state = 'running'
     sync.holder = `holder-${++this.claims}`
+    // Starts at the same progress are counted (a worker killed on one row each time).
+    sync.starts = sync.progressMark === sync.processed ? (sync.starts ?? 0) + 1 : 1
+    sync.progressMark = sync.processed
     return { ...sync, counts: { ...sync.counts } }
   }
 
@@ -249,11 +268,12 @@ export class FakeSyncStore implements Pick<
     }
   }
 
-  async finish(syncId: number, state: 'done' | 'failed', tx?: Tx) {
-    this.#log(`finish ${state}`, tx)
+  async finish(syncId: number, state: 'done' | 'failed', tx?: Tx, failure?: SyncFailure) {
+    this.#log(`finish ${state}${failure ? ` ${failure.reason}` : ''}`, tx)
     const sync = this.sync(syncId)
     if (sync.state !== 'pending' && sync.state !== 'running') return null
     sync.state = state as SyncState
+    sync.failure = failure ?? null
     sync.finishedAt = new Date()
     return { ...sync, counts: { ...sync.counts } }
   }
@@ -321,6 +341,20 @@ export class FakeAppEvents implements Pick<AppEvents, 'emit'> {
   }
 }
 
+/** The apps module's standing of the test app: `active` unless a spec says otherwise. */
+export class FakeAppStanding implements Pick<AppStanding, 'of'> {
+  standing: Standing = 'active'
+  asked = 0
+  /** Called on each question (before answering): a spec disables the app mid-sync here. */
+  onAsk: (asked: number) => void = () => {}
+
+  async of(_appId: number) {
+    this.asked += 1
+    this.onAsk(this.asked)
+    return this.standing
+  }
+}
+
 /** The agencies module's `forApp`: the test agency for the test app; `gone` after a detach. */
 export class FakeSyncDirectory implements Pick<AgencyDirectory, 'forApp'> {
   gone = false
@@ -337,6 +371,7 @@ export const WORDING: RowWording = {
   unknownMembers: (row) =>
     row && typeof row === 'object' && 'Desconocido' in row ? { Desconocido: ['unknown'] } : null,
   notFound: () => ({ ExternalId: ['not_found'] }),
+  tooLarge: () => ({ _: ['too_large'] }),
   unexpected: () => ({ _: ['unexpected'] }),
 }
 
@@ -350,6 +385,7 @@ export function syncWorld() {
   const runner = new FakeJobRunner()
   const appEvents = new FakeAppEvents()
   const directory = new FakeSyncDirectory()
+  const standing = new FakeAppStanding()
   const starter = new StartSync(
     syncs as unknown as SyncStore,
     unitOfWork as unknown as UnitOfWork,
@@ -364,7 +400,8 @@ export function syncWorld() {
     w.applyEdit,
     unitOfWork as unknown as UnitOfWork,
     appEvents as unknown as AppEvents,
-    runner as unknown as JobRunner
+    runner as unknown as JobRunner,
+    standing as unknown as AppStanding
   )
   return {
     ...w,
@@ -374,6 +411,7 @@ export function syncWorld() {
     runner,
     appEvents,
     syncDirectory: directory,
+    standing,
     starter,
     runSync,
   }
