@@ -233,7 +233,7 @@ export default class RunSync {
     return rows.map((row, index) => {
       const result = created[index]
       return result.ok
-        ? { position: row.position, outcome: 'created' }
+        ? { position: row.position, outcome: 'created', notices: result.value.notices }
         : { position: row.position, outcome: 'rejected', errors: wording.failure(result) }
     })
   }
@@ -247,7 +247,7 @@ export default class RunSync {
   ): Promise<RowResult> {
     const created = await this.creator.execute({ id: sync.appId }, agency, row.creates!, tx)
     return created.ok
-      ? { position: row.position, outcome: 'created' }
+      ? { position: row.position, outcome: 'created', notices: created.value.notices }
       : { position: row.position, outcome: 'rejected', errors: wording.failure(created) }
   }
 
@@ -373,8 +373,9 @@ export default class RunSync {
         externalId: current.externalId,
         change: { kind: 'edit', input },
       }
-      if (await this.changer.unchanged(request, toRecord(current), probes)) {
-        judged.push({ position: row.position, outcome: 'unchanged' })
+      const same = await this.changer.unchanged(request, toRecord(current), probes)
+      if (same) {
+        judged.push({ position: row.position, outcome: 'unchanged', notices: same.notices })
         continue
       }
       judged.push({
@@ -385,8 +386,9 @@ export default class RunSync {
           if (!changed.ok) {
             return { position: row.position, outcome: 'rejected', errors: wording.failure(changed) }
           }
-          const same = changed.value.record.listing.revision === current.revision
-          return { position: row.position, outcome: same ? 'unchanged' : 'updated' }
+          const { record, notices } = changed.value
+          const same = record.listing.revision === current.revision
+          return { position: row.position, outcome: same ? 'unchanged' : 'updated', notices }
         },
       })
     }
