@@ -393,7 +393,7 @@ test.group('RunSync: a row says what it did not do (docs/design.md §24)', () =>
     assert.deepEqual(rows[2].notices, [
       { field: 'exposure', issue: 'quota_full', requested: 'high', given: 'medium' },
     ])
-    assert.isUndefined(rows[3].notices)
+    assert.isEmpty(rows[3].notices ?? [])
     assert.equal(stored(w, 'EXT-2')!.versionName, '2.0 XEI CVT')
   })
 })
