@@ -373,9 +373,9 @@ export default class RunSync {
         externalId: current.externalId,
         change: { kind: 'edit', input },
       }
-      const same = await this.changer.unchanged(request, toRecord(current), probes)
-      if (same) {
-        judged.push({ position: row.position, outcome: 'unchanged', notices: same.notices })
+      const probed = await this.changer.unchanged(request, toRecord(current), probes)
+      if (probed) {
+        judged.push({ position: row.position, outcome: 'unchanged', notices: probed.notices })
         continue
       }
       judged.push({
