@@ -263,7 +263,7 @@ export const openapi: OpenApiFragment = {
     'PUT /v3/publicaciones/:adminmail/:externalid': write(
       'updateListing',
       'Edita una publicación',
-      'PublicacionEdit: un campo ausente se conserva; null significa lo que dice la especificación. Lo que se fija al crear (ExternalId, Marca, Modelo, Version, Transmision, Propulsion y los DatosTecnicosCustom de una versión del catálogo) se acepta solo con el valor que tiene la publicación (como lo muestra GET, u otra forma del mismo elemento del catálogo): otro valor es 400 con Errors en ese campo. Un cambio que no se hace como se pidió se dice en Avisos [{Campo, Detalle}]: una lista de Fotos del mismo largo que la actual (la especificación la ignora; la lista que muestra GET no es un cambio, y GET → PUT conserva las fotos pendientes y rechazadas), una Exposicion sin cupo (queda otra).',
+      'PublicacionEdit: un campo ausente se conserva; null significa lo que dice la especificación. Lo que se fija al crear (ExternalId, Marca, Modelo, Version, Transmision, Propulsion) se acepta solo con el valor que tiene la publicación (como lo muestra GET, u otra forma del mismo elemento del catálogo): otro valor es 400 con Errors en ese campo. Un cambio que no se hace como se pidió se dice en Avisos [{Campo, Detalle}]: una lista de Fotos del mismo largo que la actual (la especificación la ignora; la lista que muestra GET no es un cambio, y GET → PUT conserva las fotos pendientes y rechazadas), DatosTecnicosCustom de una versión del catálogo (muestra los del catálogo), una Exposicion sin cupo (queda otra).',
       { requestBody: jsonBody(withConditions(bodyOf('PublicacionEdit', listingEditValidator))) }
     ),
     'PATCH /v3/publicaciones/:adminmail/:externalid': write(

@@ -42,8 +42,6 @@ const FIXED: Record<FixedField, string> = {
   version: 'El vehículo se fija al crear: archive la publicación y cree otra.',
   transmission: 'El vehículo se fija al crear: archive la publicación y cree otra.',
   propulsion: 'El vehículo se fija al crear: archive la publicación y cree otra.',
-  customSpecs:
-    'Una versión del catálogo muestra los datos técnicos del catálogo, que no se editan: envíe los que muestra la publicación u omita DatosTecnicosCustom.',
 }
 
 /** One issue as its wire field and message. */

@@ -23,6 +23,7 @@ import {
   exposureNotice,
   mileageIssue,
   photoChange,
+  sameSpecs,
   transition,
 } from './listing_rules.js'
 import {
@@ -52,6 +53,8 @@ export type EditContext = {
   base?: { year: number; mileage: number }
   /** Known catalogue versions keep the catalogue's technical data. */
   versionKnown: boolean
+  /** The technical data a known version shows: the listing's, or (creating) the catalogue's. */
+  catalogueSpecs?: Spec[]
   /** `Locacion` resolved beforehand (`resolveLocation`); undefined when the body has none. */
   location?: PlaceValues
   /** The transaction already holds off desasociar (`AgencyDirectory.holdMembers`). */
@@ -180,6 +183,14 @@ export default class ApplyEdit {
 
     if (input.customSpecs !== undefined && !context.versionKnown) {
       values.custom_specs = JSON.stringify((input.customSpecs ?? []) satisfies Spec[])
+    }
+    // A known version shows the catalogue's data: another list is ignored, and said so.
+    if (
+      context.versionKnown &&
+      Array.isArray(input.customSpecs) &&
+      !sameSpecs(input.customSpecs, context.catalogueSpecs ?? listing?.customSpecs ?? [])
+    ) {
+      notices.push({ field: 'customSpecs', issue: 'catalogue_version' })
     }
 
     if (context.location) {

@@ -233,6 +233,7 @@ export default class CreateListing {
     return ok({
       year: year!,
       versionId: known?.id ?? null,
+      specs: known ? catalogueSpecs(known) : undefined,
       columns: {
         brand_id: brand.value.id,
         model_id: model.value.id,
@@ -270,6 +271,7 @@ function memoized(vehicles: Lookups): Lookups {
 type Vehicle = {
   year: number
   versionId: number | null
+  specs?: Spec[]
   columns: { brand_name: string; model_name: string } & Record<string, unknown>
 }
 
@@ -277,7 +279,7 @@ type Vehicle = {
 function creation(
   agency: AgencyView,
   input: ListingCreateInput,
-  vehicle: { year: number; versionId: number | null },
+  vehicle: { year: number; versionId: number | null; specs?: Spec[] },
   location: PlaceValues | undefined
 ): EditContext {
   return {
@@ -288,6 +290,7 @@ function creation(
     target: input.active === false ? 'suspended' : 'active',
     base: { year: vehicle.year, mileage: input.mileage },
     versionKnown: vehicle.versionId !== null,
+    catalogueSpecs: vehicle.specs,
     location,
   }
 }

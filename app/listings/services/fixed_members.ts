@@ -1,7 +1,6 @@
 /*
- * What a listing fixes when it is created (docs/design.md §24): its ExternalId,
- * its vehicle (Marca, Modelo, Version, Transmision, Propulsion) and, for a
- * catalogue version, the catalogue's technical data. An edit (a PUT, a stock
+ * What a listing fixes when it is created (docs/design.md §24): its ExternalId
+ * and its vehicle (Marca, Modelo, Version, Transmision, Propulsion). An edit (a PUT, a stock
  * sync's row) may name them again — GET → PUT round-trips — but a value the
  * listing does not have is refused, never silently ignored.
  */
@@ -44,15 +43,6 @@ export function fixedDifferences(
     changed.push('transmission')
   }
   if (input.propulsion && input.propulsion !== listing.propulsion) changed.push('propulsion')
-  // A catalogue version keeps the catalogue's data (ApplyEdit ignores a list sent for it).
-  if (
-    listing.versionId !== null &&
-    Array.isArray(input.customSpecs) &&
-    JSON.stringify(input.customSpecs.map(({ name, value }) => [name, value])) !==
-      JSON.stringify(listing.customSpecs.map(({ name, value }) => [name, value]))
-  ) {
-    changed.push('customSpecs')
-  }
   return { changed, spelled }
 }
 

@@ -4,7 +4,7 @@
  */
 import { fail, ok, type Fail, type Ok } from '#core/result'
 import { wireTime } from '#core/wire_time'
-import type { Exposure, ListingState } from '#listings/models/listing'
+import type { Exposure, ListingState, Spec } from '#listings/models/listing'
 import type { ListingIssue, ListingNotice } from './listing_failures.js'
 
 /** Best first. */
@@ -117,6 +117,14 @@ export function exposureNotice(
   return wanted && wanted !== given
     ? { field: 'exposure', issue: 'quota_full', requested: wanted, given }
     : null
+}
+
+/** Whether two technical data lists say the same, in the same order. */
+export function sameSpecs(a: readonly Spec[], b: readonly Spec[]) {
+  return (
+    a.length === b.length &&
+    a.every((spec, index) => spec.name === b[index].name && spec.value === b[index].value)
+  )
 }
 
 /** `brand-model-year-xxxxxx`: readable, unique, stable once created. */

@@ -71,7 +71,7 @@ export const AvisosSchema = {
   type: 'array',
   items: AvisoSchema,
   description:
-    'Solo en la respuesta de una escritura que no hizo algo como se pidió: una lista de Fotos del mismo largo que la actual (se ignora), una Exposicion sin cupo (se eligió otra).',
+    'Solo en la respuesta de una escritura que no hizo algo como se pidió: una lista de Fotos del mismo largo que la actual (se ignora), DatosTecnicosCustom de una versión del catálogo (muestra los del catálogo), una Exposicion sin cupo (se eligió otra).',
 } as const
 
 /** `base` with `Avisos`, an optional member of a write's answer. */
@@ -259,6 +259,12 @@ export function avisos(notices: readonly ListingNotice[]): Wire<typeof AvisosSch
           Campo: 'Fotos',
           Detalle:
             'La lista tiene tantas fotos como la publicación y, como dice la especificación, no se aplicó: para reemplazarlas envíe una lista de otro largo.',
+        }
+      case 'customSpecs':
+        return {
+          Campo: 'DatosTecnicosCustom',
+          Detalle:
+            'La versión es del catálogo y la publicación muestra los datos técnicos del catálogo: los enviados no se guardaron.',
         }
       case 'exposure':
         return {

@@ -191,7 +191,7 @@ test.group('Listings: Avisos name what a write did not do', () => {
     assert.deepEqual(rows[0].Avisos, put.body().Avisos)
   })
 
-  test('Fotos as long as the listing’s (not the ones GET shows): 200 with an Aviso on Fotos, in a sync row too', async ({
+  test('Fotos as long as the listing’s (not the ones GET shows), technical data of a catalogue version: 200 with an Aviso, in a sync row too', async ({
     client,
     assert,
   }) => {
@@ -220,6 +220,24 @@ test.group('Listings: Avisos name what a write did not do', () => {
       .json({ Fotos: photos })
     same.assertStatus(200)
     assert.notProperty(same.body(), 'Avisos')
+
+    // Technical data of a catalogue version: it shows the catalogue's; other data is said to be ignored.
+    const read = await client.get(ctx.href(body.ExternalId)).bearerToken(ctx.token)
+    const specs = await client
+      .put(ctx.href(body.ExternalId))
+      .bearerToken(ctx.token)
+      .json({ DatosTecnicosCustom: [{ Nombre: 'Potencia', Valor: '1 CV' }] })
+    specs.assertStatus(200)
+    assert.deepEqual(
+      specs.body().Avisos.map((aviso: any) => aviso.Campo),
+      ['DatosTecnicosCustom']
+    )
+    assert.deepEqual(specs.body().DatosTecnicosCustom, read.body().DatosTecnicosCustom)
+    const shown = await client
+      .put(ctx.href(body.ExternalId))
+      .bearerToken(ctx.token)
+      .json({ DatosTecnicosCustom: read.body().DatosTecnicosCustom })
+    assert.notProperty(shown.body(), 'Avisos')
 
     const rows = await syncJson(client, ctx, [
       { ...body, Fotos: other },

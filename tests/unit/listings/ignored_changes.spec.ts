@@ -95,22 +95,26 @@ test.group('ChangeListing: members fixed at creation', () => {
     ])
   })
 
-  test('DatosTecnicosCustom of a catalogue version: only the list it shows; free for a version outside it', async ({
+  test('DatosTecnicosCustom of a catalogue version: the list it shows passes; another is ignored with a notice; free outside the catalogue', async ({
     assert,
   }) => {
     const specs = [{ name: 'Potencia', value: '170 CV' }]
     const w = withListing({ customSpecs: specs })
-    assert.isTrue((await w.changer.execute(edit({ customSpecs: specs }))).ok)
+    const same = await w.changer.execute(edit({ customSpecs: specs }))
+    assert.deepEqual(same.ok && same.value.notices, [])
     const other = await w.changer.execute(
       edit({ customSpecs: [{ name: 'Potencia', value: '1 CV' }] })
     )
-    assert.deepEqual(issues(other), [{ field: 'customSpecs', issue: 'fixed' }])
+    assert.deepEqual(other.ok && other.value.notices, [
+      { field: 'customSpecs', issue: 'catalogue_version' },
+    ])
+    assert.equal(other.ok && other.value.record.listing.revision, 5, 'nothing written')
 
     const free = withListing({ versionId: null, customSpecs: specs })
     const changed = await free.changer.execute(
       edit({ customSpecs: [{ name: 'Potencia', value: '1 CV' }] })
     )
-    assert.isTrue(changed.ok)
+    assert.deepEqual(changed.ok && changed.value.notices, [])
     assert.equal(changed.ok && changed.value.record.listing.revision, 6)
   })
 
