@@ -77,7 +77,8 @@ const CONDITIONS: Record<string, string> = {
     'Obligatorio cuando la versión no es del catálogo; si lo es, por omisión la propulsión de la versión.',
   Kilometraje: `0 solo para un vehículo nuevo (modelo de este año o del anterior); un usado no supera ${MAX_KM_PER_YEAR} km por año de antigüedad.`,
   Fotos:
-    'Obligatorias (al menos una) cuando Kilometraje es mayor que 0. Una lista del mismo largo que la actual se ignora.',
+    'Obligatorias (al menos una) cuando Kilometraje es mayor que 0. Una lista del mismo largo que la actual se ignora (y la respuesta lo dice en Avisos).',
+  ExternalId: 'sincronizaciones (en cualquier combinación de mayúsculas) no es un ExternalId.',
   AplicaCertificadoGarantiaUsado: 'Solo para vehículos usados (Kilometraje mayor que 0).',
   DatosTecnicosCustom:
     'Se guarda solo para versiones fuera del catálogo; las del catálogo muestran sus propios datos técnicos.',
@@ -159,7 +160,7 @@ export const openapi: OpenApiFragment = {
       tag: 'Publicaciones',
       summary: 'Crea una publicación',
       description:
-        'Marca, modelo y versión se resuelven contra el catálogo; una versión desconocida conserva su nombre.',
+        'Marca, modelo y versión se resuelven contra el catálogo; una versión desconocida conserva su nombre. Una Exposicion sin cupo se reemplaza por la mejor con cupo, y la respuesta lo dice en Avisos.',
       requestBody: jsonBody(createRow),
       responses: { '201': listing('Creada', { Location: locationHeader }) },
       problems: [400, 403, 406, 409, 413, 415],
@@ -262,7 +263,7 @@ export const openapi: OpenApiFragment = {
     'PUT /v3/publicaciones/:adminmail/:externalid': write(
       'updateListing',
       'Edita una publicación',
-      'PublicacionEdit: un campo ausente se conserva; null significa lo que dice la especificación.',
+      'PublicacionEdit: un campo ausente se conserva; null significa lo que dice la especificación. Lo que se fija al crear (ExternalId, Marca, Modelo, Version, Transmision, Propulsion) se acepta solo con el valor que tiene la publicación (como lo muestra GET, u otra forma del mismo elemento del catálogo): otro valor es 400 con Errors en ese campo. Un cambio que no se hace como se pidió se dice en Avisos [{Campo, Detalle}]: una lista de Fotos del mismo largo que la actual (la especificación la ignora; la lista que muestra GET no es un cambio, y GET → PUT conserva las fotos pendientes y rechazadas), DatosTecnicosCustom de una versión del catálogo (muestra los del catálogo), una Exposicion sin cupo (queda otra).',
       { requestBody: jsonBody(withConditions(bodyOf('PublicacionEdit', listingEditValidator))) }
     ),
     'PATCH /v3/publicaciones/:adminmail/:externalid': write(

@@ -26,6 +26,7 @@ import {
 } from '#listings/validators/listing'
 import { agencyOfCaller } from '#agencies/http/agency_of_caller'
 import { NOT_FOR_APP, problemFor, type Outcome } from '#listings/http/problems'
+import type { ListingNotice } from '#listings/services/listing_failures'
 
 /**
  * Listings of an agency (docs/spec.md §4.1, docs/design.md §6). Services are injected per
@@ -125,10 +126,10 @@ async function change(ctx: HttpContext, changer: ChangeListing, requested: Chang
 
 function send(
   ctx: HttpContext,
-  { agency, record }: Outcome,
+  { agency, record, notices }: Outcome & { notices?: ListingNotice[] },
   options: { status?: number; location?: string } = {}
 ) {
-  return respond(ctx, listingShapes(agency, record), {
+  return respond(ctx, listingShapes(agency, record, notices), {
     etag: listingEtag(record.listing),
     ...options,
   })

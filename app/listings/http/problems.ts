@@ -10,7 +10,8 @@ import { preconditionFailed } from '#core/http/etag'
 import { Problem, type ProblemErrors } from '#core/http/problem'
 import type { AgencyView } from '#agencies/services/agency_directory'
 import type { ListingRecord } from '#listings/services/listing_record'
-import type { ListingFailure, ListingIssue } from '#listings/services/listing_failures'
+import type { FixedField, ListingFailure, ListingIssue } from '#listings/services/listing_failures'
+import { WIRE } from '#listings/validators/listing'
 import { MAX_KM_PER_YEAR } from '#listings/services/listing_rules'
 import type { RowWording } from '#listings/services/run_sync'
 import {
@@ -39,8 +40,20 @@ const PLACE = {
   ambiguous: (what: string) => `La ${what} es ambigua; indique el id o el nombre completo.`,
 }
 
+/** What an edit cannot change, by why it cannot (docs/design.md §24). */
+const FIXED: Record<FixedField, string> = {
+  externalId:
+    'El ExternalId se fija al crear y es el de la ruta: archive la publicación y cree otra con el nuevo.',
+  brand: 'El vehículo se fija al crear: archive la publicación y cree otra.',
+  model: 'El vehículo se fija al crear: archive la publicación y cree otra.',
+  version: 'El vehículo se fija al crear: archive la publicación y cree otra.',
+  transmission: 'El vehículo se fija al crear: archive la publicación y cree otra.',
+  propulsion: 'El vehículo se fija al crear: archive la publicación y cree otra.',
+}
+
 /** One issue as its wire field and message. */
 function wire(issue: ListingIssue): [string, string] {
+  if (issue.issue === 'fixed') return [WIRE[issue.field], FIXED[issue.field]]
   switch (issue.field) {
     case 'brand':
       return ['Marca', MATCH[issue.issue](`la marca «${issue.value}»`)]

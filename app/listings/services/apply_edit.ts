@@ -17,12 +17,21 @@ import type { ListingData } from '#listings/models/listing'
 import type { Exposure, ListingState, Spec } from '#listings/models/listing'
 import { type ListingEditInput, type Money } from '#listings/validators/listing'
 import ListingStore from '#listings/stores/listing_store'
-import { chooseExposure, choosePhone, mileageIssue, transition } from './listing_rules.js'
+import {
+  chooseExposure,
+  choosePhone,
+  exposureNotice,
+  mileageIssue,
+  photoChange,
+  sameSpecs,
+  transition,
+} from './listing_rules.js'
 import {
   invalid,
   type InvalidListing,
   type ListingConflict,
   type ListingIssue,
+  type ListingNotice,
   type MatchIssue,
 } from './listing_failures.js'
 import { signal, type Signal } from './write_signals.js'
@@ -32,13 +41,20 @@ export type EditContext = {
   agency: AgencyView
   /** The listing as stored, or null when creating. */
   listing: ListingData | null
+  /** Every photo of the listing, pending and rejected ones too. */
   photoCount: number
+  /** The photos the representation shows (processed ones); none when creating. */
+  shownPhotos?: string[]
+  /** The listing's photos as their URLs were sent, when the caller read them (see `photoChange`). */
+  photoSources?: string[]
   input: ListingEditInput
   target: ListingState
   /** Year and mileage of a new listing (required there). */
   base?: { year: number; mileage: number }
   /** Known catalogue versions keep the catalogue's technical data. */
   versionKnown: boolean
+  /** The technical data a known version shows: the listing's, or (creating) the catalogue's. */
+  catalogueSpecs?: Spec[]
   /** `Locacion` resolved beforehand (`resolveLocation`); undefined when the body has none. */
   location?: PlaceValues
   /** The transaction already holds off desasociar (`AgencyDirectory.holdMembers`). */
@@ -50,8 +66,15 @@ export type EditContext = {
 /** The place columns of a `Locacion`, or its issues. */
 export type PlaceValues = Ok<Record<string, unknown>> | InvalidListing
 
-/** Column values to write (snake_case) and the photo list to install, if it changed. */
-export type EditResult = { values: Record<string, unknown>; photos?: string[] }
+/**
+ * Column values to write (snake_case), the photo list to install if it
+ * changed, and what the edit did not do as asked (an Aviso each).
+ */
+export type EditResult = {
+  values: Record<string, unknown>
+  photos?: string[]
+  notices: ListingNotice[]
+}
 
 export type Edited = Ok<EditResult> | InvalidListing | ListingConflict | Signal<'members_busy'>
 
@@ -97,6 +120,7 @@ export default class ApplyEdit {
     const { agency, listing, input } = context
     const reads = context.reads ?? this.#live
     const issues: ListingIssue[] = []
+    const notices: ListingNotice[] = []
     const values: Record<string, unknown> = {}
 
     // A newly named responsible must still be a member when this commits: hold off any
@@ -135,11 +159,17 @@ export default class ApplyEdit {
 
     let photos: string[] | undefined
     let photoCount = context.photoCount
-    // Spec §2.3: a list of the same length as the current one is ignored.
-    if (Array.isArray(input.photos) && input.photos.length !== context.photoCount) {
-      photos = input.photos
+    const photoList = photoChange(input.photos, {
+      shown: context.shownPhotos ?? [],
+      count: context.photoCount,
+      sources: context.photoSources,
+    })
+    if (photoList === 'replace') {
+      photos = input.photos!
       photoCount = photos.length
     }
+    // Spec §2.3: a list of the same length as the current one is ignored — and said so.
+    if (photoList === 'ignored') notices.push({ field: 'photos', issue: 'same_count' })
     if (mileage > 0 && photoCount === 0) issues.push({ field: 'photos', issue: 'required' })
 
     const certificate =
@@ -153,6 +183,14 @@ export default class ApplyEdit {
 
     if (input.customSpecs !== undefined && !context.versionKnown) {
       values.custom_specs = JSON.stringify((input.customSpecs ?? []) satisfies Spec[])
+    }
+    // A known version shows the catalogue's data: another list is ignored, and said so.
+    if (
+      context.versionKnown &&
+      Array.isArray(input.customSpecs) &&
+      !sameSpecs(input.customSpecs, context.catalogueSpecs ?? listing?.customSpecs ?? [])
+    ) {
+      notices.push({ field: 'customSpecs', issue: 'catalogue_version' })
     }
 
     if (context.location) {
@@ -184,8 +222,10 @@ export default class ApplyEdit {
     )
     if (!exposure.ok) return exposure
     values.exposure = exposure.value
+    const lowered = exposureNotice(input.exposure, listing?.exposure, exposure.value)
+    if (lowered) notices.push(lowered)
 
-    return ok({ values, photos })
+    return ok({ values, photos, notices })
   }
 
   /**

@@ -34,9 +34,11 @@ import ApplyEdit, { type EditContext, type PlaceValues } from './apply_edit.js'
 import { toRecord, type ListingRecord } from './listing_record.js'
 import ListingWriters from './listing_writers.js'
 import PhotoSet from './photo_set.js'
-import { changesNothing, transition } from './listing_rules.js'
+import { changesNothing, sameList, transition } from './listing_rules.js'
 import { expectedRevision, listingEtag } from './listing_etag.js'
-import type { ListingFailure } from './listing_failures.js'
+import { invalid, type ListingFailure, type ListingNotice } from './listing_failures.js'
+import { fixedDifferences, otherEntries } from './fixed_members.js'
+import VehicleResolver from '#catalog/services/vehicle_resolver'
 import ListingEvents, { type StateCause } from './listing_events.js'
 import { isSignal, signal, type Signal } from './write_signals.js'
 import type { EditReads } from './edit_reads.js'
@@ -65,7 +67,8 @@ export type ChangeRequest = {
   within?: Tx
 }
 
-type Changed = Ok<{ agency: AgencyView; record: ListingRecord }>
+/** `notices`: what the change did not do as asked (docs/design.md §24). */
+type Changed = Ok<{ agency: AgencyView; record: ListingRecord; notices: ListingNotice[] }>
 /** What one try of a change ends in: an answer, or a signal to the loop. */
 type Attempt = Changed | ChangeFailure | Signal
 
@@ -80,7 +83,8 @@ export default class ChangeListing {
     private photoSet: PhotoSet,
     private events: ListingEvents,
     private writers: ListingWriters,
-    private unitOfWork: UnitOfWork
+    private unitOfWork: UnitOfWork,
+    private vehicles: VehicleResolver
   ) {}
 
   execute(request: ChangeRequest): Promise<Changed | ChangeFailure> {
@@ -95,16 +99,17 @@ export default class ChangeListing {
    * Whether the edit would write nothing to `current` (a row the caller just
    * read): one attempt without a transaction that stops before any write. A
    * stock sync answers `SinCambios` from it for rows that did not change,
-   * with no transaction, lock or write (docs/design.md §15). False means
-   * "run it": a change, a failure, or something only a locked attempt can tell.
+   * with no transaction, lock or write (docs/design.md §15), and the notices
+   * it carries. Null means "run it": a change, a failure, or something only a
+   * locked attempt can tell.
    */
   async unchanged(
     request: ChangeRequest,
     current: ListingRecord,
     reads?: EditReads
-  ): Promise<boolean> {
+  ): Promise<{ notices: ListingNotice[] } | null> {
     const result = await this.#attempt(undefined, request, undefined, false, current, true, reads)
-    return result.ok
+    return result.ok ? { notices: result.value.notices } : null
   }
 
   async #change(
@@ -193,15 +198,20 @@ export default class ChangeListing {
     const target = targetState(request.change, listing.state)
     let values: Record<string, unknown>
     let photos: string[] | undefined
+    let notices: ListingNotice[] = []
     if (request.change.kind === 'archive' || request.change.kind === 'state') {
       const moved = transition(listing.state, target)
       if (!moved.ok) return moved
-      if (target === listing.state) return ok({ agency, record: current })
+      if (target === listing.state) return ok({ agency, record: current, notices })
     }
     if (request.change.kind === 'archive') {
       values = { state: 'archived' }
     } else {
       const input = request.change.kind === 'state' ? {} : request.change.input
+      if (request.change.kind === 'edit') {
+        const fixed = await this.#fixed(input, listing)
+        if (fixed) return fixed
+      }
       if (
         request.change.kind === 'edit' &&
         location === undefined &&
@@ -215,6 +225,8 @@ export default class ChangeListing {
         agency,
         listing,
         photoCount: current.photoCount,
+        shownPhotos: current.photoUrls,
+        photoSources: await this.#photoSources(input, current, tx),
         input,
         target,
         versionKnown: listing.versionId !== null,
@@ -228,12 +240,15 @@ export default class ChangeListing {
       if (!applied.ok) return applied
       values = applied.value.values
       photos = applied.value.photos
+      notices = applied.value.notices
       if (photos && !tx) return signal('needs_lock')
       // Nothing would change: no UPDATE, same revision and ETag, no event (docs/design.md §19).
       // A handed row is only a guess, so that answer comes from a fresh read.
       if (!photos && changesNothing(values, listing)) {
         // A probe's row is the caller's own fresh read.
-        return handed && !tx && !probe ? signal('lost_race') : ok({ agency, record: current })
+        return handed && !tx && !probe
+          ? signal('lost_race')
+          : ok({ agency, record: current, notices })
       }
     }
 
@@ -247,10 +262,36 @@ export default class ChangeListing {
       await this.events.stateChanged(listing, updated.state, request.cause, tx)
     }
 
-    if (!photos || !tx) return ok({ agency, record: toRecord(updated) })
+    if (!photos || !tx) return ok({ agency, record: toRecord(updated), notices })
     await this.photoSet.install(listing, photos, tx)
     const record = await this.listings.find(caller.id, agency.id, externalId, {}, tx)
-    return ok({ agency, record: toRecord(record!) })
+    return ok({ agency, record: toRecord(record!), notices })
+  }
+
+  /**
+   * The fixed members the edit sends with other values (docs/design.md §24).
+   * The catalogue is asked only about a name whose text differs from the
+   * listing's: a GET → PUT, or a sync row as the export writes it, asks nothing.
+   */
+  async #fixed(input: ListingEditInput, listing: ListingRecord['listing']) {
+    const { changed, spelled } = fixedDifferences(input, listing)
+    if (spelled.length > 0)
+      changed.push(...(await otherEntries(this.vehicles, input, listing, spelled)))
+    return changed.length > 0
+      ? invalid(changed.map((field) => ({ field, issue: 'fixed' as const })))
+      : null
+  }
+
+  /**
+   * The listing's photo URLs as sent, read only when the spec's count rule
+   * would ignore `Fotos` (as long as the listing's list, not the one GET
+   * shows): a list equal to them is no change, and needs no Aviso.
+   */
+  async #photoSources(input: ListingEditInput, current: ListingRecord, tx: Tx | undefined) {
+    const sent = input.photos
+    if (!Array.isArray(sent) || sent.length !== current.photoCount) return undefined
+    if (sameList(sent, current.photoUrls)) return undefined
+    return this.photoSet.sources(current.listing.id, tx)
   }
 }
 

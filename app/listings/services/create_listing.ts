@@ -25,6 +25,7 @@ import {
   type InvalidListing,
   type ListingConflict,
   type ListingIssue,
+  type ListingNotice,
 } from './listing_failures.js'
 
 export type CreateFailure = InvalidListing | ListingConflict
@@ -57,7 +58,9 @@ export default class CreateListing {
     input: ListingCreateInput,
     /** The caller's transaction (a stock sync row): the create runs in a savepoint of it. */
     within?: Tx
-  ): Promise<Ok<{ agency: AgencyView; record: ListingRecord }> | CreateFailure> {
+  ): Promise<
+    Ok<{ agency: AgencyView; record: ListingRecord; notices: ListingNotice[] }> | CreateFailure
+  > {
     const vehicle = await this.#vehicle(input)
     if (!vehicle.ok) return vehicle
     const location = await this.#location(agency, input)
@@ -86,7 +89,7 @@ export default class CreateListing {
             await this.photoSet.install({ id, appId: caller.id }, applied.value.photos, tx)
           }
           const listing = await this.listings.find(caller.id, agency.id, input.externalId, {}, tx)
-          return ok({ agency, record: toRecord(listing!) })
+          return ok({ agency, record: toRecord(listing!), notices: applied.value.notices })
         },
         { client: within }
       )
@@ -108,7 +111,7 @@ export default class CreateListing {
     agency: AgencyView,
     inputs: ListingCreateInput[],
     tx: Tx
-  ): Promise<Array<Ok<{ id: number }> | CreateFailure>> {
+  ): Promise<Array<Ok<{ id: number; notices: ListingNotice[] }> | CreateFailure>> {
     const reads = this.applyEdit.batchReads()
     const taken = await this.listings.takenIn(
       agency.id,
@@ -118,8 +121,13 @@ export default class CreateListing {
     const places = new Map<string, Promise<PlaceValues | undefined>>()
     // A stock names the same makes, models and versions again and again: each looked up once.
     const catalogue = memoized(this.vehicles)
-    const results: Array<Ok<{ id: number }> | CreateFailure> = []
-    const accepted: { index: number; values: Record<string, unknown>; photos?: string[] }[] = []
+    const results: Array<Ok<{ id: number; notices: ListingNotice[] }> | CreateFailure> = []
+    const accepted: {
+      index: number
+      values: Record<string, unknown>
+      photos?: string[]
+      notices: ListingNotice[]
+    }[] = []
     for (const [index, input] of inputs.entries()) {
       if (taken.has(input.externalId.toLowerCase())) {
         results[index] = duplicate()
@@ -147,6 +155,7 @@ export default class CreateListing {
         index,
         values: this.#columns(caller, agency, input, vehicle.value, values),
         photos: applied.value.photos,
+        notices: applied.value.notices,
       })
     }
     const ids = await this.listings.insertMany(
@@ -155,7 +164,7 @@ export default class CreateListing {
     )
     for (const [position, row] of accepted.entries()) {
       const id = ids[position]
-      results[row.index] = ok({ id })
+      results[row.index] = ok({ id, notices: row.notices })
       if (row.photos) await this.photoSet.install({ id, appId: caller.id }, row.photos, tx)
     }
     return results
@@ -224,6 +233,7 @@ export default class CreateListing {
     return ok({
       year: year!,
       versionId: known?.id ?? null,
+      specs: known ? catalogueSpecs(known) : undefined,
       columns: {
         brand_id: brand.value.id,
         model_id: model.value.id,
@@ -261,6 +271,7 @@ function memoized(vehicles: Lookups): Lookups {
 type Vehicle = {
   year: number
   versionId: number | null
+  specs?: Spec[]
   columns: { brand_name: string; model_name: string } & Record<string, unknown>
 }
 
@@ -268,7 +279,7 @@ type Vehicle = {
 function creation(
   agency: AgencyView,
   input: ListingCreateInput,
-  vehicle: { year: number; versionId: number | null },
+  vehicle: { year: number; versionId: number | null; specs?: Spec[] },
   location: PlaceValues | undefined
 ): EditContext {
   return {
@@ -279,6 +290,7 @@ function creation(
     target: input.active === false ? 'suspended' : 'active',
     base: { year: vehicle.year, mileage: input.mileage },
     versionKnown: vehicle.versionId !== null,
+    catalogueSpecs: vehicle.specs,
     location,
   }
 }

@@ -4,6 +4,7 @@
  * problems.ts gives every failure its status, wire field names and text.
  */
 import { fail, type Fail } from '#core/result'
+import type { Exposure } from '#listings/models/listing'
 
 export type MatchIssue = 'not_found' | 'ambiguous'
 
@@ -19,6 +20,23 @@ export type ListingIssue =
   | { field: 'warrantyCertificate'; issue: 'new_vehicle' }
   | { field: 'region' | 'city'; issue: MatchIssue; value: string }
   | { field: 'operatorFilter'; issue: 'not_member' }
+  /** A member fixed when the listing was created, sent with another value (docs/design.md §24). */
+  | { field: FixedField; issue: 'fixed' }
+
+/** What an edit cannot change: the vehicle and the ExternalId. */
+export type FixedField =
+  'externalId' | 'brand' | 'model' | 'version' | 'transmission' | 'propulsion'
+
+/**
+ * A change the write did not make as asked, though it succeeded (docs/design.md §24):
+ * a photo list the spec's count rule ignored, technical data sent for a catalogue
+ * version (which shows the catalogue's, docs/design.md §7), an exposure level whose
+ * quota was full.
+ */
+export type ListingNotice =
+  | { field: 'photos'; issue: 'same_count' }
+  | { field: 'customSpecs'; issue: 'catalogue_version' }
+  | { field: 'exposure'; issue: 'quota_full'; requested: Exposure; given: Exposure }
 
 export type InvalidListing = Fail<'invalid', ListingIssue[]>
 

@@ -4,8 +4,8 @@
  */
 import { fail, ok, type Fail, type Ok } from '#core/result'
 import { wireTime } from '#core/wire_time'
-import type { Exposure, ListingState } from '#listings/models/listing'
-import type { ListingIssue } from './listing_failures.js'
+import type { Exposure, ListingState, Spec } from '#listings/models/listing'
+import type { ListingIssue, ListingNotice } from './listing_failures.js'
 
 /** Best first. */
 export const EXPOSURE_ORDER: Exposure[] = ['high', 'medium', 'low']
@@ -82,6 +82,49 @@ export function choosePhone(
   if (typeof sent === 'string') return phones.includes(sent) ? ok(sent) : fail('not_of_operator')
   if (sent === undefined && current && phones.includes(current)) return ok(current)
   return ok(phones[0] ?? null)
+}
+
+/** Whether two lists hold the same strings in the same order. */
+export function sameList(a: readonly string[], b: readonly string[]) {
+  return a.length === b.length && a.every((item, index) => item === b[index])
+}
+
+/**
+ * What becomes of a `Fotos` list (docs/spec.md §2.3, docs/design.md §25): the
+ * photos the representation shows sent back (a GET → PUT) or the list the
+ * listing has: nothing; the spec's count rule ignores a list as long as the
+ * listing's (`ignored`, said in an Aviso); any other list replaces them.
+ */
+export function photoChange(
+  sent: string[] | null | undefined,
+  listing: { shown: readonly string[]; count: number; sources?: readonly string[] }
+): 'none' | 'ignored' | 'replace' {
+  if (!Array.isArray(sent) || sameList(sent, listing.shown)) return 'none'
+  if (sent.length !== listing.count) return 'replace'
+  return listing.sources && sameList(sent, listing.sources) ? 'none' : 'ignored'
+}
+
+/**
+ * The notice of an exposure that is not the one asked for (or, not asking,
+ * the one the listing had): its quota was full.
+ */
+export function exposureNotice(
+  requested: Exposure | null | undefined,
+  current: Exposure | undefined,
+  given: Exposure
+): ListingNotice | null {
+  const wanted = requested === undefined ? current : requested
+  return wanted && wanted !== given
+    ? { field: 'exposure', issue: 'quota_full', requested: wanted, given }
+    : null
+}
+
+/** Whether two technical data lists say the same, in the same order. */
+export function sameSpecs(a: readonly Spec[], b: readonly Spec[]) {
+  return (
+    a.length === b.length &&
+    a.every((spec, index) => spec.name === b[index].name && spec.value === b[index].value)
+  )
 }
 
 /** `brand-model-year-xxxxxx`: readable, unique, stable once created. */

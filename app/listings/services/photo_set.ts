@@ -28,6 +28,11 @@ export default class PhotoSet {
     private runner: JobRunner
   ) {}
 
+  /** The listing's photo URLs as they were sent (the install's list), in order. */
+  sources(listingId: number, tx?: Tx): Promise<string[]> {
+    return this.photos.sourcesOf(listingId, tx)
+  }
+
   async install(listing: { id: number; appId: number }, urls: string[], tx: Tx) {
     await this.listings.lock(listing.id, tx)
     const previous = await this.photos.settledOf(listing.id, tx)

@@ -307,7 +307,7 @@ export default class RunSync {
     return rows.map((row, index) => {
       const result = created[index]
       return result.ok
-        ? { position: row.position, outcome: 'created' }
+        ? { position: row.position, outcome: 'created', notices: result.value.notices }
         : { position: row.position, outcome: 'rejected', errors: wording.failure(result) }
     })
   }
@@ -321,7 +321,7 @@ export default class RunSync {
   ): Promise<RowResult> {
     const created = await this.creator.execute({ id: sync.appId }, agency, row.creates!, tx)
     return created.ok
-      ? { position: row.position, outcome: 'created' }
+      ? { position: row.position, outcome: 'created', notices: created.value.notices }
       : { position: row.position, outcome: 'rejected', errors: wording.failure(created) }
   }
 
@@ -460,8 +460,9 @@ export default class RunSync {
         externalId: current.externalId,
         change: { kind: 'edit', input },
       }
-      if (await this.changer.unchanged(request, toRecord(current), probes)) {
-        judged.push({ position: row.position, outcome: 'unchanged' })
+      const probed = await this.changer.unchanged(request, toRecord(current), probes)
+      if (probed) {
+        judged.push({ position: row.position, outcome: 'unchanged', notices: probed.notices })
         continue
       }
       judged.push({
@@ -472,8 +473,9 @@ export default class RunSync {
           if (!changed.ok) {
             return { position: row.position, outcome: 'rejected', errors: wording.failure(changed) }
           }
-          const same = changed.value.record.listing.revision === current.revision
-          return { position: row.position, outcome: same ? 'unchanged' : 'updated' }
+          const { record, notices } = changed.value
+          const same = record.listing.revision === current.revision
+          return { position: row.position, outcome: same ? 'unchanged' : 'updated', notices }
         },
       })
     }

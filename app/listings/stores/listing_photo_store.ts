@@ -59,6 +59,16 @@ export default class ListingPhotoStore {
       .select('id', 'listing_id')
   }
 
+  /** The listing's photo URLs as they were sent, in order. */
+  async sourcesOf(listingId: number, tx?: Tx): Promise<string[]> {
+    const rows: { source_url: string }[] = await (tx ?? db.connection())
+      .from('listing_photos')
+      .where('listing_id', listingId)
+      .orderBy('position')
+      .select('source_url')
+    return rows.map((row) => row.source_url)
+  }
+
   /** The listing's photos that are no longer pending. */
   async settledOf(listingId: number, tx: Tx): Promise<SettledPhoto[]> {
     return tx

@@ -83,13 +83,20 @@ export type PendingRow = {
   oversize?: boolean
 }
 
-export type RowResult = { position: number; outcome: SyncOutcome; errors?: RowErrors | null }
+/** `notices`: what the row's write did not do as asked, in domain words (migration 0302). */
+export type RowResult = {
+  position: number
+  outcome: SyncOutcome
+  errors?: RowErrors | null
+  notices?: readonly object[] | null
+}
 
 export type ResultRow = {
   position: number
   externalId: string | null
   outcome: SyncOutcome
   errors: RowErrors | null
+  notices: object[] | null
 }
 
 const SYNC_COLUMNS = `id, app_id, agency_id, admin_email, mode, simulated, state, total, processed,
@@ -233,7 +240,7 @@ export default class SyncStore {
     const where = filter.outcome ? 'and outcome = ?' : 'and outcome is not null'
     const values = filter.outcome ? [syncId, filter.outcome] : [syncId]
     const { rows } = await db.rawQuery(
-      `select position, external_id, outcome, errors, count(*) over () as total
+      `select position, external_id, outcome, errors, notices, count(*) over () as total
        from listing_sync_rows where sync_id = ? ${where}
        order by position limit ? offset ?`,
       [...values, filter.perPage, (filter.page - 1) * filter.perPage]
@@ -252,6 +259,7 @@ export default class SyncStore {
         externalId: row.external_id,
         outcome: row.outcome,
         errors: row.errors,
+        notices: row.notices,
       })),
       total,
     }
@@ -434,8 +442,9 @@ export default class SyncStore {
     if (!results.length) return
     await (tx ?? db).rawQuery(
       `with done as (
-         update listing_sync_rows r set outcome = v.outcome, errors = v.errors::jsonb, payload = null
-         from unnest(?::int[], ?::text[], ?::text[]) as v(position, outcome, errors)
+         update listing_sync_rows r set outcome = v.outcome, errors = v.errors::jsonb,
+           notices = v.notices::jsonb, payload = null
+         from unnest(?::int[], ?::text[], ?::text[], ?::text[]) as v(position, outcome, errors, notices)
          where r.sync_id = ? and r.position = v.position and r.outcome is null
          returning r.outcome)
        update listing_syncs set
@@ -450,6 +459,7 @@ export default class SyncStore {
         results.map((result) => result.position),
         results.map((result) => result.outcome),
         results.map((result) => (result.errors ? JSON.stringify(result.errors) : null)),
+        results.map((result) => (result.notices?.length ? JSON.stringify(result.notices) : null)),
         syncId,
         syncId,
       ] as any[]

@@ -8,6 +8,7 @@ import type { AgencyView } from '#agencies/services/agency_directory'
 import type { Exposure, ListingData, ListingState } from '#listings/models/listing'
 import type { ListingRecord } from '#listings/services/listing_record'
 import type { StateCause } from '#listings/services/listing_events'
+import type { ListingNotice } from '#listings/services/listing_failures'
 import type { ListingPhotoRow } from '#listings/stores/listing_photo_store'
 import { listingEtag } from '#listings/services/listing_etag'
 import { photoUrl } from '#listings/services/photo_storage'
@@ -57,55 +58,84 @@ export const DatoTecnicoSchema = named(
   })
 )
 
+export const AvisoSchema = named(
+  'Aviso',
+  object({
+    Campo: { type: 'string', description: 'El campo del cuerpo al que se refiere' },
+    Detalle: { type: 'string' },
+  })
+)
+
+/** What a write did not do as asked, though it succeeded (docs/design.md §24). */
+export const AvisosSchema = {
+  type: 'array',
+  items: AvisoSchema,
+  description:
+    'Solo en la respuesta de una escritura que no hizo algo como se pidió: una lista de Fotos del mismo largo que la actual (se ignora), DatosTecnicosCustom de una versión del catálogo (muestra los del catálogo), una Exposicion sin cupo (se eligió otra).',
+} as const
+
+/** `base` with `Avisos`, an optional member of a write's answer. */
+function withAvisos<S extends { properties: object }>(base: S) {
+  return { ...base, properties: { ...base.properties, Avisos: AvisosSchema } }
+}
+
 export const PublicacionSchema = named(
   'Publicacion',
-  object({
-    ExternalId: { type: 'string' },
-    RefStock: nullableString,
-    EstadoActual: { type: 'string', enum: ['Activa', 'Suspendida', 'Archivada'] },
-    Exposicion: { type: 'string', enum: ['Alta', 'Media', 'Baja'] },
-    OperadorResponsable: { type: 'string', format: 'email' },
-    Marca: { type: 'string' },
-    Modelo: { type: 'string' },
-    Version: { type: 'string' },
-    VersionYear: { type: 'integer' },
-    Transmision: nullableString,
-    Propulsion: nullableString,
-    Kilometraje: { type: 'integer' },
-    Color: nullableString,
-    Descripcion: nullableString,
-    DatosTecnicosCustom: { type: 'array', items: DatoTecnicoSchema },
-    Precio: valor,
-    Adelanto: valor,
-    Cuota: valor,
-    Fotos: {
-      type: 'array',
-      items: { type: 'string', format: 'uri' },
-      description: 'URLs del servicio de las fotos procesadas, en orden',
-    },
-    CertificadoDeGarantiaUsado: {
-      type: ['object', 'null'],
-      required: ['Aplica'],
-      properties: { Aplica: { const: true } },
-      description:
-        'Objeto solo cuando el certificado aplica (usado y AplicaCertificadoGarantiaUsado)',
-    },
-    Locacion: object({ Region: nullableString, Ciudad: nullableString, Direccion: nullableString }),
-    Telefono: nullableString,
-    Consultas: LinkGroupSchema,
-    _links: LinksSchema,
-  })
+  withAvisos(
+    object({
+      ExternalId: { type: 'string' },
+      RefStock: nullableString,
+      EstadoActual: { type: 'string', enum: ['Activa', 'Suspendida', 'Archivada'] },
+      Exposicion: { type: 'string', enum: ['Alta', 'Media', 'Baja'] },
+      OperadorResponsable: { type: 'string', format: 'email' },
+      Marca: { type: 'string' },
+      Modelo: { type: 'string' },
+      Version: { type: 'string' },
+      VersionYear: { type: 'integer' },
+      Transmision: nullableString,
+      Propulsion: nullableString,
+      Kilometraje: { type: 'integer' },
+      Color: nullableString,
+      Descripcion: nullableString,
+      DatosTecnicosCustom: { type: 'array', items: DatoTecnicoSchema },
+      Precio: valor,
+      Adelanto: valor,
+      Cuota: valor,
+      Fotos: {
+        type: 'array',
+        items: { type: 'string', format: 'uri' },
+        description: 'URLs del servicio de las fotos procesadas, en orden',
+      },
+      CertificadoDeGarantiaUsado: {
+        type: ['object', 'null'],
+        required: ['Aplica'],
+        properties: { Aplica: { const: true } },
+        description:
+          'Objeto solo cuando el certificado aplica (usado y AplicaCertificadoGarantiaUsado)',
+      },
+      Locacion: object({
+        Region: nullableString,
+        Ciudad: nullableString,
+        Direccion: nullableString,
+      }),
+      Telefono: nullableString,
+      Consultas: LinkGroupSchema,
+      _links: LinksSchema,
+    })
+  )
 )
 
 export const PublicacionRefSchema = named(
   'PublicacionRef',
-  object({
-    etag: { type: 'string' },
-    ExternalId: { type: 'string' },
-    EstadoActual: { type: 'string', enum: ['Activa', 'Suspendida', 'Archivada'] },
-    href: { type: 'string' },
-    title: { type: 'string' },
-  })
+  withAvisos(
+    object({
+      etag: { type: 'string' },
+      ExternalId: { type: 'string' },
+      EstadoActual: { type: 'string', enum: ['Activa', 'Suspendida', 'Archivada'] },
+      href: { type: 'string' },
+      title: { type: 'string' },
+    })
+  )
 )
 
 export const FotoSchema = named(
@@ -207,8 +237,42 @@ export function listingRef(
   }
 }
 
-export function listingShapes(agency: Agency, record: ListingRecord) {
-  return { full: () => listingFull(agency, record), ref: () => listingRef(agency, record) }
+/** A listing as a read or write answers it; a write's notices become its `Avisos`. */
+export function listingShapes(
+  agency: Agency,
+  record: ListingRecord,
+  notices: ListingNotice[] = []
+) {
+  const said = notices.length > 0 ? { Avisos: avisos(notices) } : {}
+  return {
+    full: () => ({ ...listingFull(agency, record), ...said }),
+    ref: () => ({ ...listingRef(agency, record), ...said }),
+  }
+}
+
+/** Each notice as the field it concerns and what became of it, in Spanish. */
+export function avisos(notices: readonly ListingNotice[]): Wire<typeof AvisosSchema> {
+  return notices.map((notice) => {
+    switch (notice.field) {
+      case 'photos':
+        return {
+          Campo: 'Fotos',
+          Detalle:
+            'La lista tiene tantas fotos como la publicación y, como dice la especificación, no se aplicó: para reemplazarlas envíe una lista de otro largo.',
+        }
+      case 'customSpecs':
+        return {
+          Campo: 'DatosTecnicosCustom',
+          Detalle:
+            'La versión es del catálogo y la publicación muestra los datos técnicos del catálogo: los enviados no se guardaron.',
+        }
+      case 'exposure':
+        return {
+          Campo: 'Exposicion',
+          Detalle: `El plan no tiene cupo de exposición ${EXPOSURE_WIRE[notice.requested]}: la publicación quedó con exposición ${EXPOSURE_WIRE[notice.given]}.`,
+        }
+    }
+  })
 }
 
 /** The paged list; links repeat only the filters the client sent. */

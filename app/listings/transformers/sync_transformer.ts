@@ -10,7 +10,8 @@ import { LinksSchema } from '#core/openapi/wire'
 import type { AgencyView } from '#agencies/services/agency_directory'
 import type { ResultRow, SyncData, SyncOutcome, SyncState } from '#listings/stores/sync_store'
 import { syncFailureProblem } from '#listings/http/problems'
-import { listingHref } from './listing_transformer.js'
+import type { ListingNotice } from '#listings/services/listing_failures'
+import { AvisosSchema, avisos, listingHref } from './listing_transformer.js'
 
 type Agency = Pick<AgencyView, 'adminMail'>
 
@@ -99,22 +100,24 @@ export const SincronizacionSchema = named('Sincronizacion', {
   },
 } as const)
 
-export const ResultadoSincronizacionSchema = named(
-  'ResultadoSincronizacion',
-  object({
-    ExternalId: { type: ['string', 'null'] },
-    Resultado: { type: 'string', enum: Object.values(OUTCOME_WIRE) },
-    Errors: {
-      type: ['object', 'null'],
-      properties: { _omitidos: { type: 'array', items: { type: 'string' } } },
-      additionalProperties: { type: 'array', items: { type: 'string' } },
-      maxProperties: 51,
-      description:
-        'Solo en Rechazada: los Errors que la solicitud individual respondería; a lo sumo 50 claves, y `_omitidos` cuenta las demás',
-    },
-    _links: LinksSchema,
-  })
-)
+const resultado = object({
+  ExternalId: { type: ['string', 'null'] },
+  Resultado: { type: 'string', enum: Object.values(OUTCOME_WIRE) },
+  Errors: {
+    type: ['object', 'null'],
+    properties: { _omitidos: { type: 'array', items: { type: 'string' } } },
+    additionalProperties: { type: 'array', items: { type: 'string' } },
+    maxProperties: 51,
+    description:
+      'Solo en Rechazada: los Errors que la solicitud individual respondería; a lo sumo 50 claves, y `_omitidos` cuenta las demás',
+  },
+  _links: LinksSchema,
+})
+
+export const ResultadoSincronizacionSchema = named('ResultadoSincronizacion', {
+  ...resultado,
+  properties: { ...resultado.properties, Avisos: AvisosSchema },
+})
 
 export function syncsHref(agency: Agency) {
   return path('publicaciones', agency.adminMail, 'sincronizaciones')
@@ -202,6 +205,8 @@ function resultEntry(agency: Agency, row: ResultRow): Wire<typeof ResultadoSincr
     ExternalId: row.externalId,
     Resultado: OUTCOME_WIRE[row.outcome],
     Errors: row.errors,
+    // The row's write, as a single PUT or POST would have said it (docs/design.md §24).
+    ...(row.notices?.length ? { Avisos: avisos(row.notices as ListingNotice[]) } : {}),
     _links: links,
   }
 }

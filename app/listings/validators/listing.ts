@@ -96,20 +96,56 @@ const editFields = {
   Telefono: text(20),
 }
 
-export const listingEditValidator = vine.create(editFields)
+/**
+ * A path segment of the listing routes is never an ExternalId (docs/design.md §25):
+ * `…/sincronizaciones` would shadow the listing's own links.
+ */
+const RESERVED_EXTERNAL_IDS = new Set(['sincronizaciones'])
+const notReserved = vine.createRule((value, _options, field: FieldContext) => {
+  if (typeof value === 'string' && RESERVED_EXTERNAL_IDS.has(value.toLowerCase())) {
+    field.report(
+      'sincronizaciones es una ruta de la API (en cualquier combinación de mayúsculas) y no puede ser un ExternalId.',
+      'reserved',
+      field
+    )
+  }
+})
 
-export const listingCreateValidator = vine.create({
-  ...editFields,
-  ExternalId: vine
+const externalId = () =>
+  vine
     .string()
     .minLength(2)
     .maxLength(255)
-    .regex(/^[A-Za-z0-9._~-]+$/),
-  Marca: vine.string().trim().minLength(1).maxLength(200),
-  Modelo: vine.string().trim().minLength(1).maxLength(200),
-  Version: vine.string().trim().minLength(1).maxLength(150),
+    .regex(/^[A-Za-z0-9._~-]+$/)
+    .use(notReserved())
+
+/**
+ * The vehicle and the ExternalId, fixed at creation: a PUT (or a stock sync's
+ * row) may name them again — GET → PUT round-trips — but only with the values
+ * the listing has (ChangeListing; docs/design.md §24).
+ */
+const name = (max: number) => vine.string().trim().minLength(1).maxLength(max)
+const vehicleFields = {
+  Marca: name(200).optional(),
+  Modelo: name(200).optional(),
+  Version: name(150).optional(),
   Transmision: vine.string().trim().use(oneOf(TRANSMISSIONS)).nullable().optional(),
   Propulsion: vine.string().trim().use(oneOf(PROPULSIONS)).nullable().optional(),
+}
+
+export const listingEditValidator = vine.create({
+  ...editFields,
+  ...vehicleFields,
+  ExternalId: externalId().optional(),
+})
+
+export const listingCreateValidator = vine.create({
+  ...editFields,
+  ...vehicleFields,
+  ExternalId: externalId(),
+  Marca: name(200),
+  Modelo: name(200),
+  Version: name(150),
   Kilometraje: vine.number({ strict: true }).withoutDecimals().range([0, 999_000]),
 })
 
@@ -133,12 +169,7 @@ export const listingQueryValidator = vine.create({
 /** Path parameters: a malformed one is a 400 (docs/spec.md §4.1 lists 400 on every listing call). */
 export const listingParamsValidator = vine.create({
   adminmail: adminMailSchema(),
-  externalid: vine
-    .string()
-    .minLength(2)
-    .maxLength(255)
-    .regex(/^[A-Za-z0-9._~-]+$/)
-    .optional(),
+  externalid: externalId().optional(),
 })
 
 export type Money = { currency: string; amount: number } | null
@@ -161,6 +192,13 @@ export type ListingEditInput = {
   warrantyCertificate?: boolean | null
   location?: { region: string | null; city: string | null; address: string | null } | null
   phone?: string | null
+  /** Fixed at creation: an edit may only repeat them (docs/design.md §24). */
+  externalId?: string
+  brand?: string
+  model?: string
+  version?: string
+  transmission?: string | null
+  propulsion?: string | null
 }
 
 export type ListingCreateInput = ListingEditInput & {
@@ -168,8 +206,6 @@ export type ListingCreateInput = ListingEditInput & {
   brand: string
   model: string
   version: string
-  transmission?: string | null
-  propulsion?: string | null
   mileage: number
 }
 
@@ -237,6 +273,12 @@ export function toEditInput(body: EditBody): ListingEditInput {
             address: emptyToNull(body.Locacion.Direccion) ?? null,
           },
     phone: emptyToNull(body.Telefono),
+    externalId: body.ExternalId,
+    brand: body.Marca,
+    model: body.Modelo,
+    version: body.Version,
+    transmission: body.Transmision,
+    propulsion: body.Propulsion,
   }
 }
 
@@ -247,8 +289,6 @@ export function toCreateInput(body: CreateBody): ListingCreateInput {
     brand: body.Marca,
     model: body.Modelo,
     version: body.Version,
-    transmission: body.Transmision,
-    propulsion: body.Propulsion,
     mileage: body.Kilometraje,
   }
 }

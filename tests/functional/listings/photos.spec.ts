@@ -324,6 +324,18 @@ test.group('Listings: photo pipeline (photos.fetch)', (group) => {
       .bearerToken(ctx.token)
       .json({ Fotos: [receiver.url('/p3.jpg'), receiver.url('/p3.jpg')] })
     same.assertStatus(200)
+    // Ignored by the spec's count rule, and said so (docs/design.md §24).
+    assert.deepEqual(
+      same.body().Avisos.map((aviso: any) => aviso.Campo),
+      ['Fotos']
+    )
+    // The URLs the listing has, as sent: nothing ignored, nothing to say.
+    const sent = await client
+      .put(href)
+      .bearerToken(ctx.token)
+      .json({ Fotos: [receiver.url('/p1.jpg'), receiver.url('/p2.jpg')] })
+    sent.assertStatus(200)
+    assert.notProperty(sent.body(), 'Avisos')
     const unchanged = (await client.get(`${href}/fotos`).bearerToken(ctx.token)).body()._entries
     assert.deepEqual(
       unchanged.map((photo: any) => photo.Origen),
@@ -354,6 +366,54 @@ test.group('Listings: photo pipeline (photos.fetch)', (group) => {
     const none = await client.put(href).bearerToken(ctx.token).json({ Fotos: [] })
     none.assertStatus(400)
     assertErrorKey(assert, none.body(), 'Fotos')
+  })
+
+  test('GET → PUT of a listing with 2 rejected photos beside 2 processed ones keeps all 4 and the ETag', async ({
+    client,
+    assert,
+  }) => {
+    receiver.route('/rt1.jpg', { body: await jpeg(1000, 600) })
+    receiver.route('/rt2.jpg', { body: await jpeg(1100, 600) })
+    receiver.route('/rt-gone.jpg', { status: 404, body: 'no' })
+    receiver.route('/rt-small.jpg', { body: await jpeg(320, 200) })
+    const sources = ['/rt1.jpg', '/rt-gone.jpg', '/rt2.jpg', '/rt-small.jpg'].map((path) =>
+      receiver.url(path)
+    )
+    const { href } = await listingWithPhotos(client, ctx, sources)
+    const read = await client.get(href).bearerToken(ctx.token)
+    assert.lengthOf(read.body().Fotos, 2)
+
+    const put = await client
+      .put(href)
+      .bearerToken(ctx.token)
+      .header('If-Match', read.header('etag')!)
+      .json(read.body())
+    put.assertStatus(200)
+    assert.equal(put.header('etag'), read.header('etag'))
+    assert.notProperty(put.body(), 'Avisos')
+    const photos = (await client.get(`${href}/fotos`).bearerToken(ctx.token)).body()._entries
+    assert.deepEqual(
+      photos.map((photo: any) => [photo.Origen, photo.Estado]),
+      [
+        [sources[0], 'Lista'],
+        [sources[1], 'Rechazada'],
+        [sources[2], 'Lista'],
+        [sources[3], 'Rechazada'],
+      ]
+    )
+
+    // The other side: a list of another length than the 4 replaces them.
+    const fewer = await client
+      .put(href)
+      .bearerToken(ctx.token)
+      .json({ Fotos: [sources[0]] })
+    fewer.assertStatus(200)
+    assert.notEqual(fewer.header('etag'), read.header('etag'))
+    const left = (await client.get(`${href}/fotos`).bearerToken(ctx.token)).body()._entries
+    assert.deepEqual(
+      left.map((photo: any) => photo.Origen),
+      [sources[0]]
+    )
   })
 
   test('the job is idempotent: a second run of a settled photo changes nothing', async ({

@@ -473,8 +473,11 @@ export class FakeListingPhotoStore implements Pick<ListingPhotoStore, 'settle'> 
 }
 
 /** Photo installs (listing id and URLs), and whether each ran in a transaction. */
-export class FakePhotoSet implements Pick<PhotoSet, 'install'> {
+export class FakePhotoSet implements Pick<PhotoSet, 'install' | 'sources'> {
   installs: { listingId: number; urls: string[] }[] = []
+  /** The photo URLs as sent, by listing id (what `sources` answers). */
+  sent = new Map<number, string[]>()
+  reads: number[] = []
 
   constructor(private store: FakeListingStore) {}
 
@@ -483,6 +486,12 @@ export class FakePhotoSet implements Pick<PhotoSet, 'install'> {
     this.installs.push({ listingId: listing.id, urls })
     const row = this.store.rows.find((candidate) => candidate.id === listing.id)
     if (row) row.photoCount = urls.length
+    this.sent.set(listing.id, urls)
+  }
+
+  async sources(listingId: number) {
+    this.reads.push(listingId)
+    return this.sent.get(listingId) ?? []
   }
 }
 
@@ -529,7 +538,8 @@ export function world() {
     photoSet as unknown as PhotoSet,
     asEvents,
     writers,
-    unitOfWork
+    unitOfWork,
+    vehicles as unknown as VehicleResolver
   )
   const creator = new CreateListing(
     vehicles as unknown as VehicleResolver,

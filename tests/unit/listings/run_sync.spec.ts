@@ -361,3 +361,39 @@ test.group('RunSync: a simulation', () => {
     assert.lengthOf(w.appEvents.emitted, 0, 'a simulation sends no event')
   })
 })
+
+test.group('RunSync: a row says what it did not do (docs/design.md §24)', () => {
+  test('another Version: rejected; an ignored Fotos list and a full Alta quota: their notices with the result', async ({
+    assert,
+  }) => {
+    const w = syncWorld()
+    w.directory.planView = plan(10, 1, 5, 5)
+    w.listings.addActive(1, 'high')
+    const photos = { year: currentYear() - 2, mileage: 30_000, photoCount: 2 }
+    w.listings.rows.push(listingRow({ id: 1, externalId: 'EXT-1', ...photos }))
+    w.listings.rows.push(listingRow({ id: 2, externalId: 'EXT-2' }))
+    w.photoSet.sent.set(1, ['https://a', 'https://b'])
+    const used = { VersionYear: currentYear() - 2, Kilometraje: 30_000 }
+    const id = seed(w, [
+      upsert('EXT-1', { ...used, Fotos: ['https://c', 'https://d'] }),
+      upsert('EXT-2', { Version: '2.0 SEG CVT' }),
+      upsert('NEW-1', { Exposicion: 'Alta' }),
+      upsert('NEW-2', { Exposicion: 'Media' }),
+    ])
+    assert.equal(await w.runSync.execute(id, WORDING), 'finished')
+    assert.deepEqual(w.syncs.outcomes(id), {
+      1: 'unchanged',
+      2: 'rejected',
+      3: 'created',
+      4: 'created',
+    })
+    const rows = w.syncs.rowsOf(id)
+    assert.deepEqual(rows[0].notices, [{ field: 'photos', issue: 'same_count' }])
+    assert.deepEqual(rows[1].errors, { _: ['invalid'] })
+    assert.deepEqual(rows[2].notices, [
+      { field: 'exposure', issue: 'quota_full', requested: 'high', given: 'medium' },
+    ])
+    assert.isEmpty(rows[3].notices ?? [])
+    assert.equal(stored(w, 'EXT-2')!.versionName, '2.0 XEI CVT')
+  })
+})

@@ -31,7 +31,7 @@ import StartSync from '#listings/services/start_sync'
 import { FAKE_TX } from '#tests/helpers/fakes'
 import { AGENCY, APP_ID, world } from './fakes.js'
 
-type StoredRow = NewSyncRow & { payloadValue: unknown }
+type StoredRow = NewSyncRow & { payloadValue: unknown; notices?: readonly object[] }
 
 const zero = (): Record<SyncOutcome, number> => ({
   created: 0,
@@ -260,6 +260,7 @@ export class FakeSyncStore implements Pick<
       Object.assign(row, {
         outcome: result.outcome,
         errors: result.errors ?? undefined,
+        notices: result.notices ?? undefined,
         payload: null,
         payloadValue: null,
       })
