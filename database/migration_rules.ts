@@ -355,3 +355,23 @@ export function withoutComments(source: string) {
   }
   return out
 }
+
+/** Whom a lock level keeps waiting while it is held. */
+export function blockedBy(level: string) {
+  switch (level) {
+    case 'ACCESS EXCLUSIVE':
+      return 'reads and writes'
+    case 'EXCLUSIVE':
+    case 'SHARE ROW EXCLUSIVE':
+    case 'SHARE':
+      return 'writes'
+    case 'SHARE UPDATE EXCLUSIVE':
+      return 'schema changes and vacuum only'
+    default:
+      return 'only the stronger locks above'
+  }
+}
+
+/** A migration that runs outside a transaction (`static disableTransactions = true`). */
+export const outsideTransaction = (source: string) =>
+  /static\s+disableTransactions\s*=\s*true/.test(withoutComments(source))
