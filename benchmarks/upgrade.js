@@ -354,6 +354,8 @@ export default class extends BaseSchema {
 function keepSchemaInRevTests() {
   const file = join(REV_DIR, 'tests', 'bootstrap.ts')
   const source = readFileSync(file, 'utf8')
+  const marker = '// test:upgrade keeps the schema'
+  if (source.includes(marker)) return
   const setup = /\n {2}setup: \[[\s\S]*?\n {2}\],\n {2}teardown: \[\],/
   if (!setup.test(source))
     throw new Error(
@@ -363,7 +365,7 @@ function keepSchemaInRevTests() {
     file,
     source.replace(
       setup,
-      `\n  setup: [async () => { await db.rawQuery('drop schema if exists pgboss cascade') }],\n  teardown: [],`
+      `\n  setup: [async () => { await db.rawQuery('drop schema if exists pgboss cascade') }], ${marker}\n  teardown: [],`
     )
   )
 }
@@ -795,8 +797,20 @@ try {
   const loadAnswers = answers.filter((answer) => answer.kind !== 'setup')
   const serverErrors = answers.filter((answer) => answer.status >= 500)
   const noAnswer = answers.filter((answer) => answer.status === 0)
-  const waits = lockWaits(join(pgDir, 'log'), cluster).filter((wait) => !/migrate/.test(wait.app))
+  const waits = lockWaits(join(pgDir, 'log')).filter((wait) => !/migrate/.test(wait.app))
   const longestWait = waits.reduce((max, wait) => Math.max(max, wait.ms), 0)
+  // The log names relations by oid: their names, for the report.
+  const oids = [...new Set(waits.flatMap((wait) => /relation (\d+)/.exec(wait.lock)?.[1] ?? []))]
+  const names = new Map(
+    (
+      await sql(dbUrl, 'select oid::text, relname from pg_class where oid = any($1::oid[])', [oids])
+    ).map((row) => [row.oid, row.relname])
+  )
+  for (const wait of waits)
+    wait.lock = wait.lock.replace(
+      /relation (\d+) of database \d+/,
+      (all, oid) => names.get(oid) ?? all
+    )
   const during = loadAnswers.filter(
     (answer) =>
       answer.kind !== 'photo' && answer.at >= migrationBegun && answer.at <= migrationEnded
