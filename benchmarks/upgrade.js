@@ -527,7 +527,14 @@ try {
       ],
     })
   )
-  const json = (output) => JSON.parse(output.slice(output.indexOf('{')))
+  // A command's --json answer is its last line (log lines may come before it).
+  const json = (output) =>
+    JSON.parse(
+      output
+        .trim()
+        .split('\n')
+        .findLast((line) => line.startsWith('{'))
+    )
   const [, main, spare, revWeb, revWorker] = await Promise.all([
     ace(revBuild, env('rev-ace'), 'catalog:import', catalogFile),
     ace(
@@ -719,6 +726,13 @@ try {
   const syncPath = new URL(syncPosted.headers.get('location') ?? '/', front.url).pathname
   await sleep(1000)
 
+  // The runbook's first step: what the pending migrations lock.
+  const { pending } = json(await ace(headBuild, env('head-check'), 'migration:check', '--json'))
+  log(`HEAD's pending migrations (migration:check): ${pending.length}`)
+  for (const migration of pending)
+    console.log(
+      `    ${migration.name}: ${migration.locks.map((lock) => `${lock.table} ${lock.level}`).join(', ') || 'no table'}`
+    )
   log("HEAD's migrations while REV serves…")
   const migrationBegun = performance.now()
   let migrated = true
