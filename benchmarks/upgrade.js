@@ -311,7 +311,21 @@ function defaultRev() {
   return git('rev-parse', '--verify', `${added}^`)
 }
 
-function buildRev(rev) {
+/** `node ace build` in `cwd`; the two builds run side by side (tsc uses one core each). */
+function aceBuild(cwd) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['ace', 'build'], {
+      cwd,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    })
+    child.once('error', reject)
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`node ace build in ${cwd} exited ${code}`))
+    )
+  })
+}
+
+async function buildRev(rev) {
   if (SKIP_BUILD && existsSync(join(REV_DIR, 'build', 'bin', 'server.js'))) return
   rmSync(REV_DIR, { recursive: true, force: true })
   mkdirSync(REV_DIR, { recursive: true })
@@ -320,18 +334,11 @@ function buildRev(rev) {
     cwd: ROOT,
   })
   symlinkSync(join(ROOT, 'node_modules'), join(REV_DIR, 'node_modules'))
-  execFileSync(process.execPath, ['ace', 'build'], {
-    cwd: REV_DIR,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
+  await aceBuild(REV_DIR)
 }
 
-function buildHead() {
-  if (!SKIP_BUILD || !existsSync(join(ROOT, 'build', 'bin', 'server.js')))
-    execFileSync(process.execPath, ['ace', 'build'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    })
+async function buildHead() {
+  if (!SKIP_BUILD || !existsSync(join(ROOT, 'build', 'bin', 'server.js'))) await aceBuild(ROOT)
   const seeded = join(ROOT, 'build', 'database', 'migrations', '9999_seeded_lock_table.js')
   rmSync(seeded, { force: true })
   if (SEED_LOCK_TABLE)
@@ -438,8 +445,7 @@ try {
     `REV ${rev.slice(0, 10)} (${revMigrations} migrations) → HEAD (working tree, ${headMigrations}${SEED_LOCK_TABLE ? ' + a seeded `lock table inquiries`' : ''}); building both…`
   )
   mkdirSync(WORK, { recursive: true })
-  buildRev(rev)
-  buildHead()
+  await Promise.all([buildRev(rev), buildHead()])
   const revBuild = join(REV_DIR, 'build')
   const headBuild = join(ROOT, 'build')
   log('builds ready; PostgreSQL, receivers, SMTP sink, photo server…')
