@@ -53,7 +53,7 @@ const SYNC_ROWS = 1000
 const INTAKE_PER_SECOND = 20
 const LISTINGS = 10
 const MAX_LOCK_WAIT_MS = 1000
-const HARD_TIMEOUT_MS = Number(process.env.UPGRADE_TIMEOUT_SECONDS ?? 330) * 1000
+const HARD_TIMEOUT_MS = Number(process.env.UPGRADE_TIMEOUT_SECONDS ?? 420) * 1000
 const SEED_LOCK_TABLE = process.env.UPGRADE_SEED_LOCK_TABLE === '1'
 const SKIP_BUILD = process.env.UPGRADE_SKIP_BUILD === '1'
 /** REV's functional tests run on HEAD's schema: the API's main paths (≈ 1 min). */
