@@ -11,6 +11,7 @@ const loader = Promise.all([
   import('#core/commands/jobs_work'),
   import('#core/commands/jobs_run'),
   import('#core/commands/openapi_dump'),
+  import('#core/commands/migration_check'),
   import('#leads/commands/deliveries_list'),
   import('#leads/commands/deliveries_retry'),
   import('#buyers/commands/privacy_export'),
