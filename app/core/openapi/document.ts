@@ -242,14 +242,17 @@ async function build() {
         withCurrentEtag({
           '503': unavailable(responses),
           ...(idempotent ? withReplayMarker(responses) : responses),
+          // A status the operation describes itself (a problem with more members) keeps its description.
           ...problems(
-            ...new Set([
-              ...checked,
-              ...(statuses ?? []),
-              ...(isOpen ? [] : [401, 429]),
-              ...(idempotent ? [409, 422] : []),
-              ...bodyProblems(method, pattern),
-            ])
+            ...[
+              ...new Set([
+                ...checked,
+                ...(statuses ?? []),
+                ...(isOpen ? [] : [401, 429]),
+                ...(idempotent ? [409, 422] : []),
+                ...bodyProblems(method, pattern),
+              ]),
+            ].filter((status) => !(String(status) in responses))
           ),
         })
       ),
