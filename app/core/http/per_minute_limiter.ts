@@ -30,22 +30,33 @@ export function perMinuteLimiter(requests: () => number): () => Limiter {
 /** What a limiter answered for one key (Adonis' LimiterResponse has these). */
 export type LimitState = { limit: number; remaining: number; availableIn: number }
 
-/** The headers of a response counted against `policy` (a name the docs explain). */
-export function rateLimitHeaders(policy: string, state: LimitState): Record<string, string> {
+/**
+ * The headers of a response counted against `policy` (a name the docs explain),
+ * whose window is `windowSeconds` (a per-minute limit's by default).
+ */
+export function rateLimitHeaders(
+  policy: string,
+  state: LimitState,
+  windowSeconds = WINDOW_SECONDS
+): Record<string, string> {
   const remaining = Math.max(0, state.remaining)
   return {
     'X-RateLimit-Limit': String(state.limit),
     'X-RateLimit-Remaining': String(remaining),
-    'RateLimit-Policy': `"${policy}";q=${state.limit};w=${WINDOW_SECONDS}`,
+    'RateLimit-Policy': `"${policy}";q=${state.limit};w=${windowSeconds}`,
     'RateLimit': `"${policy}";r=${remaining};t=${Math.max(0, state.availableIn)}`,
   }
 }
 
 /** The headers of a 429 from `policy`: the above, `Retry-After` (≥ 1 s) and `X-RateLimit-Reset`. */
-export function tooManyHeaders(policy: string, state: LimitState): Record<string, string> {
+export function tooManyHeaders(
+  policy: string,
+  state: LimitState,
+  windowSeconds = WINDOW_SECONDS
+): Record<string, string> {
   const retryAfter = Math.max(1, state.availableIn)
   return {
-    ...rateLimitHeaders(policy, { ...state, remaining: 0, availableIn: retryAfter }),
+    ...rateLimitHeaders(policy, { ...state, remaining: 0, availableIn: retryAfter }, windowSeconds),
     'Retry-After': String(retryAfter),
     'X-RateLimit-Reset': new Date(Date.now() + retryAfter * 1000).toISOString(),
   }
