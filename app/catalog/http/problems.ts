@@ -26,7 +26,7 @@ const MESSAGES: Record<MatchIssue['issue'], (param: string, issue: MatchIssue) =
   versions_ambiguous: (_param, issue) =>
     `Más de una versión de este modelo cumple lo enviado` +
     (issue.candidates?.length ? ` (${quoted(issue, 'candidates')})` : '') +
-    '; indique version (el nombre o el href de una de Extensions.Candidatos).',
+    '; indique la versión (su nombre o el href de una de Extensions.Candidatos).',
   no_versions: () => 'Ninguna versión de este modelo cumple lo enviado.',
   unknown_value: (param) =>
     `Valores posibles: ${(param === 'propulsion' ? PROPULSIONS : TRANSMISSIONS).join(', ')}.`,

@@ -109,7 +109,7 @@ test.group('Catalogue best match: candidates and suggestions', (group) => {
     const several = await get(client, '/v3/versiones/bestmatch', { model: 'S-10' })
     several.assertStatus(400)
     assert.deepEqual(Object.keys(several.body().Errors), ['model'])
-    assert.notMatch(several.body().Errors.model[0], /El valor de version/)
+    assert.notMatch(several.body().Errors.model[0], /\bversion\b/)
     assert.lengthOf(several.body().Extensions.Candidatos, 2)
     const one = await get(client, '/v3/versiones/bestmatch', { model: 'Gol' })
     one.assertStatus(200)
