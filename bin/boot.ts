@@ -15,14 +15,19 @@ const IMPORTER = (filePath: string) => {
   return import(filePath)
 }
 
-/** `database: false` (a unit-only test run, bin/test.ts) boots without attaching PostgreSQL. */
-export function createIgnitor({ database = true }: { database?: boolean } = {}) {
+/**
+ * `database: false` (a unit-only test run, bin/test.ts) boots without attaching PostgreSQL;
+ * `'existing'` (most ace commands, bin/console.ts) attaches only a database that was made.
+ */
+export function createIgnitor({
+  database = true,
+}: { database?: boolean | 'create' | 'existing' } = {}) {
   return new Ignitor(APP_ROOT, { importer: IMPORTER }).tap((app) => {
     app.booting(async () => {
       if (!database) return
       const { default: env } = await import('#start/env')
       const { attachDatabase } = await import('#core/database/embedded')
-      await attachDatabase(env, app.makePath())
+      await attachDatabase(env, app.makePath(), database === 'existing' ? 'existing' : 'create')
     })
     // Graceful stop: the HTTP server closes first and answers what it received
     // (app/core/http/graceful_close.ts), jobs stop after their current one,

@@ -5,7 +5,15 @@ const corsConfig = defineConfig({
   origin: true,
   methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
   headers: true,
-  exposeHeaders: ['etag', 'location', 'retry-after', 'x-request-id', 'www-authenticate'],
+  exposeHeaders: [
+    'etag',
+    'location',
+    'retry-after',
+    'x-request-id',
+    'www-authenticate',
+    'ratelimit',
+    'ratelimit-policy',
+  ],
   credentials: false,
   maxAge: 90,
 })

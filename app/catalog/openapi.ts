@@ -14,7 +14,8 @@ import {
   type OpenApiFragment,
   type Operation,
 } from '#core/openapi/helpers'
-import { listOf, ReferenceSchema } from '#core/openapi/wire'
+import { listOf, ProblemSchema, ReferenceSchema } from '#core/openapi/wire'
+import { named } from '#core/openapi/schema'
 import {
   brandMatchValidator,
   brandsQueryValidator,
@@ -27,6 +28,7 @@ import {
   versionsQueryValidator,
 } from '#catalog/validators/catalog_validators'
 import {
+  CandidatoSchema,
   MarcaSchema,
   ModeloSchema,
   VersionRefSchema,
@@ -63,7 +65,7 @@ function read(
   description: string,
   shapes: [full: unknown, reference: unknown],
   problems: number[],
-  extra: { query?: Describable; params?: Operation['params'] } = {}
+  extra: { query?: Describable; params?: Operation['params']; noMatch?: true } = {}
 ): Operation {
   return {
     operationId,
@@ -75,6 +77,7 @@ function read(
     responses: {
       '200': negotiated(summary, shapes[0], shapes[1], { ETag: etagHeader }),
       '304': notModified,
+      ...(extra.noMatch ? { '400': noMatchProblem } : {}),
     },
     problems: [...problems, 406],
   }
@@ -92,7 +95,39 @@ const byName = (name: string, what: string) => ({
   [name]: pathParam(name, `Id, codename o nombre ${what}`),
 })
 const NO_MATCH =
-  'Sin coincidencia o con más de una igual de buena: 400 con `Errors` bajo el parámetro que falló.'
+  'Sin coincidencia o con más de una igual de buena: 400 con `Errors` bajo el parámetro enviado que falló, ' +
+  'las entradas entre las que no pudo elegir en `Extensions.Candidatos` y, si no encontró un modelo o una ' +
+  'versión, los nombres más cercanos en `Extensions.Sugerencias`.'
+
+const candidatos = { type: 'array', items: CandidatoSchema, maxItems: 10 }
+const noMatchProblem = {
+  description: 'Validación fallida, sin coincidencia o ambigua',
+  content: {
+    'application/problem+json': {
+      schema: named('ProblemaDeCoincidencia', {
+        ...ProblemSchema,
+        properties: {
+          ...ProblemSchema.properties,
+          Extensions: {
+            type: 'object',
+            properties: {
+              ...ProblemSchema.properties.Extensions.properties,
+              Candidatos: {
+                ...candidatos,
+                description: 'Las entradas que coinciden igual de bien',
+              },
+              Sugerencias: {
+                ...candidatos,
+                maxItems: 3,
+                description: 'Los nombres más cercanos al modelo o la versión no encontrados',
+              },
+            },
+          },
+        },
+      }),
+    },
+  },
+}
 
 export const openapi: OpenApiFragment = {
   tags: [
@@ -123,7 +158,7 @@ export const openapi: OpenApiFragment = {
       NO_MATCH,
       one(MarcaSchema),
       [400],
-      { query: brandMatchValidator }
+      { query: brandMatchValidator, noMatch: true }
     ),
     'GET /v3/marcas/:id': read(
       'getBrand',
@@ -149,7 +184,7 @@ export const openapi: OpenApiFragment = {
       NO_MATCH,
       one(ModeloSchema),
       [400],
-      { query: modelMatchValidator }
+      { query: modelMatchValidator, noMatch: true }
     ),
     'GET /v3/modelos/:id': read(
       'getModel',
@@ -175,7 +210,7 @@ export const openapi: OpenApiFragment = {
       NO_MATCH,
       one(VersionSchema, VersionRefSchema),
       [400],
-      { query: versionMatchValidator }
+      { query: versionMatchValidator, noMatch: true }
     ),
     'GET /v3/versiones/:id': read(
       'getVersion',

@@ -7,7 +7,7 @@ import { listEnvelope } from '#core/http/envelopes'
 import { segment } from '#core/http/links'
 import type Invitation from '#agencies/models/invitation'
 import { named, object, type Wire } from '#core/openapi/schema'
-import { LinkGroupSchema, LinksSchema } from '#core/openapi/wire'
+import { LinkGroupSchema, LinkSchema, LinksSchema } from '#core/openapi/wire'
 
 const groups = [
   'Productos',
@@ -29,7 +29,16 @@ export const AgenciaSchema = named('Agencia', {
       (typeof groups)[number],
       typeof LinkGroupSchema
     >),
-    _links: LinksSchema,
+    _links: {
+      type: 'object',
+      required: ['self', 'edit', 'privacidad'],
+      properties: {
+        self: LinkSchema,
+        edit: LinkSchema,
+        privacidad: { ...LinkSchema, description: 'Las preferencias de privacidad de la agencia' },
+      },
+      additionalProperties: LinkSchema,
+    },
   },
 })
 
@@ -105,7 +114,11 @@ export function agencyFull(agency: AgencyWire): Wire<typeof AgenciaSchema> {
       self: link(path('visitas', m)),
       buscar: templated(`/v3/visitas/${s}{?externalid,operador,desde,hasta}`),
     }),
-    _links: { self: link(agencyHref(m)), edit: link(agencyHref(m), { method: 'PUT' }) },
+    _links: {
+      self: link(agencyHref(m)),
+      edit: link(agencyHref(m), { method: 'PUT' }),
+      privacidad: link(path('privacidad', m)),
+    },
   }
 }
 

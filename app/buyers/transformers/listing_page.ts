@@ -5,20 +5,8 @@
  */
 import type { PublicListing } from '#listings/services/listing_directory'
 import { settings } from '#core/settings'
+import { formatMoney } from '#core/money_format'
 import type { SellerProfile } from '#buyers/services/seller_profile'
-
-type Money = { currency: string; amount: number } | null
-
-export function formatMoney(value: Money): string | null {
-  if (!value) return null
-  const whole = Number.isInteger(value.amount)
-  return new Intl.NumberFormat('es-AR', {
-    style: 'currency',
-    currency: value.currency,
-    minimumFractionDigits: whole ? 0 : 2,
-    maximumFractionDigits: whole ? 0 : 2,
-  }).format(value.amount)
-}
 
 export const formatKm = (km: number) => `${new Intl.NumberFormat('es-AR').format(km)} km`
 

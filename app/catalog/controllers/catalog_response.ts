@@ -15,9 +15,9 @@ import type { Links } from '#core/http/links'
 import { negotiate } from '#core/http/negotiation'
 import { Problem } from '#core/http/problem'
 import { respond, type Shapes } from '#core/http/respond'
-import { PROPULSIONS, TRANSMISSIONS } from '#core/value_sets'
 import CatalogRevision from '#catalog/services/catalog_revision'
-import type { Matched, MatchIssue, MatchParam } from '#catalog/services/match_vehicle'
+import type { Matched } from '#catalog/services/match_vehicle'
+import { matchProblem } from '#catalog/http/problems'
 import { idValidator } from '#catalog/validators/catalog_validators'
 import { listShapes, shapes, type CatalogKind } from '#catalog/transformers/vehicle_transformer'
 
@@ -79,27 +79,10 @@ export async function respondEntry<T>(
   return respondFound(ctx, kind, await find(id))
 }
 
-/** A best match's entry, or 400 naming the parameters it failed on. */
+/** A best match's entry, or 400 naming the parameters it failed on (#catalog/http/problems). */
 export function respondMatch<T>(ctx: HttpContext, kind: CatalogKind<T>, matched: Matched<T>) {
   if (!matched.ok) throw matchProblem(matched.details ?? [])
   return respondCatalog(ctx, shapes(matched.value, kind.full, kind.ref))
-}
-
-const MESSAGES: Record<MatchIssue['issue'], (param: MatchParam) => string> = {
-  not_found: (param) => `No hay coincidencias en el catálogo para ${param}.`,
-  ambiguous: (param) =>
-    `El valor de ${param} coincide con más de una entrada del catálogo; precíselo.`,
-  unknown_value: (param) =>
-    `Valores posibles: ${(param === 'propulsion' ? PROPULSIONS : TRANSMISSIONS).join(', ')}.`,
-}
-
-/** 400 with each failed parameter in `Errors`. */
-export function matchProblem(issues: { param: string; issue: MatchIssue['issue'] }[]) {
-  return Problem.badRequest(
-    Object.fromEntries(
-      issues.map(({ param, issue }) => [param, [MESSAGES[issue](param as MatchParam)]])
-    )
-  )
 }
 
 async function respondCatalog(ctx: HttpContext, body: Shapes) {

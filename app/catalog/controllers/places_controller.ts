@@ -5,7 +5,8 @@ import PlaceDirectory from '#catalog/services/place_directory'
 import PlaceResolver from '#catalog/services/place_resolver'
 import { citiesQueryValidator } from '#catalog/validators/catalog_validators'
 import { CITY, REGION } from '#catalog/transformers/reference_transformer'
-import { catalogQuery, matchProblem, respondEntry, respondList } from './catalog_response.js'
+import { matchProblem } from '#catalog/http/problems'
+import { catalogQuery, respondEntry, respondList } from './catalog_response.js'
 
 /** Regions (provinces) and cities. */
 export default class PlacesController {

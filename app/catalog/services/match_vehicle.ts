@@ -10,13 +10,26 @@ import { fail, ok, type Fail, type Ok } from '#core/result'
 import VehicleResolver, {
   type BrandRef,
   type ModelRef,
+  type NamedEntry,
+  type VehicleMatchFailure,
   type VersionRef,
 } from './vehicle_resolver.js'
 import { propulsionOf, transmissionOf } from './normalize.js'
 import type { MatchFailure } from './matcher.js'
 
 export type MatchParam = 'make' | 'model' | 'version' | 'bodystyle' | 'propulsion' | 'transmission'
-export type MatchIssue = { param: MatchParam; issue: MatchFailure | 'unknown_value' }
+/**
+ * The parameter a match failed on — always one the caller sent. `versions_ambiguous`
+ * and `no_versions`: no version was sent, and several or none fit the model and filters.
+ */
+export type MatchIssue = {
+  param: MatchParam
+  issue: MatchFailure | 'unknown_value' | 'versions_ambiguous' | 'no_versions'
+  /** An ambiguity's candidates (bounded). */
+  candidates?: NamedEntry[]
+  /** The nearest names to a model or version that matched nothing. */
+  suggestions?: NamedEntry[]
+}
 export type Matched<T> = Ok<T> | Fail<'no_match', MatchIssue[]>
 
 export type ModelQuery = { make: string; model: string; bodystyle?: string }
@@ -37,7 +50,22 @@ export default class MatchVehicle {
 
   async brand(make: string): Promise<Matched<BrandRef>> {
     const brand = await this.vehicles.brand(make)
-    return brand.ok ? brand : noMatch({ param: 'make', issue: brand.reason })
+    return brand.ok ? brand : noMatch(await this.#issue('make', brand))
+  }
+
+  /** The failed parameter with what the resolver can say more about it. */
+  async #issue(param: MatchParam, failure: VehicleMatchFailure): Promise<MatchIssue> {
+    const { candidates, suggestions } = await this.vehicles.explain(failure)
+    const versionless = param === 'version' && failure.details?.input.trim() === ''
+    const named = {
+      ...(candidates.length > 0 ? { candidates } : {}),
+      ...(suggestions.length > 0 ? { suggestions } : {}),
+    }
+    if (versionless)
+      return failure.reason === 'ambiguous'
+        ? { param: 'model', issue: 'versions_ambiguous', ...named }
+        : { param: 'model', issue: 'no_versions' }
+    return { param, issue: failure.reason, ...named }
   }
 
   /** With `bodystyle`, only models built that way. */
@@ -45,9 +73,9 @@ export default class MatchVehicle {
     const bodyType = query.bodystyle ? this.vehicles.bodyType(query.bodystyle) : null
     if (bodyType && !bodyType.ok) return noMatch({ param: 'bodystyle', issue: bodyType.reason })
     const brandId = await this.vehicles.brandId(query.make)
-    if (!brandId.ok) return noMatch({ param: 'make', issue: brandId.reason })
+    if (!brandId.ok) return noMatch(await this.#issue('make', brandId))
     const model = await this.vehicles.model(query.model, brandId.value, bodyType?.value.name)
-    return model.ok ? model : noMatch({ param: 'model', issue: model.reason })
+    return model.ok ? model : noMatch(await this.#issue('model', model))
   }
 
   /** With `year`, versions within its window; an empty `version` picks the only one that fits. */
@@ -66,11 +94,11 @@ export default class MatchVehicle {
     const brand = await this.brand(query.make)
     if (!brand.ok) return brand
     const model = await this.vehicles.model(query.model, brand.value.id)
-    if (!model.ok) return noMatch({ param: 'model', issue: model.reason })
+    if (!model.ok) return noMatch(await this.#issue('model', model))
     const version = await this.vehicles.version(query.version ?? '', model.value.id, query.year, {
       propulsion,
       transmission,
     })
-    return version.ok ? ok(version.value) : noMatch({ param: 'version', issue: version.reason })
+    return version.ok ? ok(version.value) : noMatch(await this.#issue('version', version))
   }
 }

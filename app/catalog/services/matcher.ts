@@ -7,7 +7,7 @@
  * one, or call the input ambiguous, are here.
  */
 import { inject } from '@adonisjs/core'
-import { fail, ok, type Result } from '#core/result'
+import { fail, ok, type Fail, type Ok } from '#core/result'
 import MatchStore, {
   likeLiteral,
   type Candidate,
@@ -17,6 +17,12 @@ import MatchStore, {
 export { likeLiteral, type Candidate, type MatchScope }
 
 export type MatchFailure = 'not_found' | 'ambiguous'
+
+/** At most this many of an ambiguity's candidates are named (Extensions.Candidatos). */
+export const MAX_CANDIDATES = 10
+
+/** A best match: one id, or why not — an ambiguity with the ids it could not choose between. */
+export type BestMatch = Ok<number> | Fail<MatchFailure, { ids: number[] }>
 
 const INT32_MAX = 2_147_483_647
 /** Two candidates closer than this in similarity are a tie: the input is ambiguous. */
@@ -65,13 +71,13 @@ export default class Matcher {
   constructor(private store: MatchStore) {}
 
   /** Resolves `rawInput` to one id of the scope's table, or says why not. */
-  async bestMatchId(scope: MatchScope, rawInput: string): Promise<Result<number, MatchFailure>> {
+  async bestMatchId(scope: MatchScope, rawInput: string): Promise<BestMatch> {
     const input = rawInput.trim()
-    if (input.length === 0) return fail('not_found')
+    if (input.length === 0) return notFound()
     const reference = parseReference(input, COLLECTIONS[scope.table])
-    if (reference.kind === 'invalid') return fail('not_found')
+    if (reference.kind === 'invalid') return notFound()
     if (reference.kind === 'id')
-      return (await this.store.exists(scope, reference.id)) ? ok(reference.id) : fail('not_found')
+      return (await this.store.exists(scope, reference.id)) ? ok(reference.id) : notFound()
 
     const candidates = await this.store.containing(scope, input)
     const decided = decide(
@@ -88,16 +94,25 @@ export default class Matcher {
   }
 }
 
+const notFound = (): BestMatch => fail('not_found', { details: { ids: [] } })
+
+/** The candidates tied with `top`: the ones the input cannot tell apart (bounded). */
+const ambiguous = (tied: Candidate[]): BestMatch =>
+  fail('ambiguous', { details: { ids: tied.slice(0, MAX_CANDIDATES).map(({ id }) => id) } })
+
 /** One answer when the best candidate clearly beats the next one; rows of a group count once. */
-export function decide(candidates: Candidate[]): Result<number, MatchFailure> {
+export function decide(candidates: Candidate[]): BestMatch {
   const seen = new Set<string | number>()
   const best = candidates.filter(
     (candidate) => !seen.has(candidate.group) && seen.add(candidate.group)
   )
-  if (best.length === 0) return fail('not_found')
+  if (best.length === 0) return notFound()
   const [top, next] = best
   if (!next) return ok(top.id)
-  if (top.exact) return next.exact ? fail('ambiguous') : ok(top.id)
+  if (top.exact) return next.exact ? ambiguous(best.filter(({ exact }) => exact)) : ok(top.id)
   if (top.prefix !== next.prefix) return ok(top.id)
-  return top.score - next.score >= MARGIN ? ok(top.id) : fail('ambiguous')
+  if (top.score - next.score >= MARGIN) return ok(top.id)
+  return ambiguous(
+    best.filter(({ prefix, score }) => prefix === top.prefix && top.score - score < MARGIN)
+  )
 }

@@ -26,7 +26,7 @@ export default class PlaceResolver {
       if (byCode) return ok(byCode)
     }
     const found = await this.matcher.bestMatchId({ table: 'regions' }, text)
-    if (!found.ok) return found
+    if (!found.ok) return fail(found.reason)
     const region = await this.store.region(found.value)
     // Gone only if an import deleted it meanwhile: 404, as Lucid's `firstOrFail`.
     if (!region) throw new errors.E_ROW_NOT_FOUND()
@@ -36,7 +36,7 @@ export default class PlaceResolver {
   /** A city, within `regionId` when given (a city of another region is not found). */
   async city(input: string, regionId?: number | null): Promise<Result<CityRef, MatchFailure>> {
     const found = await this.matcher.bestMatchId({ table: 'cities', regionId }, input)
-    if (!found.ok) return found
+    if (!found.ok) return fail(found.reason)
     const city = await this.store.city(found.value)
     return city ? ok(city) : fail('not_found')
   }

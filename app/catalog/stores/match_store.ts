@@ -125,7 +125,63 @@ export function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`)
 }
 
+/** What an ambiguity or a suggestion names of an entry: enough to choose it (Extensions.Candidatos). */
+export type NamedEntry = {
+  table: 'brands' | 'vehicle_models' | 'versions'
+  id: number
+  name: string
+  /** A model's body types, or a version's one. */
+  bodyTypes: string[]
+  year: number | null
+}
+
+type NamedTable = NamedEntry['table']
+
+/** The select list of a NamedEntry per table. */
+const NAMED_SQL: Record<NamedTable, string> = {
+  brands: `select brands.id, brands.name, '{}'::text[] as "bodyTypes", null::int as year from brands`,
+  vehicle_models: `select vehicle_models.id, vehicle_models.name, vehicle_models.body_types as "bodyTypes",
+    null::int as year from vehicle_models`,
+  versions: `select versions.id, versions.name,
+    case when versions.body_type is null then '{}'::text[] else array[versions.body_type] end as "bodyTypes",
+    versions.year from versions`,
+}
+
+/** At most this many names of a scope are compared to an input that matched nothing. */
+export const MAX_NAMES = 500
+
 export default class MatchStore {
+  /** The entries `ids` of `table`, in the order of `ids`. */
+  async named(table: NamedTable, ids: number[]): Promise<NamedEntry[]> {
+    if (ids.length === 0) return []
+    const params = new SqlParams()
+    const rows = await poolQuery<Omit<NamedEntry, 'table'>>(
+      `${NAMED_SQL[table]} where ${table}.id = any(${params.add(ids)}::int[])`,
+      params.values
+    )
+    const byId = new Map(rows.map((row) => [row.id, { ...row, table }]))
+    return ids.flatMap((id) => byId.get(id) ?? [])
+  }
+
+  /**
+   * Up to MAX_NAMES entries of a brand's models or a model's versions (one per
+   * codename, the newest): what an input that matched nothing is compared to.
+   */
+  async namesIn(
+    scope: Extract<MatchScope, { table: 'vehicle_models' | 'versions' }>
+  ): Promise<NamedEntry[]> {
+    const target = targetOf(scope)
+    const params = new SqlParams()
+    const conditions = target.scope?.(params) ?? []
+    const sql =
+      scope.table === 'versions'
+        ? NAMED_SQL.versions.replace(/^select /, 'select distinct on (versions.codename) ') +
+          `${whereOf(conditions)} order by versions.codename, versions.year desc nulls last limit ${MAX_NAMES}`
+        : `${NAMED_SQL.vehicle_models}${whereOf(conditions)} order by vehicle_models.id limit ${MAX_NAMES}`
+    const rows = await poolQuery<Omit<NamedEntry, 'table'>>(sql, params.values)
+    return rows.map((row) => ({ ...row, table: scope.table }))
+  }
+
   /** Whether row `id` exists within the scope. */
   async exists(scope: MatchScope, id: number): Promise<boolean> {
     const target = targetOf(scope)

@@ -4,7 +4,7 @@
 import { group, link, path } from '#core/http/links'
 import { listEnvelope } from '#core/http/envelopes'
 import type { Links } from '#core/http/links'
-import type { BrandRef, ModelRef, VersionRef } from '#catalog/services/vehicle_resolver'
+import type { BrandRef, ModelRef, NamedEntry, VersionRef } from '#catalog/services/vehicle_resolver'
 import { UNCLASSIFIED } from '#catalog/services/segment'
 import { named, object, type Wire } from '#core/openapi/schema'
 import { LinkGroupSchema, LinksSchema, type ReferenceSchema } from '#core/openapi/wire'
@@ -166,5 +166,43 @@ export function listShapes<T>(
   return {
     full: () => listEnvelope(links, entries.map(full)),
     ref: () => listEnvelope(links, entries.map(ref)),
+  }
+}
+
+/** A catalogue entry a match could not choose, or one near an input that matched nothing. */
+export const CandidatoSchema = named(
+  'Candidato',
+  object({
+    href: str,
+    Nombre: str,
+    VersionYear: nullableInt,
+    Carroceria: {
+      ...nullableStr,
+      description: 'La carrocería de una versión; las de un modelo, separadas por coma',
+    },
+    Puertas: {
+      ...nullableInt,
+      description: 'Cuando el nombre de la versión las dice (5P, 4 Ptas)',
+    },
+  })
+)
+
+const COLLECTION: Record<NamedEntry['table'], string> = {
+  brands: 'marcas',
+  vehicle_models: 'modelos',
+  versions: 'versiones',
+}
+
+/** Doors as Argentine version names state them: `5P`, `3 Ptas`, `4 puertas`. */
+const DOORS = /(?:^|[\s.-])([2-5])\s?(?:p|ptas?|puertas)(?=$|[\s.,)-])/i
+
+export function candidato(entry: NamedEntry): Wire<typeof CandidatoSchema> {
+  const doors = entry.table === 'versions' ? DOORS.exec(entry.name) : null
+  return {
+    href: path(COLLECTION[entry.table], entry.id),
+    Nombre: entry.name,
+    VersionYear: entry.year,
+    Carroceria: entry.bodyTypes.length > 0 ? entry.bodyTypes.join(', ') : null,
+    Puertas: doors ? Number(doors[1]) : null,
   }
 }

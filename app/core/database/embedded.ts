@@ -58,29 +58,99 @@ export function dataDir(env: EnvLike, appRoot: string) {
   return isAbsolute(dir) ? dir : join(appRoot, dir)
 }
 
-export async function attachDatabase(env: EnvLike, appRoot: string) {
+/**
+ * The commands that make the database when there is none (as the web process
+ * and the tests do): they migrate it. Any other command that starts the app
+ * works on the data of a service that already ran, so it only finds it.
+ */
+const CREATING_COMMANDS = ['start', 'jobs:work', 'catalog:import', 'openapi:dump']
+
+/** `create` for a command that makes its database, `existing` for one that needs it made. */
+export function databaseModeOf(commandName: string | undefined): 'create' | 'existing' {
+  return commandName === undefined ||
+    CREATING_COMMANDS.includes(commandName) ||
+    commandName.startsWith('migration:')
+    ? 'create'
+    : 'existing'
+}
+
+/**
+ * A command that needs an existing database found none: one line naming where it
+ * looked (ace's error handler and bin/boot.ts print only the message), so a command
+ * run outside the service's DATA_DIR neither creates a cluster nor dies in a stack.
+ */
+export class NoDatabaseError extends Error {
+  readonly operatorMessage = true
+  constructor(where: string, what: string) {
+    super(
+      `No database to work on: ${where} holds ${what}. Run the command with the service's DATA_DIR ` +
+        `(or DATABASE_URL), or create one first with npm run ace -- migration:run.`
+    )
+  }
+
+  render() {
+    console.error(this.message)
+  }
+}
+
+/**
+ * Sets DATABASE_URL to the embedded cluster under DATA_DIR (started, or joined
+ * when running), created when missing unless `mode` is `existing`: then a
+ * missing cluster, database or schema is a NoDatabaseError and nothing is made.
+ */
+export async function attachDatabase(
+  env: EnvLike,
+  appRoot: string,
+  mode: 'create' | 'existing' = 'create'
+) {
   const configured = env.get('DATABASE_URL')
   if (configured) {
-    if (env.get('NODE_ENV') === 'test') await ensureDatabase(configured)
+    if (mode === 'existing') {
+      const { host, pathname } = new URL(configured)
+      await requireMigrated(configured, `DATABASE_URL (${host}${pathname})`)
+    } else if (env.get('NODE_ENV') === 'test') await ensureDatabase(configured)
     return
   }
-  const clusterDir = join(dataDir(env, appRoot), env.get('NODE_ENV') === 'test' ? 'pg-test' : 'pg')
+  const dir = dataDir(env, appRoot)
+  const clusterDir = join(dir, env.get('NODE_ENV') === 'test' ? 'pg-test' : 'pg')
   const url = (port: number) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`
+  const where = `DATA_DIR ${dir}${env.get('DATA_DIR') ? '' : ' (DATA_DIR unset: the default)'}`
 
   const running = runningPort(clusterDir)
   if (running) {
+    if (mode === 'existing') await requireMigrated(url(running), where)
     env.set('DATABASE_URL', url(running))
     return
   }
+  if (mode === 'existing' && readVersion(clusterDir) === null)
+    throw new NoDatabaseError(where, `no PostgreSQL cluster (${clusterDir} is missing or empty)`)
   const cluster = await startCluster(clusterDir)
   owned = cluster
   try {
-    await ensureDatabase(cluster.url(DATABASE))
+    if (mode === 'existing') await requireMigrated(cluster.url(DATABASE), where)
+    else await ensureDatabase(cluster.url(DATABASE))
   } catch (error) {
     await detachDatabase()
     throw error
   }
   env.set('DATABASE_URL', url(cluster.port))
+}
+
+/** Throws NoDatabaseError unless `url`'s database exists and has been migrated. */
+async function requireMigrated(url: string, where: string) {
+  const client = new pg.Client({ connectionString: url })
+  try {
+    await client.connect()
+    const applied = await client.query('select count(*)::int as n from adonis_schema')
+    if (applied.rows[0].n > 0) return
+  } catch (error) {
+    const code = (error as { code?: string }).code
+    // 3D000: no such database; 42P01: no migrations table.
+    if (code !== '3D000' && code !== '42P01') throw error
+  } finally {
+    await client.end().catch(() => {})
+  }
+  throw new NoDatabaseError(where, 'no migrated database')
 }
 
 /** Stops the embedded server when this process started it. */

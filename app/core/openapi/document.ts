@@ -87,6 +87,63 @@ function bodyProblems(method: string, pattern: string) {
   return pattern.startsWith('/v3') && JSON_BODY_METHODS.includes(method) ? [408, 413, 415] : []
 }
 
+/**
+ * Every answer of a secured operation is counted by a limit and says so
+ * (#core/http/per_minute_limiter): after authentication the app's quota, a 401
+ * the address's failed authentications. Not every answer can (one refused before
+ * authentication, a 503), so optional — except on a 429, which always has them.
+ */
+const rateLimitPolicy = header(
+  'Cuota que cuenta esta respuesta (borrador IETF httpapi ratelimit-headers): `"aplicacion"` (solicitudes de la ' +
+    'aplicación) o `"autenticacion"` (autenticaciones fallidas de la dirección); `q` solicitudes cada `w` segundos',
+  { type: 'string', pattern: '^"[a-z]+";q=\\d+;w=\\d+$' }
+)
+const rateLimit = header(
+  'Lo que queda de esa cuota: `r` solicitudes, `t` segundos hasta que se renueve',
+  {
+    type: 'string',
+    pattern: '^"[a-z]+";r=\\d+;t=\\d+$',
+  }
+)
+const countHeader = (description: string) => header(description, { type: 'integer', minimum: 0 })
+const limitHeaders = {
+  'RateLimit-Policy': rateLimitPolicy,
+  'RateLimit': rateLimit,
+  'X-RateLimit-Limit': countHeader('Solicitudes por minuto de la cuota (como `q`)'),
+  'X-RateLimit-Remaining': countHeader('Solicitudes que quedan (como `r`)'),
+}
+const limitedHeaders = {
+  ...limitHeaders,
+  'RateLimit-Policy': { ...rateLimitPolicy, required: true },
+  'RateLimit': { ...rateLimit, required: true },
+  'Retry-After': header(
+    'Segundos hasta que se renueve la cuota',
+    { type: 'integer', minimum: 1 },
+    true
+  ),
+  'X-RateLimit-Reset': header('Cuándo se renueva la cuota', {
+    type: 'string',
+    format: 'date-time',
+  }),
+}
+
+function withRateLimit(responses: Record<string, any>) {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => [
+      status,
+      status === '503'
+        ? response
+        : {
+            ...response,
+            headers: {
+              ...response.headers,
+              ...(status === '429' ? limitedHeaders : limitHeaders),
+            },
+          },
+    ])
+  )
+}
+
 /** A 412 names the resource's current ETag, so the client can retry without a GET (#core/http/etag). */
 function withCurrentEtag(responses: Record<string, any>) {
   const failed = responses['412']
@@ -181,19 +238,24 @@ async function build() {
             ),
           }
         : {}),
-      responses: withCurrentEtag({
-        '503': unavailable(responses),
-        ...(idempotent ? withReplayMarker(responses) : responses),
-        ...problems(
-          ...new Set([
-            ...checked,
-            ...(statuses ?? []),
-            ...(isOpen ? [] : [401, 429]),
-            ...(idempotent ? [409, 422] : []),
-            ...bodyProblems(method, pattern),
-          ])
-        ),
-      }),
+      responses: (isOpen ? (all: Record<string, any>) => all : withRateLimit)(
+        withCurrentEtag({
+          '503': unavailable(responses),
+          ...(idempotent ? withReplayMarker(responses) : responses),
+          // A status the operation describes itself (a problem with more members) keeps its description.
+          ...problems(
+            ...[
+              ...new Set([
+                ...checked,
+                ...(statuses ?? []),
+                ...(isOpen ? [] : [401, 429]),
+                ...(idempotent ? [409, 422] : []),
+                ...bodyProblems(method, pattern),
+              ]),
+            ].filter((status) => !(String(status) in responses))
+          ),
+        })
+      ),
     }
   }
   const unused = [...owners.keys()]

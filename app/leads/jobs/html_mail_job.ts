@@ -12,7 +12,7 @@ type HtmlMailPayload = {
   agency: { adminMail: string; tradeName: string }
 }
 
-/** Mails the inquiry as HTML with a text alternative, to the blind-copy list only. */
+/** Mails the inquiry as HTML with a text alternative, to the blind-copy list only; replies go to the buyer. */
 @inject()
 export default class HtmlMailJob implements JobHandler<DeliveryJob> {
   constructor(private inquiries: InquiryStore) {}
@@ -23,8 +23,11 @@ export default class HtmlMailJob implements JobHandler<DeliveryJob> {
       if (!inquiry) throw new Error(`No inquiry ${delivery.ownerId} for delivery ${delivery.id}`)
       const context = { inquiry, agency: payload.agency }
       const html = await renderHtml(context)
+      const buyerName = [inquiry.firstName, inquiry.lastName].filter(Boolean).join(' ')
       return (message) => {
         for (const address of payload.bcc) message.bcc(address)
+        // A salesperson's reply goes to the buyer, not to the no-reply sender.
+        if (inquiry.email) message.replyTo(inquiry.email, buyerName || undefined)
         message.subject(payload.subject).html(html).text(renderText(context))
       }
     })

@@ -5,6 +5,7 @@
 import edge from 'edge.js'
 import { fileURLToPath } from 'node:url'
 import { readableTime } from '#core/wire_time'
+import { formatMoney } from '#core/money_format'
 import type { InquiryFields } from '#leads/models/inquiry'
 import { inquiryFull, vehicleTitle } from '#leads/transformers/inquiry_transformer'
 
@@ -29,8 +30,9 @@ function rows({ inquiry, agency }: MailContext) {
   const consulta = inquiryFull(inquiry, agency.adminMail)
   const buyer = consulta.Interesado
   const car = consulta.Auto
+  // As the buyers' page shows it (`$ 21.500.000`), not the wire's `ARS 21500000`.
   const money = (valor: { Moneda: string; Importe: number } | null) =>
-    valor ? `${valor.Moneda} ${valor.Importe}` : null
+    valor ? formatMoney({ currency: valor.Moneda, amount: valor.Importe }) : null
   const entries: Array<[string, unknown]> = [
     ['Recibida', readableTime(consulta.Momento)],
     ['Origen', consulta.OrigenLead],

@@ -4,7 +4,15 @@ import { createCaller } from '#tests/helpers/apps'
 import { seedCatalog } from '#tests/helpers/catalog'
 
 /** Entry points other modules serve (docs/spec.md §2.15: agencies, app notifications). */
-const OTHERS = ['/v3/agencias', '/v3/appnotificaciones']
+/** Links of /v3 that are not the catalogue's (the app's own resources, agencies, inquiries). */
+const OTHERS = [
+  '/v3/agencias',
+  '/v3/appnotificaciones',
+  '/v3/aplicacion',
+  '/v3/credenciales',
+  '/v3/eventos',
+  '/v3/consultas',
+]
 
 function hrefs(value: unknown, found: { href: string; templated: boolean }[] = []) {
   if (Array.isArray(value)) value.forEach((item) => hrefs(item, found))

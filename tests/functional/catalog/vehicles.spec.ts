@@ -493,7 +493,8 @@ test.group('GET /v3/versiones/bestmatch', (group) => {
     const cases: [string, string][] = [
       ['?model=corolla', 'make'],
       ['?make=toyota', 'model'],
-      ['?make=toyota&model=corolla&year=2024&transmission=cvt', 'version'],
+      // No version sent and several fit: the model (sent) is named, not version (docs/design.md §24).
+      ['?make=toyota&model=corolla&year=2024&transmission=cvt', 'model'],
       ['?make=toyota&model=corolla&version=xei&year=2010', 'version'],
       ['?make=toyota&model=corolla&propulsion=vapor', 'propulsion'],
       ['?make=toyota&model=corolla&transmission=pedales', 'transmission'],

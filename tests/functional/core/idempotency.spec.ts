@@ -43,7 +43,15 @@ function replayedHeaders(headers: Headers) {
   const kept: Record<string, string> = {}
   headers.forEach((value, name) => {
     if (
-      !['x-request-id', 'date', 'connection', 'keep-alive', 'idempotent-replayed'].includes(name) &&
+      ![
+        'x-request-id',
+        'date',
+        'connection',
+        'keep-alive',
+        'idempotent-replayed',
+        'ratelimit',
+        'ratelimit-policy',
+      ].includes(name) &&
       !name.startsWith('x-ratelimit-')
     )
       kept[name] = value

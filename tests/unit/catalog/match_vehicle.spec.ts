@@ -12,28 +12,43 @@ const toyota = { id: 1, name: 'Toyota' } as BrandRef
 const corolla = { id: 10, name: 'Corolla', brandId: 1 } as ModelRef
 const xei = { id: 100, name: '1.8 XEI', modelId: 10 } as VersionRef
 
-/** Knows Toyota → Corolla → 1.8 XEI; "Sedán" is the only body type; asked calls are kept. */
+const gr = { table: 'versions', id: 101, name: 'GR-S', bodyTypes: ['Sedán'], year: 2024 } as const
+
+/** A failure as the resolver answers it: what `explain` reads. */
+const failed = (reason: 'not_found' | 'ambiguous', input: string) =>
+  fail(reason, { details: { ids: [], scope: { table: 'brands' as const }, input } })
+
+/**
+ * Knows Toyota → Corolla → 1.8 XEI; "Sedán" is the only body type; no version
+ * in 1999 is ambiguous, explained with one candidate; asked calls are kept.
+ */
 class FakeResolver {
   asked: unknown[][] = []
 
+  async explain(failure: ReturnType<typeof failed>) {
+    const versionless = failure.details?.input === ''
+    return { candidates: versionless ? [gr] : [], suggestions: [] }
+  }
+
   async brand(input: string) {
     this.asked.push(['brand', input])
-    return input === 'Toyota' ? ok(toyota) : fail('not_found' as const)
+    return input === 'Toyota' ? ok(toyota) : failed('not_found', input)
   }
 
   async brandId(input: string) {
     this.asked.push(['brandId', input])
-    return input === 'Toyota' ? ok(1) : fail('ambiguous' as const)
+    return input === 'Toyota' ? ok(1) : failed('ambiguous', input)
   }
 
   async model(input: string, brandId: number, bodyType?: string | null) {
     this.asked.push(['model', input, brandId, bodyType])
-    return input === 'Corolla' && brandId === 1 ? ok(corolla) : fail('not_found' as const)
+    return input === 'Corolla' && brandId === 1 ? ok(corolla) : failed('not_found', input)
   }
 
   async version(input: string, modelId: number, year?: number | null, filters = {}) {
     this.asked.push(['version', input, modelId, year, filters])
-    return modelId === 10 && input !== 'GR' ? ok(xei) : fail('ambiguous' as const)
+    const several = input === 'GR' || (input === '' && year === 1999)
+    return modelId === 10 && !several ? ok(xei) : failed('ambiguous', input)
   }
 
   bodyType(input: string) {
@@ -144,6 +159,15 @@ test.group('Catalogue bestmatch: version', () => {
     ])
     assert.deepEqual(await issue({ make: 'Toyota', model: 'Corolla', version: 'GR' }), [
       { param: 'version', issue: 'ambiguous' },
+    ])
+  })
+
+  test('no version sent and several fit: the model (sent) is named, with the candidates', async ({
+    assert,
+  }) => {
+    const { match } = setup()
+    assert.deepEqual(issues(await match.version({ ...COROLLA, year: 1999 })), [
+      { param: 'model', issue: 'versions_ambiguous', candidates: [gr] },
     ])
   })
 })

@@ -1,5 +1,7 @@
 import { test } from '@japa/runner'
+import { fail } from '#core/result'
 import Matcher, {
+  MAX_CANDIDATES,
   decide,
   likeLiteral,
   parseReference,
@@ -60,7 +62,7 @@ test.group('Catalogue matcher: references', () => {
 
 test.group('Catalogue matcher: deciding between candidates', () => {
   test('none is not found; one is the answer; one group counts once', ({ assert }) => {
-    assert.deepEqual(decide([]), { ok: false, reason: 'not_found' })
+    assert.deepEqual(decide([]), { ok: false, reason: 'not_found', details: { ids: [] } })
     assert.deepEqual(decide([candidate(3)]), { ok: true, value: 3 })
     assert.deepEqual(
       decide([candidate(3, { group: 'x', score: 0.5 }), candidate(4, { group: 'x', score: 0.5 })]),
@@ -73,10 +75,15 @@ test.group('Catalogue matcher: deciding between candidates', () => {
       ok: true,
       value: 1,
     })
-    assert.deepEqual(decide([candidate(1, { exact: true }), candidate(2, { exact: true })]), {
-      ok: false,
-      reason: 'ambiguous',
-    })
+    assert.deepEqual(
+      decide([
+        candidate(1, { exact: true }),
+        candidate(2, { exact: true }),
+        candidate(3, { score: 0.9 }),
+      ]),
+      { ok: false, reason: 'ambiguous', details: { ids: [1, 2] } },
+      'the exact ones are the candidates'
+    )
   })
 
   test('a prefix beats a mere containment; otherwise a 0.1 margin of similarity decides', ({
@@ -95,10 +102,28 @@ test.group('Catalogue matcher: deciding between candidates', () => {
       ok: true,
       value: 1,
     })
-    assert.deepEqual(decide([candidate(1, { score: 0.5 }), candidate(2, { score: 0.41 })]), {
-      ok: false,
-      reason: 'ambiguous',
-    })
+    assert.deepEqual(
+      decide([
+        candidate(1, { score: 0.5 }),
+        candidate(2, { score: 0.41 }),
+        candidate(3, { score: 0.39 }),
+      ]),
+      { ok: false, reason: 'ambiguous', details: { ids: [1, 2] } },
+      'the candidates are those within the margin of the best'
+    )
+  })
+
+  test('an ambiguity names at most MAX_CANDIDATES, one per group', ({ assert }) => {
+    const tied = Array.from({ length: MAX_CANDIDATES + 1 }, (_, i) =>
+      candidate(i + 1, { exact: true })
+    )
+    const decided = decide([...tied, candidate(99, { group: 1, exact: true })])
+    assert.deepEqual(
+      decided,
+      fail('ambiguous', {
+        details: { ids: Array.from({ length: MAX_CANDIDATES }, (_, i) => i + 1) },
+      })
+    )
   })
 })
 
@@ -149,6 +174,7 @@ test.group('Catalogue matcher: what an input asks for', () => {
       assert.deepEqual(await matcher(store).bestMatchId(BRANDS, input), {
         ok: false,
         reason: 'not_found',
+        details: { ids: [] },
       })
     assert.deepEqual(store.asked, [])
   })
@@ -178,6 +204,7 @@ test.group('Catalogue matcher: what an input asks for', () => {
     assert.deepEqual(await matcher(neither).bestMatchId(BRANDS, '208'), {
       ok: false,
       reason: 'not_found',
+      details: { ids: [] },
     })
   })
 
@@ -189,6 +216,7 @@ test.group('Catalogue matcher: what an input asks for', () => {
     assert.deepEqual(await matcher(text).bestMatchId(BRANDS, 'Corolla'), {
       ok: false,
       reason: 'ambiguous',
+      details: { ids: [1, 2] },
     })
     assert.deepEqual(text.asked, ['containing Corolla'])
 

@@ -21,7 +21,7 @@ import Idempotency, {
 
 /** Headers of the request being answered (its id, its rate-limit budget, CORS), not of the one replayed. */
 const NOT_REPLAYED =
-  /^(x-request-id|x-ratelimit-.*|content-length|date|connection|transfer-encoding|set-cookie|access-control-.*)$/
+  /^(x-request-id|x-ratelimit-.*|ratelimit|ratelimit-policy|content-length|date|connection|transfer-encoding|set-cookie|access-control-.*)$/
 
 const MAX_PATH = 2048
 
