@@ -14,3 +14,10 @@ export function idOf(value: string | undefined): number | null {
   const id = Number(value)
   return id <= MAX_ID ? id : null
 }
+
+/** A count on a command line (`--limit 20`): a positive integer up to `max`, written plainly, else null. */
+export function countOf(value: string | undefined, max: number): number | null {
+  if (!value || !/^[1-9][0-9]{0,9}$/.test(value)) return null
+  const count = Number(value)
+  return count <= max ? count : null
+}

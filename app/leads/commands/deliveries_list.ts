@@ -1,5 +1,9 @@
 import { flags } from '@adonisjs/core/ace'
 import { AppCommand } from '#core/commands/app_command'
+import { countOf } from '#core/commands/command_input'
+
+/** The most deliveries one listing prints. */
+const MAX_LIMIT = 10_000
 
 /** Operators' view of outbound deliveries (webhooks, hooks, mails), newest first. */
 export default class DeliveriesList extends AppCommand {
@@ -18,19 +22,20 @@ export default class DeliveriesList extends AppCommand {
   })
   declare stuck: boolean
 
-  @flags.number({ description: 'How many (default 50)' })
-  declare limit: number
+  // Text, checked by countOf: `--limit 1.5` or `--limit 1e12` is one line, never a database error.
+  @flags.string({ description: `How many (default 50, at most ${MAX_LIMIT})` })
+  declare limit: string | undefined
 
   @flags.boolean({ description: 'One JSON object per line instead of a table' })
   declare json: boolean
 
   async run() {
+    const limit = this.limit === undefined ? 50 : countOf(this.limit, MAX_LIMIT)
+    if (limit === null) {
+      return this.fail(`--limit must be a whole number from 1 to ${MAX_LIMIT}, not "${this.limit}"`)
+    }
     const store = await this.make(() => import('#leads/stores/delivery_store'))
-    const { rows, stuckIds } = await store.log({
-      failed: this.failed,
-      stuck: this.stuck,
-      limit: this.limit > 0 ? this.limit : 50,
-    })
+    const { rows, stuckIds } = await store.log({ failed: this.failed, stuck: this.stuck, limit })
     const statusOf = (d: (typeof rows)[number]) =>
       stuckIds.has(d.id) ? `${d.status} (stuck)` : d.status
     if (this.json) {

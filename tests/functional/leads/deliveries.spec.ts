@@ -350,4 +350,33 @@ test.group('Lead deliveries: operator commands', (group) => {
     await unknown.exec()
     unknown.assertFailed()
   })
+
+  test('deliveries:list --limit: 1 and 10 000 list; 0, 1.5, 1e3, 10 001 and 99999999999 are one line and exit 1', async ({
+    assert,
+  }) => {
+    const ace = await app.container.make('ace')
+    ace.ui.switchMode('raw')
+    const { default: DeliveriesList } = await import('#leads/commands/deliveries_list')
+    // The raw logger is the ace kernel's, shared by every command: read what each run added.
+    const run = async (limit: string) => {
+      const list = await ace.create(DeliveriesList, ['--json', '--limit', limit])
+      const before = list.logger.getLogs().length
+      await list.exec()
+      return { list, logs: list.logger.getLogs().slice(before) }
+    }
+    for (const limit of ['1', '10000']) {
+      const { list, logs } = await run(limit)
+      list.assertSucceeded()
+      assert.isAtMost(logs.length, Number(limit))
+    }
+    for (const limit of ['0', '1.5', '1e3', '10001', '99999999999', 'abc']) {
+      const { list, logs } = await run(limit)
+      list.assertFailed()
+      assert.lengthOf(logs, 1, limit)
+      assert.include(
+        logs[0].message,
+        `--limit must be a whole number from 1 to 10000, not "${limit}"`
+      )
+    }
+  })
 })
