@@ -43,13 +43,16 @@ export default class RotateToken {
   async execute(
     caller: { appId: number; tokenId: number },
     options: { name?: string | null; overlapSeconds?: number },
-    now: DateTime = DateTime.now()
+    at?: DateTime
   ): Promise<Result<Rotated, RotateFailure>> {
     const overlap = options.overlapSeconds ?? DEFAULT_OVERLAP_SECONDS
     const rotated = await this.unitOfWork.run(
       async (tx): Promise<Result<Rotated, RotateFailure>> => {
         const app = await this.apps.lock(caller.appId, tx)
         const current = app && !app.disabledAt ? await this.tokens.lock(caller.tokenId, tx) : null
+        // The clock is read once the locks are held: a rotation that waited for them sees the
+        // token the rotation ahead of it ended "now" as ended, so the count below is the committed one.
+        const now = at ?? DateTime.now()
         if (!current || current.appId !== caller.appId || !isLive(current, now)) {
           return fail('credential_invalid')
         }

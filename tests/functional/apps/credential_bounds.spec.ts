@@ -135,6 +135,24 @@ test.group('Credentials within their bounds: expiry and the 20-token limit', () 
     assert.equal((await rotate(swapped.Token)).status, 409)
   }).timeout(60_000)
 
+  test('at the cap 16 rotations at once with AnteriorExpiraEnSegundos 0 each from its own token: all 201 and 20 live tokens', async ({
+    assert,
+  }) => {
+    const { app: caller, token } = await createCaller('Swaps at the cap')
+    const tokens = [token]
+    for (let i = 0; i < 19; i++) tokens.push((await issueToken(caller.id)).token)
+    assert.equal(await liveTokens(caller.id), 20)
+    // Each rotation ends its caller as it issues a token: the count never passes 20, whatever
+    // order the ten are served in (a rotation reads the clock after the locks it waited for).
+    const responses = await Promise.all(
+      tokens.slice(0, 16).map((each) => rotate(each, { AnteriorExpiraEnSegundos: 0 }))
+    )
+    const statuses = responses.map((response) => response.status)
+    await Promise.all(responses.map((response) => response.body?.cancel()))
+    assert.deepEqual(statuses, Array(16).fill(201))
+    assert.equal(await liveTokens(caller.id), 20)
+  }).timeout(60_000)
+
   test('30 rotations at once from one token: exactly 19 issued, 20 live tokens', async ({
     assert,
   }) => {
