@@ -4,6 +4,7 @@
  */
 import {
   bodyOf,
+  header,
   jsonBody,
   locationHeader,
   negotiated,
@@ -267,7 +268,13 @@ export const openapi: OpenApiFragment = {
         '(o la retención) de la misma persona, luego 410; una solicitud de Supresion no tiene datos (404).',
       params: { id: pathParam('id', 'Id de la solicitud', { type: 'string', format: 'uuid' }) },
       responses: {
-        '200': negotiated('Datos del interesado', DatosInteresadoSchema, ReferenceSchema),
+        '200': negotiated('Datos del interesado', DatosInteresadoSchema, ReferenceSchema, {
+          'Cache-Control': header(
+            'La respuesta lleva datos personales: ningún caché la guarda',
+            { type: 'string', const: 'no-store' },
+            true
+          ),
+        }),
       },
       problems: [403, 404, 406, 409, 410],
     },

@@ -98,6 +98,8 @@ export default class PrivacyController {
       ctx.params.id
     )
     if (!found.ok) throw problemFor(found.reason)
+    // A buyer's personal data: no cache (a proxy's, the client's) may keep a copy the suppression cannot reach.
+    ctx.response.header('Cache-Control', 'no-store')
     return respond(ctx, exportShapes(found.value.data, found.value.request, agency.adminMail))
   }
 }

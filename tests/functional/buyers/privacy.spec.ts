@@ -320,6 +320,7 @@ test.group('Privacy: suppression of a buyer everywhere (docs/design.md §16)', (
 
     const data = await client.get(done._links.datos.href).bearerToken(world.token)
     data.assertStatus(200)
+    assert.equal(data.header('cache-control'), 'no-store')
     const [consulta] = data.body().Consultas
     assert.equal(consulta.Interesado.Email, buyer.Email)
     assert.equal(consulta._links.self.href, `/v3/consultas/${world.adminMail}/${sid}`)
