@@ -16,6 +16,7 @@ import { Problem, type ProblemErrors } from '#core/http/problem'
 import { MAX_DEPTH, MAX_MEMBERS, checkValues, limitMessages } from '#core/http/input_gate'
 import { errorMap } from '#core/http/error_map'
 import { UNKNOWN_MEMBERS_DETAIL, unknownMemberErrors } from '#core/http/unknown_members'
+import { unknownMember } from '#core/services/body_members'
 import { oneOf } from '#core/http/rules'
 import type { SyncMode } from '#listings/stores/sync_store'
 
@@ -262,7 +263,7 @@ export async function readJsonInventory(chunks: AsyncIterable<Buffer>): Promise<
   const unknown = [...seen.members.keys()].filter((name) => !TOP_LEVEL.includes(name))
   if (unknown.length > 0) {
     throw Problem.badRequest(
-      unknownMemberErrors(unknown.map((path) => ({ path, known: TOP_LEVEL }))),
+      unknownMemberErrors(unknown.map((path) => unknownMember(path, TOP_LEVEL))),
       UNKNOWN_MEMBERS_DETAIL
     )
   }
