@@ -36,4 +36,3 @@ export function unknownMemberErrors(found: readonly UnknownMember[]): ProblemErr
 }
 
 export const UNKNOWN_MEMBERS_DETAIL = 'El cuerpo tiene campos que la operación no define.'
-

@@ -121,9 +121,7 @@ export default class RunSync {
     const stopped = (await this.#appStops(sync)) ?? (await this.#listArchives(sync))
     if (stopped) return this.#fail(sync, stopped)
     const agency = await this.directory.forApp(sync.appId, sync.adminEmail)
-    const end = sync.simulated
-      ? await this.#simulate(sync, agency)
-      : await this.#run(sync, agency)
+    const end = sync.simulated ? await this.#simulate(sync, agency) : await this.#run(sync, agency)
     if (end === 'lost') return 'waiting'
     if (end !== 'done') return this.#fail(sync, end)
 
@@ -277,17 +275,11 @@ export default class RunSync {
     } catch (error) {
       // A listing created meanwhile, or one row's own failure: one by one, each with its result.
       if (passing(error)) throw error
-      for (const row of creating)
-        row.writes = (tx) => this.#createOne(sync, agency, row, tx)
+      for (const row of creating) row.writes = (tx) => this.#createOne(sync, agency, row, tx)
     }
   }
 
-  async #created(
-    sync: SyncData,
-    agency: AgencyView,
-    rows: Judged[],
-    tx: Tx
-  ): Promise<RowResult[]> {
+  async #created(sync: SyncData, agency: AgencyView, rows: Judged[], tx: Tx): Promise<RowResult[]> {
     const created = await this.creator.many(
       { id: sync.appId },
       agency,
@@ -302,12 +294,7 @@ export default class RunSync {
     })
   }
 
-  async #createOne(
-    sync: SyncData,
-    agency: AgencyView,
-    row: Judged,
-    tx: Tx
-  ): Promise<RowResult> {
+  async #createOne(sync: SyncData, agency: AgencyView, row: Judged, tx: Tx): Promise<RowResult> {
     const created = await this.creator.execute({ id: sync.appId }, agency, row.creates!, tx)
     return created.ok
       ? { position: row.position, outcome: 'created', notices: created.value.notices }
@@ -358,11 +345,7 @@ export default class RunSync {
   }
 
   /** Each row's result, or the write that will give it. */
-  async #judge(
-    sync: SyncData,
-    agency: AgencyView | null,
-    rows: PendingRow[]
-  ): Promise<Judged[]> {
+  async #judge(sync: SyncData, agency: AgencyView | null, rows: PendingRow[]): Promise<Judged[]> {
     if (!agency) {
       return rows.map((row) => ({
         position: row.position,

@@ -43,7 +43,6 @@ function tooLarge(payload: string) {
 
 export type SyncRefusal = Fail<'too_many_archives', { archives: number; live: number }>
 
-
 @inject()
 export default class StartSync {
   constructor(

@@ -14,7 +14,6 @@ import { syncWorld } from './sync_fakes.js'
 
 const caller = { id: APP_ID }
 
-
 const row = (externalId: string | null, extra: Record<string, unknown> = {}) => ({
   externalId,
   payload: JSON.stringify({ ExternalId: externalId, Marca: 'Toyota', ...extra }),

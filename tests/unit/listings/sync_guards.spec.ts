@@ -303,18 +303,14 @@ test.group('Rows too large to read', () => {
     assert.equal(Buffer.byteLength(rows[1].payload), MAX_ROW_BYTES + 1)
     assert.isBelow(rows[2].payload.length, MAX_ROW_BYTES)
     assert.isAbove(Buffer.byteLength(rows[2].payload), MAX_ROW_BYTES)
-    const started = await w.starter.execute(
-      { id: APP_ID },
-      AGENCY,
-      {
-        mode: 'partial',
-        simulate: false,
-        confirmArchives: false,
-        rows,
-        archives: [],
-        bodyHash: 'h',
-      }
-    )
+    const started = await w.starter.execute({ id: APP_ID }, AGENCY, {
+      mode: 'partial',
+      simulate: false,
+      confirmArchives: false,
+      rows,
+      archives: [],
+      bodyHash: 'h',
+    })
     assert.isTrue(started.ok)
     const stored = w.syncs.rowsOf(1)
     assert.isNotNull(stored[0].payload)
@@ -345,21 +341,17 @@ test.group('StartSync: a simulation and the guard on arrival', () => {
   async function simulate(live: number, kept: number, simulated = true) {
     const w = syncWorld()
     w.syncs.live = ids(live)
-    const started = await w.starter.execute(
-      { id: APP_ID },
-      AGENCY,
-      {
-        mode: 'full',
-        simulate: simulated,
-        confirmArchives: false,
-        rows: ids(kept).map((externalId) => ({
-          externalId,
-          payload: JSON.stringify(body(externalId)),
-        })),
-        archives: [],
-        bodyHash: 'h',
-      }
-    )
+    const started = await w.starter.execute({ id: APP_ID }, AGENCY, {
+      mode: 'full',
+      simulate: simulated,
+      confirmArchives: false,
+      rows: ids(kept).map((externalId) => ({
+        externalId,
+        payload: JSON.stringify(body(externalId)),
+      })),
+      archives: [],
+      bodyHash: 'h',
+    })
     return { w, started }
   }
 
