@@ -563,3 +563,37 @@ test.group('ChangeListing: a write that changes nothing (docs/design.md §19)', 
     assert.sameMembers(w.store.calls, ['findByAdminMail', 'update'])
   })
 })
+
+test.group('ChangeListing: the probe (a stock sync row that may change nothing)', () => {
+  test('no change: SinCambios from the caller’s read, with no read, write, lock or transaction of its own', async ({
+    assert,
+  }) => {
+    const w = withListing({ state: 'active', exposure: 'high', colour: 'Rojo' })
+    w.directory.planView = plan(1, 1, 0, 0)
+    const current = toRecord({ ...w.store.rows[0] })
+    assert.deepEqual(await w.changer.unchanged(edit({ colour: 'Rojo' }), current), {
+      notices: [],
+    })
+    assert.deepEqual(w.store.calls, [])
+    assert.equal(w.unitOfWork.committed + w.unitOfWork.rolledBack, 0)
+    assert.equal(w.store.rows[0].revision, current.listing.revision)
+  })
+
+  test('a change, or one that needs the row held (an activation): null, and still nothing written or locked', async ({
+    assert,
+  }) => {
+    const changed = withListing({ state: 'active', exposure: 'high', colour: 'Rojo' })
+    changed.directory.planView = plan(1, 1, 0, 0)
+    const current = toRecord({ ...changed.store.rows[0] })
+    assert.isNull(await changed.changer.unchanged(edit({ colour: 'Azul' }), current))
+    assert.deepEqual(changed.store.calls, [])
+    assert.equal(changed.store.rows[0].colour, 'Rojo')
+
+    const activating = withListing({ state: 'suspended' })
+    const suspended = toRecord({ ...activating.store.rows[0] })
+    assert.isNull(await activating.changer.unchanged(edit({}), suspended))
+    assert.notInclude(activating.store.calls.join(), 'holdActivations')
+    assert.equal(activating.unitOfWork.committed + activating.unitOfWork.rolledBack, 0)
+    assert.equal(activating.store.rows[0].state, 'suspended')
+  })
+})
