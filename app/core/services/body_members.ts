@@ -165,7 +165,8 @@ export function operationMembers() {
 
 /** The members a body of `operation` may hold. */
 export async function membersOf(operation: string): Promise<MemberTree> {
-  const tree = (await operationMembers()).get(operation)
+  const operations = await operationMembers()
+  const tree = operations.get(operation)
   if (!tree) throw new Error(`No request body documented for ${operation}`)
   return tree
 }
