@@ -7,9 +7,12 @@
  * itself is read after them and must agree with them.
  */
 import { extname } from 'node:path'
-import { errors as vineErrors } from '@vinejs/vine'
-import { Problem } from '#core/http/problem'
-import { readCsvInventory, readJsonInventory, type Inventory } from '#listings/validators/inventory'
+import {
+  inventoryRefusal,
+  readCsvInventory,
+  readJsonInventory,
+  type Inventory,
+} from '#listings/validators/inventory'
 
 export type FileOptions = Pick<Inventory, 'mode' | 'simulate' | 'confirmArchives'>
 
@@ -44,27 +47,24 @@ export async function readInventoryFile(
       `The file says ${member} ${value}; the command was run ${flagged ? 'with' : 'without'} ${flag}: make them agree.`,
     ]
   }
-  if (Object.keys(errors).length > 0) throw Problem.badRequest(errors)
+  if (Object.keys(errors).length > 0) throw new FlagsDisagree(errors)
   return inventory
+}
+
+/** The file names a Modo, Simular or ConfirmarBajas the command's flags do not. */
+class FlagsDisagree extends Error {
+  constructor(readonly errors: Record<string, string[]>) {
+    super('The file and the flags disagree')
+  }
 }
 
 /** A refusal of the request as a whole, as lines of `key: message`; null for any other error. */
 export function requestErrors(error: unknown): string | null {
-  let pairs: [string, string][]
-  if (error instanceof Problem) {
-    pairs = Object.entries(error.options.errors ?? {}).flatMap(([key, messages]) =>
-      messages.map((message): [string, string] => [key, message])
-    )
-    if (pairs.length === 0) pairs = [['_', error.message]]
-  } else if (error instanceof vineErrors.E_VALIDATION_ERROR) {
-    pairs = (error.messages as { field: string; message: string }[]).map((item) => [
-      item.field,
-      item.message,
-    ])
-  } else {
-    return null
-  }
-  return pairs.map(([key, message]) => `  ${key}: ${message}`).join('\n')
+  const errors = error instanceof FlagsDisagree ? error.errors : inventoryRefusal(error)
+  if (!errors) return null
+  return Object.entries(errors)
+    .flatMap(([key, messages]) => messages.map((message) => `  ${key}: ${message}`))
+    .join('\n')
 }
 
 const isSpace = (byte: number) => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d

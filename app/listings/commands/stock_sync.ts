@@ -67,7 +67,6 @@ export default class StockSync extends AppCommand {
     const { MAX_BYTES } = await import('#listings/validators/inventory')
     const { default: AgencyDirectory } = await import('#agencies/services/agency_directory')
     const { default: StartSync } = await import('#listings/services/start_sync')
-    const { syncRefusalErrors } = await import('#listings/http/problems')
 
     const size = await stat(this.file).then(
       (found) => (found.isFile() ? found.size : null),
@@ -99,7 +98,7 @@ export default class StockSync extends AppCommand {
     }
 
     const starter = await this.app.container.make(StartSync)
-    const started = await starter.execute({ id: this.appId }, agency, inventory, syncRefusalErrors)
+    const started = await starter.execute({ id: this.appId }, agency, inventory)
     if (!started.ok) {
       // The API's 409, in the command's words.
       const { archives, live } = started.details!
@@ -117,8 +116,6 @@ export default class StockSync extends AppCommand {
   async #runWithProgress(agency: AgencyView, syncId: number, total: number): Promise<SyncData> {
     const { default: RunSync } = await import('#listings/services/run_sync')
     const { default: SyncReader } = await import('#listings/services/sync_reader')
-    const { syncRowWording } = await import('#listings/http/problems')
-    const { membersOf } = await import('#core/http/operation_members')
     const { Presets, SingleBar } = await import('cli-progress')
 
     const runner = await this.app.container.make(RunSync)
@@ -129,7 +126,6 @@ export default class StockSync extends AppCommand {
     // server commits them when it starts, a console process does it here (as openapi:dump).
     const router = await this.app.container.make('router')
     router.commit()
-    const wording = syncRowWording(await membersOf('POST /v3/publicaciones/{adminmail}'))
 
     // On stderr: stdout is the summary (or, with --json, the one JSON document).
     const bar = new SingleBar(
@@ -147,7 +143,7 @@ export default class StockSync extends AppCommand {
     })()
     try {
       for (;;) {
-        const outcome = await runner.execute(syncId, wording)
+        const outcome = await runner.execute(syncId)
         if (outcome !== 'waiting') break
         // Another worker holds it (or an older sync of the agency runs): poll, and take
         // it over if that worker dies and its lease lapses.
@@ -164,7 +160,7 @@ export default class StockSync extends AppCommand {
   }
 
   async #report(agency: AgencyView, sync: SyncData) {
-    const { syncFull } = await import('#listings/transformers/sync_transformer')
+    const { resultErrors, syncFull } = await import('#listings/transformers/sync_transformer')
     const wire = syncFull(agency, sync)
     if (this.json) return this.printJson(wire)
 
@@ -182,7 +178,7 @@ export default class StockSync extends AppCommand {
         page: 1,
       })
       for (const row of found?.rows.slice(0, SHOWN_REJECTED) ?? []) {
-        const errors = Object.entries(row.errors ?? {})
+        const errors = Object.entries(resultErrors(row) ?? {})
           .map(([key, messages]) => `${key}: ${messages.join(' ')}`)
           .join('; ')
         this.logger.log(`  row ${row.position} ${row.externalId ?? '(no ExternalId)'}: ${errors}`)

@@ -7,7 +7,7 @@ import { settings } from '#core/settings'
 import Idempotency from '#core/http/idempotency'
 import { withIdempotencyKey } from '#core/http/middleware/idempotency_middleware'
 import { agencyOfCaller } from '#agencies/http/agency_of_caller'
-import { NOT_FOR_APP, syncProblemFor, syncRefusalErrors } from '#listings/http/problems'
+import { NOT_FOR_APP, syncProblemFor } from '#listings/http/problems'
 import StartSync from '#listings/services/start_sync'
 import SyncReader, { RESULTS_PER_PAGE } from '#listings/services/sync_reader'
 import {
@@ -49,7 +49,7 @@ export default class SyncsController {
       idempotency,
       () => inventory.bodyHash,
       async () => {
-        const started = await starter.execute(ctx.caller, agency, inventory, syncRefusalErrors)
+        const started = await starter.execute(ctx.caller, agency, inventory)
         if (!started.ok) throw syncProblemFor(started)
         const location = settings.publicUrl + syncHref(agency, started.value.id)
         return respond(ctx, syncShapes(agency, started.value), { status: 202, location })

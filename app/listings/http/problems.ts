@@ -13,16 +13,15 @@ import type { ListingRecord } from '#listings/services/listing_record'
 import type { FixedField, ListingFailure, ListingIssue } from '#listings/services/listing_failures'
 import { WIRE } from '#listings/validators/listing'
 import { MAX_KM_PER_YEAR } from '#listings/services/listing_rules'
-import type { RowWording } from '#listings/services/run_sync'
+import { ARCHIVE_FLOOR, ARCHIVE_SHARE, type SyncRefusal } from '#listings/services/start_sync'
 import {
-  ARCHIVE_FLOOR,
-  ARCHIVE_SHARE,
+  MAX_ROW_BYTES,
   type RowRefusal,
-  type SyncRefusal,
-} from '#listings/services/start_sync'
-import { MAX_ROW_BYTES, type SyncFailure } from '#listings/stores/sync_store'
+  type RowRejection,
+  type SyncFailure,
+} from '#listings/stores/sync_store'
 import { errorsFromVine } from '#core/http/exception_handler'
-import { unknownMemberErrors, unknownMembers, type MemberTree } from '#core/http/unknown_members'
+import { unknownMemberErrors } from '#core/http/unknown_members'
 import { capErrors } from '#core/http/error_map'
 
 export type Outcome = { agency: Pick<AgencyView, 'adminMail'>; record: ListingRecord }
@@ -163,30 +162,41 @@ function rowErrors(failure: ListingFailure): ProblemErrors {
   return problem.options.errors ?? { _: [problem.options.detail ?? problem.message] }
 }
 
-/** How a sync's rows word their refusals; `create` is the create body's members. */
-export function syncRowWording(create: MemberTree): RowWording {
-  return {
-    // A row's Errors keep at most 50 keys, then say how many more (docs/design.md §25).
-    failure: (failure) => capErrors(rowErrors(failure)),
-    invalid: (messages) => capErrors(errorsFromVine(messages)),
-    unknownMembers(row) {
-      const found = unknownMembers(row, create)
-      return found.length ? unknownMemberErrors(found) : null
-    },
-    notFound: () => ({
-      ExternalId: ['La aplicación no tiene una publicación con ese ExternalId en la agencia.'],
-    }),
-    tooLarge: () => syncRefusalErrors('row_too_large'),
-    unexpected: () => ({
-      _: [
-        'La fila no se pudo procesar por un error del servicio; envíela de nuevo en otra sincronización.',
-      ],
-    }),
+/**
+ * A rejected row's `Errors`, worded as it is read: those the single request
+ * would have answered, at most 50 keys, then how many more (docs/design.md §25).
+ */
+export function rowRejectionErrors(rejection: RowRejection): ProblemErrors {
+  return capErrors(rejectionErrors(rejection))
+}
+
+function rejectionErrors(rejection: RowRejection): ProblemErrors {
+  switch (rejection.reason) {
+    case 'invalid_body':
+      return errorsFromVine(rejection.details!)
+    case 'unknown_members':
+      return unknownMemberErrors(rejection.details!)
+    case 'no_listing':
+      return {
+        ExternalId: ['La aplicación no tiene una publicación con ese ExternalId en la agencia.'],
+      }
+    case 'repeated_external_id':
+    case 'archive_also_sent':
+    case 'row_too_large':
+      return syncRefusalErrors(rejection.reason)
+    case 'unexpected':
+      return {
+        _: [
+          'La fila no se pudo procesar por un error del servicio; envíela de nuevo en otra sincronización.',
+        ],
+      }
+    default:
+      return rowErrors(rejection)
   }
 }
 
 /** Rows refused on arrival. */
-export function syncRefusalErrors(reason: RowRefusal): ProblemErrors {
+function syncRefusalErrors(reason: RowRefusal): ProblemErrors {
   switch (reason) {
     case 'repeated_external_id':
       return { ExternalId: ['Otra fila de la sincronización tiene el mismo ExternalId.'] }

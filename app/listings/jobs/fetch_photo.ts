@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { inject } from '@adonisjs/core'
 import type { JobContext, JobHandler } from '#core/jobs/types'
 import { outbound, OutboundError } from '#core/outbound/http_client'
-import { jobs, type PhotoFetchData } from '#listings/jobs'
+import { PHOTOS_FETCH_SETTINGS, type PhotoFetchData } from '#listings/queues'
 import {
   MAX_INPUT_PIXELS,
   MIN_HEIGHT,
@@ -98,7 +98,7 @@ function unmapped(rejection: never): never {
   throw new Error(`Unmapped photo rejection: ${JSON.stringify(rejection)}`)
 }
 
-const RETRY_LIMIT = jobs[0].queue?.retryLimit ?? 0
+const RETRY_LIMIT = PHOTOS_FETCH_SETTINGS.queue.retryLimit
 
 @inject()
 export default class FetchPhoto implements JobHandler<PhotoFetchData> {

@@ -10,14 +10,11 @@
 import { inject } from '@adonisjs/core'
 import type { JobContext, JobHandler } from '#core/jobs/types'
 import JobRunner from '#core/jobs/runner'
-import { membersOf } from '#core/http/operation_members'
-import { jobs, STOCK_SYNC, type StockSyncData } from '#listings/jobs'
-import { syncRowWording } from '#listings/http/problems'
+import { STOCK_SYNC, STOCK_SYNC_SETTINGS, type StockSyncData } from '#listings/queues'
 import RunSync from '#listings/services/run_sync'
 
-const QUEUE = jobs.find((job) => job.name === STOCK_SYNC)!.queue!
-const RETRIES = QUEUE.retryLimit!
-const RETRY_DELAY = QUEUE.retryDelay!
+const RETRIES = STOCK_SYNC_SETTINGS.queue.retryLimit
+const RETRY_DELAY = STOCK_SYNC_SETTINGS.queue.retryDelay
 
 export class TurnTaken extends Error {
   constructor(syncId: number) {
@@ -33,9 +30,8 @@ export default class StockSyncJob implements JobHandler<StockSyncData> {
   ) {}
 
   async handle({ syncId }: StockSyncData, job: JobContext) {
-    const wording = syncRowWording(await membersOf('POST /v3/publicaciones/{adminmail}'))
     try {
-      const outcome = await this.runSync.execute(syncId, wording)
+      const outcome = await this.runSync.execute(syncId)
       if (outcome === 'waiting') throw new TurnTaken(syncId)
     } catch (error) {
       if (job.retryCount >= RETRIES) {

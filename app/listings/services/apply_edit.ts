@@ -119,92 +119,11 @@ export default class ApplyEdit {
   async #apply(tx: Tx | undefined, context: EditContext): Promise<Edited | Signal<'needs_lock'>> {
     const { agency, listing, input } = context
     const reads = context.reads ?? this.#live
-    const issues: ListingIssue[] = []
-    const notices: ListingNotice[] = []
-    const values: Record<string, unknown> = {}
-
-    // A newly named responsible must still be a member when this commits: hold off any
-    // desasociar (it would not see this uncommitted listing) before reading the membership.
-    // An unchanged operator needs nothing — desasociar moves the listing through its row,
-    // which this write has locked — nor does the administrator, who is never detached.
-    const named = input.operatorEmail?.trim().toLowerCase()
-    if (
-      named &&
-      named !== listing?.operatorEmail &&
-      named !== agency.adminMail &&
-      !context.membersHeld
-    ) {
-      if (!tx) return signal('needs_lock')
-      // A new listing holds no row a desasociar needs, so it may wait; an existing one may not.
-      const held = await reads.holdMembers(agency.id, tx, { wait: listing === null })
-      if (!held) return signal('members_busy')
-    }
+    const held = await this.#holdNewResponsible(reads, tx, context)
+    if (held) return held
     const { operator, plan } = await this.#operator(reads, tx, agency, listing, input.operatorEmail)
     if (!operator) return invalid([{ field: 'operator', issue: 'none' }])
-    values.operator_id = operator.id
-    values.operator_email = operator.email
-
-    const phone = choosePhone(input.phone, listing?.phone ?? null, operator.phones)
-    if (phone.ok) values.phone = phone.value
-    else issues.push({ field: 'phone', issue: 'not_of_operator' })
-
-    const year = input.year ?? listing?.year ?? context.base!.year
-    const mileage = input.mileage ?? listing?.mileage ?? context.base!.mileage
-    if (!listing || input.year !== undefined || input.mileage !== undefined) {
-      const issue = mileageIssue(year, mileage)
-      if (issue) issues.push(issue)
-    }
-    values.year = year
-    values.mileage = mileage
-
-    let photos: string[] | undefined
-    let photoCount = context.photoCount
-    const photoList = photoChange(input.photos, {
-      shown: context.shownPhotos ?? [],
-      count: context.photoCount,
-      sources: context.photoSources,
-    })
-    if (photoList === 'replace') {
-      photos = input.photos!
-      photoCount = photos.length
-    }
-    // Spec §2.3: a list of the same length as the current one is ignored — and said so.
-    if (photoList === 'ignored') notices.push({ field: 'photos', issue: 'same_count' })
-    if (mileage > 0 && photoCount === 0) issues.push({ field: 'photos', issue: 'required' })
-
-    const certificate =
-      input.warrantyCertificate === undefined
-        ? (listing?.warrantyCertificate ?? false)
-        : input.warrantyCertificate === true
-    if (certificate && mileage === 0) {
-      issues.push({ field: 'warrantyCertificate', issue: 'new_vehicle' })
-    }
-    values.warranty_certificate = certificate
-
-    if (input.customSpecs !== undefined && !context.versionKnown) {
-      values.custom_specs = JSON.stringify((input.customSpecs ?? []) satisfies Spec[])
-    }
-    // A known version shows the catalogue's data: another list is ignored, and said so.
-    if (
-      context.versionKnown &&
-      Array.isArray(input.customSpecs) &&
-      !sameSpecs(input.customSpecs, context.catalogueSpecs ?? listing?.customSpecs ?? [])
-    ) {
-      notices.push({ field: 'customSpecs', issue: 'catalogue_version' })
-    }
-
-    if (context.location) {
-      if (context.location.ok) Object.assign(values, context.location.value)
-      else issues.push(...(context.location.details ?? []))
-    }
-
-    if (input.refStock !== undefined) values.ref_stock = input.refStock
-    if (input.colour !== undefined) values.colour = input.colour
-    if (input.description !== undefined) values.description = input.description
-    setMoney(values, 'price', input.price)
-    setMoney(values, 'down_payment', input.downPayment)
-    setMoney(values, 'installment', input.installment)
-
+    const { values, photos, issues, notices } = editValues(context, operator)
     if (issues.length > 0) return invalid(issues)
 
     const from: ListingState = listing?.state ?? 'suspended'
@@ -226,6 +145,34 @@ export default class ApplyEdit {
     if (lowered) notices.push(lowered)
 
     return ok({ values, photos, notices })
+  }
+
+  /**
+   * A newly named responsible must still be a member when this commits: hold off any
+   * desasociar (it would not see this uncommitted listing) before reading the membership.
+   * An unchanged operator needs nothing — desasociar moves the listing through its row,
+   * which this write has locked — nor does the administrator, who is never detached.
+   * Null when held (or not needed).
+   */
+  async #holdNewResponsible(
+    reads: EditReads,
+    tx: Tx | undefined,
+    context: EditContext
+  ): Promise<Signal<'needs_lock' | 'members_busy'> | null> {
+    const { agency, listing } = context
+    const named = context.input.operatorEmail?.trim().toLowerCase()
+    if (
+      !named ||
+      named === listing?.operatorEmail ||
+      named === agency.adminMail ||
+      context.membersHeld
+    ) {
+      return null
+    }
+    if (!tx) return signal('needs_lock')
+    // A new listing holds no row a desasociar needs, so it may wait; an existing one may not.
+    const held = await reads.holdMembers(agency.id, tx, { wait: listing === null })
+    return held ? null : signal('members_busy')
   }
 
   /**
@@ -364,20 +311,9 @@ export default class ApplyEdit {
     let used: Record<Exposure, number> = { high: 0, medium: 0, low: 0 }
     if (activating || counts) {
       if (!tx) return signal('needs_lock')
-      if (activating) {
-        // Not the flags read before the transaction: a suspension may be committing now, and its
-        // `state = 'active' for update` cannot see this listing (it is not active yet). Deadlock-free:
-        // this waits only for a suspension's agency/operator row while holding the listing row
-        // (and, for a new listing, nothing), and a suspension locks only listings that are already
-        // active — never this one; one that starts after this read waits for `tx` instead.
-        const suspended = await reads.holdSuspensions(agency.id, operator.id, tx)
-        if (suspended.agency) return fail('agency_suspended')
-        if (suspended.operator) return fail('operator_suspended')
-      }
-      if (counts) {
-        await reads.holdActivations(agency.id, tx)
-        used = await reads.activeByExposure(agency.id, { except: listing?.id }, tx)
-      }
+      const held = await this.#holdForActivation(reads, tx, context, operator, activating, counts)
+      if (!held.ok) return held
+      used = held.value
     }
     // Under the agency's lock the plan is read after taking it, as the count is.
     const plan = known && !counts ? known : await reads.plan(agency.id, tx)
@@ -395,6 +331,130 @@ export default class ApplyEdit {
       willBeActive,
     })
     return chosen
+  }
+
+  /**
+   * Under `tx`: an activation waits for any suspension of the agency or the
+   * operator (and fails if one is in place); a count against the plan takes
+   * the agency's activations lock and reads the active listings per level.
+   */
+  async #holdForActivation(
+    reads: EditReads,
+    tx: Tx,
+    context: EditContext,
+    operator: OperatorView,
+    activating: boolean,
+    counts: boolean
+  ): Promise<Ok<Record<Exposure, number>> | ListingConflict> {
+    const { agency, listing } = context
+    if (activating) {
+      // Not the flags read before the transaction: a suspension may be committing now, and its
+      // `state = 'active' for update` cannot see this listing (it is not active yet). Deadlock-free:
+      // this waits only for a suspension's agency/operator row while holding the listing row
+      // (and, for a new listing, nothing), and a suspension locks only listings that are already
+      // active — never this one; one that starts after this read waits for `tx` instead.
+      const suspended = await reads.holdSuspensions(agency.id, operator.id, tx)
+      if (suspended.agency) return fail('agency_suspended')
+      if (suspended.operator) return fail('operator_suspended')
+    }
+    if (!counts) return ok({ high: 0, medium: 0, low: 0 })
+    await reads.holdActivations(agency.id, tx)
+    return ok(await reads.activeByExposure(agency.id, { except: listing?.id }, tx))
+  }
+}
+
+/**
+ * What the edit's members become (snake_case columns), the photo list to
+ * install if it changed, and the issues and notices they give; the state and
+ * exposure are ApplyEdit's, which reads the agency for them.
+ */
+function editValues(context: EditContext, operator: OperatorView) {
+  const { listing, input } = context
+  const issues: ListingIssue[] = []
+  const notices: ListingNotice[] = []
+  const values: Record<string, unknown> = {
+    operator_id: operator.id,
+    operator_email: operator.email,
+  }
+  const phone = choosePhone(input.phone, listing?.phone ?? null, operator.phones)
+  if (phone.ok) values.phone = phone.value
+  else issues.push({ field: 'phone', issue: 'not_of_operator' })
+
+  const year = input.year ?? listing?.year ?? context.base!.year
+  const mileage = input.mileage ?? listing?.mileage ?? context.base!.mileage
+  if (!listing || input.year !== undefined || input.mileage !== undefined) {
+    const issue = mileageIssue(year, mileage)
+    if (issue) issues.push(issue)
+  }
+  values.year = year
+  values.mileage = mileage
+
+  const photos = photoValues(context, mileage, issues, notices)
+  const certificate =
+    input.warrantyCertificate === undefined
+      ? (listing?.warrantyCertificate ?? false)
+      : input.warrantyCertificate === true
+  if (certificate && mileage === 0) {
+    issues.push({ field: 'warrantyCertificate', issue: 'new_vehicle' })
+  }
+  values.warranty_certificate = certificate
+  specValues(context, values, notices)
+
+  if (context.location) {
+    if (context.location.ok) Object.assign(values, context.location.value)
+    else issues.push(...(context.location.details ?? []))
+  }
+  if (input.refStock !== undefined) values.ref_stock = input.refStock
+  if (input.colour !== undefined) values.colour = input.colour
+  if (input.description !== undefined) values.description = input.description
+  setMoney(values, 'price', input.price)
+  setMoney(values, 'down_payment', input.downPayment)
+  setMoney(values, 'installment', input.installment)
+  return { values, photos, issues, notices }
+}
+
+/** The photo list to install, if it changes; a used vehicle must keep some. */
+function photoValues(
+  context: EditContext,
+  mileage: number,
+  issues: ListingIssue[],
+  notices: ListingNotice[]
+): string[] | undefined {
+  const { input } = context
+  let photos: string[] | undefined
+  let photoCount = context.photoCount
+  const photoList = photoChange(input.photos, {
+    shown: context.shownPhotos ?? [],
+    count: context.photoCount,
+    sources: context.photoSources,
+  })
+  if (photoList === 'replace') {
+    photos = input.photos!
+    photoCount = photos.length
+  }
+  // Spec §2.3: a list of the same length as the current one is ignored — and said so.
+  if (photoList === 'ignored') notices.push({ field: 'photos', issue: 'same_count' })
+  if (mileage > 0 && photoCount === 0) issues.push({ field: 'photos', issue: 'required' })
+  return photos
+}
+
+/** Technical data: the listing's own for a version not in the catalogue. */
+function specValues(
+  context: EditContext,
+  values: Record<string, unknown>,
+  notices: ListingNotice[]
+) {
+  const { input, listing } = context
+  if (input.customSpecs !== undefined && !context.versionKnown) {
+    values.custom_specs = JSON.stringify((input.customSpecs ?? []) satisfies Spec[])
+  }
+  // A known version shows the catalogue's data: another list is ignored, and said so.
+  if (
+    context.versionKnown &&
+    Array.isArray(input.customSpecs) &&
+    !sameSpecs(input.customSpecs, context.catalogueSpecs ?? listing?.customSpecs ?? [])
+  ) {
+    notices.push({ field: 'customSpecs', issue: 'catalogue_version' })
   }
 }
 

@@ -30,7 +30,7 @@ import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_dire
 import type { ListingState } from '#listings/models/listing'
 import type { ListingEditInput } from '#listings/validators/listing'
 import ListingStore from '#listings/stores/listing_store'
-import ApplyEdit, { type EditContext, type PlaceValues } from './apply_edit.js'
+import ApplyEdit, { type EditContext, type EditResult, type PlaceValues } from './apply_edit.js'
 import { toRecord, type ListingRecord } from './listing_record.js'
 import ListingWriters from './listing_writers.js'
 import PhotoSet from './photo_set.js'
@@ -70,7 +70,35 @@ export type ChangeRequest = {
 /** `notices`: what the change did not do as asked (docs/design.md §24). */
 type Changed = Ok<{ agency: AgencyView; record: ListingRecord; notices: ListingNotice[] }>
 /** What one try of a change ends in: an answer, or a signal to the loop. */
-type Attempt = Changed | ChangeFailure | Signal
+type Tried = Changed | ChangeFailure | Signal
+
+/**
+ * One try of a change, and what it starts from.
+ * - `locked`: in `tx`, holding the listing row;
+ * - `optimistic`: without a transaction, ending in the revision-guarded UPDATE;
+ *   `handed` is the row the write before it handed on (a guess, see above);
+ * - `probe`: optimistic, on the caller's own fresh read (`handed`), stopping
+ *   before any write (`would_write`); `reads` are a stock sync batch's.
+ */
+type Attempt = (
+  | { mode: 'locked'; tx: Tx }
+  | { mode: 'optimistic'; handed?: ListingRecord }
+  | { mode: 'probe'; handed: ListingRecord; reads?: EditReads }
+) & {
+  /** Locacion resolved beforehand, or the listing's own kept (undefined: not yet). */
+  location?: PlaceValues
+  /** After `members_busy`: the agency's desasociar is waited for before the listing row. */
+  membersHeld: boolean
+}
+
+/** Where a change stands between tries (see #change). */
+type Progress = {
+  location?: PlaceValues
+  membersHeld: boolean
+  locking: boolean
+  /** Tries that lost while holding the row, or met a desasociar. */
+  counted: number
+}
 
 const ATTEMPTS = 3
 
@@ -108,152 +136,203 @@ export default class ChangeListing {
     current: ListingRecord,
     reads?: EditReads
   ): Promise<{ notices: ListingNotice[] } | null> {
-    const result = await this.#attempt(undefined, request, undefined, false, current, true, reads)
+    const attempt: Attempt = { mode: 'probe', handed: current, reads, membersHeld: false }
+    const result = await this.#attempt(request, attempt)
     return result.ok ? { notices: result.value.notices } : null
   }
 
+  /**
+   * Tries the change until it answers. Locacion is resolved through the
+   * catalogue only when it differs from the listing's (a stock sync sends the
+   * same place every time): an attempt asks for it (`resolve_location`), and it
+   * is resolved outside the transaction. A change that writes an event commits
+   * it with the row, and one inside the caller's transaction holds the row: no
+   * optimistic attempt for either.
+   */
   async #change(
     request: ChangeRequest,
     handed: ListingRecord | undefined
   ): Promise<Changed | ChangeFailure> {
-    // Locacion is resolved through the catalogue only when it differs from the
-    // listing's (a stock sync sends the same place every time): an attempt asks
-    // for it (`resolve_location`), and it is resolved outside the transaction.
-    let location: PlaceValues | undefined
-    let membersHeld = false
-    // A change that writes an event commits it with the row: no optimistic attempt.
-    let locking = request.cause !== undefined || request.within !== undefined
-    // Only tries that lost while holding the row (or met a desasociar) count: every other
-    // signal moves the change on one step (fresh read, resolved place, lock), once each.
-    let counted = 0
+    const progress: Progress = {
+      membersHeld: false,
+      locking: request.cause !== undefined || request.within !== undefined,
+      counted: 0,
+    }
     for (;;) {
-      const guess = locking ? undefined : handed
+      const guess = progress.locking ? undefined : handed
       handed = undefined
-      const result: Attempt = locking
-        ? await this.unitOfWork.run((tx) => this.#attempt(tx, request, location, membersHeld), {
-            client: request.within,
-          })
-        : await this.#attempt(undefined, request, location, membersHeld, guess)
+      const { location, membersHeld } = progress
+      const result = progress.locking
+        ? await this.unitOfWork.run(
+            (tx) => this.#attempt(request, { mode: 'locked', tx, location, membersHeld }),
+            { client: request.within }
+          )
+        : await this.#attempt(request, { mode: 'optimistic', handed: guess, location, membersHeld })
       if (!isSignal(result)) {
         // An answer drawn from a stale handed row would be wrong: try again on a fresh read.
         if (guess && !result.ok) continue
         return result
       }
-      switch (result.signal) {
-        case 'resolve_location':
-          if (request.change.kind !== 'edit') throw new Error('Only an edit names a place')
-          location = await this.applyEdit.resolveLocation(request.change.input)
-          continue
-        case 'needs_lock':
-          locking = true
-          continue
-        case 'lost_race':
-          // A stale guess reads afresh; a lost write without a lock retries holding the row.
-          if (guess) continue
-          if (!locking) {
-            locking = true
-            continue
-          }
-          break
-        case 'members_busy':
-          membersHeld = true
-          break
-        case 'would_write':
-          throw new Error('Only a probe stops before its write')
-      }
-      if (++counted === ATTEMPTS) return fail('changed_concurrently')
+      if (!(await this.#onSignal(request, result, progress, guess !== undefined))) continue
+      if (++progress.counted === ATTEMPTS) return fail('changed_concurrently')
     }
   }
 
   /**
-   * One try of the change. With `tx`: holding the listing row. Without: the
-   * optimistic attempt (see above), on `handed` when given.
+   * Moves `progress` on after a signal. True when the try counts against
+   * ATTEMPTS: only tries that lost while holding the row (or met a desasociar)
+   * do; every other signal moves the change on one step (fresh read, resolved
+   * place, lock), once each.
    */
-  async #attempt(
-    tx: Tx | undefined,
-    request: ChangeRequest,
-    location: PlaceValues | undefined,
-    membersHeld: boolean,
-    handed?: ListingRecord,
-    probe = false,
-    reads?: EditReads
-  ): Promise<Attempt> {
-    const { agency, caller, externalId } = request
-    // After `members_busy`: wait for the agency's desasociar before taking the listing row.
-    if (membersHeld && tx) await this.directory.holdMembers(agency.id, tx)
-    const found = tx
-      ? await this.listings.find(caller.id, agency.id, externalId, { forUpdate: true }, tx)
-      : handed
-        ? handed.listing
-        : await this.listings.findByAdminMail(caller.id, agency.adminMail, externalId)
-    if (!found) return fail('not_found')
-    const current = handed && !tx ? handed : toRecord(found)
-    const { listing } = current
+  async #onSignal(request: ChangeRequest, result: Signal, progress: Progress, guessed: boolean) {
+    switch (result.signal) {
+      case 'resolve_location':
+        if (request.change.kind !== 'edit') throw new Error('Only an edit names a place')
+        progress.location = await this.applyEdit.resolveLocation(request.change.input)
+        return false
+      case 'needs_lock':
+        progress.locking = true
+        return false
+      case 'lost_race':
+        // A stale guess reads afresh; a lost write without a lock retries holding the row.
+        if (guessed) return false
+        if (!progress.locking) {
+          progress.locking = true
+          return false
+        }
+        return true
+      case 'members_busy':
+        progress.membersHeld = true
+        return true
+      case 'would_write':
+        throw new Error('Only a probe stops before its write')
+    }
+  }
 
+  /** One try of the change (see Attempt). */
+  async #attempt(request: ChangeRequest, attempt: Attempt): Promise<Tried> {
+    const current = await this.#read(request, attempt)
+    if (!current) return fail('not_found')
+    const { listing } = current
     const expected = expectedRevision(request.ifMatch, listing.id)
     if (expected !== undefined && expected !== listing.revision) {
       return fail('precondition', { details: { etag: listingEtag(listing) } })
     }
+    const planned = await this.#plan(request, attempt, current)
+    if (!('values' in planned)) return planned
+    if (attempt.mode === 'probe') return signal('would_write')
+    return this.#write(request, attempt, current, planned)
+  }
 
-    const target = targetState(request.change, listing.state)
-    let values: Record<string, unknown>
-    let photos: string[] | undefined
-    let notices: ListingNotice[] = []
-    if (request.change.kind === 'archive' || request.change.kind === 'state') {
+  /** The listing the try starts from: the locked row, the handed one, or a fresh read. */
+  async #read(request: ChangeRequest, attempt: Attempt): Promise<ListingRecord | null> {
+    const { agency, caller, externalId } = request
+    if (attempt.mode === 'locked') {
+      // After `members_busy`: wait for the agency's desasociar before taking the listing row.
+      if (attempt.membersHeld) await this.directory.holdMembers(agency.id, attempt.tx)
+      const found = await this.listings.find(
+        caller.id,
+        agency.id,
+        externalId,
+        { forUpdate: true },
+        attempt.tx
+      )
+      return found ? toRecord(found) : null
+    }
+    if (attempt.handed) return attempt.handed
+    const found = await this.listings.findByAdminMail(caller.id, agency.adminMail, externalId)
+    return found ? toRecord(found) : null
+  }
+
+  /**
+   * What the change writes to `current`: its values (and photos, notices), or
+   * the answer without a write (a state already in place, nothing that would
+   * change, a failure), or a signal.
+   */
+  async #plan(
+    request: ChangeRequest,
+    attempt: Attempt,
+    current: ListingRecord
+  ): Promise<Tried | EditResult> {
+    const { change, agency } = request
+    const { listing } = current
+    const target = targetState(change, listing.state)
+    if (change.kind === 'archive' || change.kind === 'state') {
       const moved = transition(listing.state, target)
       if (!moved.ok) return moved
-      if (target === listing.state) return ok({ agency, record: current, notices })
+      if (target === listing.state) return ok({ agency, record: current, notices: [] })
+      if (change.kind === 'archive') return { values: { state: 'archived' }, notices: [] }
     }
-    if (request.change.kind === 'archive') {
-      values = { state: 'archived' }
-    } else {
-      const input = request.change.kind === 'state' ? {} : request.change.input
-      if (request.change.kind === 'edit') {
-        const fixed = await this.#fixed(input, listing)
-        if (fixed) return fixed
-      }
-      if (
-        request.change.kind === 'edit' &&
-        location === undefined &&
-        input.location !== undefined
-      ) {
+    const applied = await this.#edit(request, attempt, current, target)
+    if (!('values' in applied)) return applied
+    const tx = attempt.mode === 'locked' ? attempt.tx : undefined
+    if (applied.photos && !tx) return signal('needs_lock')
+    // Nothing would change: no UPDATE, same revision and ETag, no event (docs/design.md §19).
+    // A handed row is only a guess, so that answer comes from a fresh read; a probe's row is
+    // the caller's own fresh read.
+    if (!applied.photos && changesNothing(applied.values, listing)) {
+      return attempt.mode === 'optimistic' && attempt.handed
+        ? signal('lost_race')
+        : ok({ agency, record: current, notices: applied.notices })
+    }
+    return applied
+  }
+
+  /** The edit's values by ApplyEdit's rules, after the fixed members and the place. */
+  async #edit(
+    request: ChangeRequest,
+    attempt: Attempt,
+    current: ListingRecord,
+    target: ListingState
+  ): Promise<Tried | EditResult> {
+    const { change, agency } = request
+    const { listing } = current
+    const input = change.kind === 'edit' || change.kind === 'partial' ? change.input : {}
+    let location = attempt.location
+    if (change.kind === 'edit') {
+      const fixed = await this.#fixed(input, listing)
+      if (fixed) return fixed
+      if (location === undefined && input.location !== undefined) {
         const kept = this.applyEdit.keptLocation(input.location, listing)
         if (!kept) return signal('resolve_location')
         location = kept
       }
-      const context: EditContext = {
-        agency,
-        listing,
-        photoCount: current.photoCount,
-        shownPhotos: current.photoUrls,
-        photoSources: await this.#photoSources(input, current, tx),
-        input,
-        target,
-        versionKnown: listing.versionId !== null,
-        location,
-        membersHeld,
-        reads,
-      }
-      const applied = tx
-        ? await this.applyEdit.execute(tx, context)
-        : await this.applyEdit.withoutLock(context)
-      if (!applied.ok) return applied
-      values = applied.value.values
-      photos = applied.value.photos
-      notices = applied.value.notices
-      if (photos && !tx) return signal('needs_lock')
-      // Nothing would change: no UPDATE, same revision and ETag, no event (docs/design.md §19).
-      // A handed row is only a guess, so that answer comes from a fresh read.
-      if (!photos && changesNothing(values, listing)) {
-        // A probe's row is the caller's own fresh read.
-        return handed && !tx && !probe
-          ? signal('lost_race')
-          : ok({ agency, record: current, notices })
-      }
     }
+    const tx = attempt.mode === 'locked' ? attempt.tx : undefined
+    const context: EditContext = {
+      agency,
+      listing,
+      photoCount: current.photoCount,
+      shownPhotos: current.photoUrls,
+      photoSources: await this.#photoSources(input, current, tx),
+      input,
+      target,
+      versionKnown: listing.versionId !== null,
+      location,
+      membersHeld: attempt.membersHeld,
+      reads: attempt.mode === 'probe' ? attempt.reads : undefined,
+    }
+    const applied = tx
+      ? await this.applyEdit.execute(tx, context)
+      : await this.applyEdit.withoutLock(context)
+    return applied.ok ? applied.value : applied
+  }
 
-    if (probe) return signal('would_write')
-    // The answer is the updated row, no second read (unless photos change it again).
+  /**
+   * The revision-guarded UPDATE; the answer is the updated row, no second read
+   * (unless photos change it again). Locked, it also writes the state event of
+   * a change the app did not ask for, and installs the photos.
+   */
+  async #write(
+    request: ChangeRequest,
+    attempt: Attempt,
+    current: ListingRecord,
+    planned: EditResult
+  ): Promise<Tried> {
+    const { agency, caller, externalId } = request
+    const { listing } = current
+    const { values, photos, notices } = planned
+    const tx = attempt.mode === 'locked' ? attempt.tx : undefined
     const updated = await this.listings.update(listing.id, listing.revision, values, tx)
     // Changed since it was read: the next try reads it again and, with If-Match, answers the 412
     // that names the current ETag.
@@ -261,7 +340,6 @@ export default class ChangeListing {
     if (request.cause && tx && updated.state !== listing.state) {
       await this.events.stateChanged(listing, updated.state, request.cause, tx)
     }
-
     if (!photos || !tx) return ok({ agency, record: toRecord(updated), notices })
     await this.photoSet.install(listing, photos, tx)
     const record = await this.listings.find(caller.id, agency.id, externalId, {}, tx)

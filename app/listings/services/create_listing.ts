@@ -17,6 +17,7 @@ import type { Exposure, ListingState, Spec } from '#listings/models/listing'
 import type { ListingCreateInput } from '#listings/validators/listing'
 import ListingStore from '#listings/stores/listing_store'
 import ApplyEdit, { type EditContext, type PlaceValues } from './apply_edit.js'
+import type { BatchReads } from './edit_reads.js'
 import { toRecord, type ListingRecord } from './listing_record.js'
 import PhotoSet from './photo_set.js'
 import { slugFor } from './listing_rules.js'
@@ -29,6 +30,19 @@ import {
 } from './listing_failures.js'
 
 export type CreateFailure = InvalidListing | ListingConflict
+
+/** What a batch of creations (`many`) reads once for all its listings. */
+type Batch = {
+  reads: BatchReads
+  /** The ExternalIds (lower case) the agency already has. */
+  taken: Set<string>
+  /** Each `Locacion` sent, resolved once. */
+  places: Map<string, Promise<PlaceValues | undefined>>
+  catalogue: Lookups
+}
+
+/** A new listing's row, ready for the batch's INSERT. */
+type Prepared = { values: Record<string, unknown>; photos?: string[]; notices: ListingNotice[] }
 
 /** The catalogue's own technical data, shown as DatosTecnicosCustom of known versions. */
 export function catalogueSpecs(version: VersionRef): Spec[] {
@@ -112,51 +126,23 @@ export default class CreateListing {
     inputs: ListingCreateInput[],
     tx: Tx
   ): Promise<Array<Ok<{ id: number; notices: ListingNotice[] }> | CreateFailure>> {
-    const reads = this.applyEdit.batchReads()
-    const taken = await this.listings.takenIn(
-      agency.id,
-      inputs.map((input) => input.externalId),
-      tx
-    )
-    const places = new Map<string, Promise<PlaceValues | undefined>>()
-    // A stock names the same makes, models and versions again and again: each looked up once.
-    const catalogue = memoized(this.vehicles)
+    const batch: Batch = {
+      reads: this.applyEdit.batchReads(),
+      taken: await this.listings.takenIn(
+        agency.id,
+        inputs.map((input) => input.externalId),
+        tx
+      ),
+      places: new Map(),
+      // A stock names the same makes, models and versions again and again: each looked up once.
+      catalogue: memoized(this.vehicles),
+    }
     const results: Array<Ok<{ id: number; notices: ListingNotice[] }> | CreateFailure> = []
-    const accepted: {
-      index: number
-      values: Record<string, unknown>
-      photos?: string[]
-      notices: ListingNotice[]
-    }[] = []
+    const accepted: (Prepared & { index: number })[] = []
     for (const [index, input] of inputs.entries()) {
-      if (taken.has(input.externalId.toLowerCase())) {
-        results[index] = duplicate()
-        continue
-      }
-      const vehicle = await this.#vehicle(input, catalogue)
-      if (!vehicle.ok) {
-        results[index] = vehicle
-        continue
-      }
-      const placeKey = JSON.stringify(input.location ?? null) + (input.location === undefined)
-      if (!places.has(placeKey)) places.set(placeKey, this.#location(agency, input))
-      const applied = await this.applyEdit.execute(tx, {
-        ...creation(agency, input, vehicle.value, await places.get(placeKey)),
-        reads,
-      })
-      if (!applied.ok) {
-        if ('signal' in applied) throw new Error('A new listing cannot be busy')
-        results[index] = applied
-        continue
-      }
-      const { values } = applied.value
-      reads.counted(values.state as ListingState, values.exposure as Exposure)
-      accepted.push({
-        index,
-        values: this.#columns(caller, agency, input, vehicle.value, values),
-        photos: applied.value.photos,
-        notices: applied.value.notices,
-      })
+      const prepared = await this.#prepare(caller, agency, input, batch, tx)
+      if ('values' in prepared) accepted.push({ index, ...prepared })
+      else results[index] = prepared
     }
     const ids = await this.listings.insertMany(
       accepted.map((row) => row.values),
@@ -168,6 +154,36 @@ export default class CreateListing {
       if (row.photos) await this.photoSet.install({ id, appId: caller.id }, row.photos, tx)
     }
     return results
+  }
+
+  /** One new listing of a batch: its row's columns, or why it is refused. */
+  async #prepare(
+    caller: Caller,
+    agency: AgencyView,
+    input: ListingCreateInput,
+    batch: Batch,
+    tx: Tx
+  ): Promise<Prepared | CreateFailure> {
+    if (batch.taken.has(input.externalId.toLowerCase())) return duplicate()
+    const vehicle = await this.#vehicle(input, batch.catalogue)
+    if (!vehicle.ok) return vehicle
+    const placeKey = JSON.stringify(input.location ?? null) + (input.location === undefined)
+    if (!batch.places.has(placeKey)) batch.places.set(placeKey, this.#location(agency, input))
+    const applied = await this.applyEdit.execute(tx, {
+      ...creation(agency, input, vehicle.value, await batch.places.get(placeKey)),
+      reads: batch.reads,
+    })
+    if (!applied.ok) {
+      if ('signal' in applied) throw new Error('A new listing cannot be busy')
+      return applied
+    }
+    const { values } = applied.value
+    batch.reads.counted(values.state as ListingState, values.exposure as Exposure)
+    return {
+      values: this.#columns(caller, agency, input, vehicle.value, values),
+      photos: applied.value.photos,
+      notices: applied.value.notices,
+    }
   }
 
   /** The new row's columns: the vehicle, the edit's values, who and where it belongs. */

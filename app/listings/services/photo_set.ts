@@ -16,7 +16,7 @@
 import { inject } from '@adonisjs/core'
 import type { Tx } from '#core/database/unit_of_work'
 import JobRunner from '#core/jobs/runner'
-import { PHOTOS_FETCH } from '#listings/jobs'
+import { PHOTOS_FETCH } from '#listings/queues'
 import ListingStore from '#listings/stores/listing_store'
 import ListingPhotoStore, { type NewPhoto } from '#listings/stores/listing_photo_store'
 

@@ -26,16 +26,18 @@
 import { inject } from '@adonisjs/core'
 import { errors as vineErrors } from '@vinejs/vine'
 import UnitOfWork, { type Tx } from '#core/database/unit_of_work'
+import { fail } from '#core/result'
+import BodyMembers from '#core/services/body_members'
 import { settings } from '#core/settings'
 import JobRunner from '#core/jobs/runner'
 import AppEvents from '#apps/services/app_events'
 import AppStanding from '#apps/services/app_standing'
 import AgencyDirectory, { type AgencyView } from '#agencies/services/agency_directory'
-import { STOCK_SYNC } from '#listings/jobs'
+import { STOCK_SYNC } from '#listings/queues'
 import ListingStore from '#listings/stores/listing_store'
 import SyncStore, {
   type PendingRow,
-  type RowErrors,
+  type RowRejection,
   type RowResult,
   type SyncData,
   type SyncFailure,
@@ -52,7 +54,6 @@ import CreateListing from './create_listing.js'
 import ChangeListing, { type ChangeRequest } from './change_listing.js'
 import ApplyEdit from './apply_edit.js'
 import { toRecord } from './listing_record.js'
-import type { ListingFailure } from './listing_failures.js'
 import { archivesNeedConfirmation } from './start_sync.js'
 
 /** Rows read and judged at a time. */
@@ -64,17 +65,8 @@ export const KEEP_DAYS = 30
 /** Starts at one row that did not get further before the sync is given up (the next start fails it). */
 export const MAX_STARTS = 3
 
-/** What a row's own refusal says, in the wire's words (the job passes http/problems' mapping). */
-export type RowWording = {
-  failure(failure: ListingFailure): RowErrors
-  invalid(messages: { field: string; message: string }[]): RowErrors
-  unknownMembers(row: unknown): RowErrors | null
-  notFound(): RowErrors
-  /** A stored row too large to read (MAX_ROW_BYTES). */
-  tooLarge(): RowErrors
-  /** A row that failed in a way no rule names (logged). */
-  unexpected(): RowErrors
-}
+/** The operation whose body a row is: its members are the ones a row may hold. */
+export const ROW_OPERATION = 'POST /v3/publicaciones/{adminmail}'
 
 /** SQLSTATEs of a fault that passes: a deadlock, a serialization failure, a lock or statement timeout. */
 const PASSING_STATES = new Set(['40001', '40P01', '55P03', '57014'])
@@ -111,11 +103,12 @@ export default class RunSync {
     private unitOfWork: UnitOfWork,
     private appEvents: AppEvents,
     private runner: JobRunner,
-    private standing: AppStanding
+    private standing: AppStanding,
+    private bodyMembers: BodyMembers
   ) {}
 
   /** `waiting`: another sync of the agency holds its turn; `gone`: already finished. */
-  async execute(syncId: number, wording: RowWording): Promise<RunOutcome> {
+  async execute(syncId: number): Promise<RunOutcome> {
     const sync = await this.syncs.claim(syncId, leaseSeconds())
     if (!sync) {
       const found = await this.syncs.findById(syncId)
@@ -128,9 +121,7 @@ export default class RunSync {
     const stopped = (await this.#appStops(sync)) ?? (await this.#listArchives(sync))
     if (stopped) return this.#fail(sync, stopped)
     const agency = await this.directory.forApp(sync.appId, sync.adminEmail)
-    const end = sync.simulated
-      ? await this.#simulate(sync, agency, wording)
-      : await this.#run(sync, agency, wording)
+    const end = sync.simulated ? await this.#simulate(sync, agency) : await this.#run(sync, agency)
     if (end === 'lost') return 'waiting'
     if (end !== 'done') return this.#fail(sync, end)
 
@@ -208,27 +199,25 @@ export default class RunSync {
   }
 
   /** `lost` when the lease was lost to another worker (this one stops). */
-  async #run(sync: SyncData, agency: AgencyView | null, wording: RowWording): Promise<RunEnd> {
+  async #run(sync: SyncData, agency: AgencyView | null): Promise<RunEnd> {
     for (let first = true; ; first = false) {
       // Asked at the start already.
       const stopped = first ? null : await this.#appStops(sync)
       if (stopped) return stopped
       const rows = await this.syncs.pending(sync.id, BATCH)
       if (rows.length === 0) return 'done'
-      const judged = await this.#judge(sync, agency, rows, wording)
+      const judged = await this.#judge(sync, agency, rows)
       // Archives, then edits, then new listings: what is already published keeps its place
       // before new rows take the ones left.
       await this.#writeEach(
         sync,
-        judged.filter((row) => row.writes),
-        wording
+        judged.filter((row) => row.writes)
       )
-      await this.#createAll(sync, agency!, judged, wording)
+      await this.#createAll(sync, agency!, judged)
       // Creations that could not go together (see #createAll).
       await this.#writeEach(
         sync,
-        judged.filter((row) => row.creates && row.writes),
-        wording
+        judged.filter((row) => row.creates && row.writes)
       )
       await this.syncs.record(
         sync.id,
@@ -244,7 +233,7 @@ export default class RunSync {
    * `Rechazada`, logged, and the others go on; a passing fault stops the batch
    * and the job's retry resumes it.
    */
-  async #writeEach(sync: SyncData, rows: Judged[], wording: RowWording) {
+  async #writeEach(sync: SyncData, rows: Judged[]) {
     for (const row of rows) {
       try {
         await this.unitOfWork.run(async (tx) => {
@@ -257,7 +246,7 @@ export default class RunSync {
         if (passing(error)) throw error
         logger.error({ err: error, sync: sync.id, position: row.position }, 'stock sync row failed')
         await this.syncs.record(sync.id, [
-          { position: row.position, outcome: 'rejected', errors: wording.unexpected() },
+          { position: row.position, outcome: 'rejected', rejection: fail('unexpected') },
         ])
       }
     }
@@ -268,7 +257,7 @@ export default class RunSync {
    * results (CreateListing.many). Should one of them meet a listing created
    * meanwhile by another request, the batch's creations go one by one instead.
    */
-  async #createAll(sync: SyncData, agency: AgencyView, judged: Judged[], wording: RowWording) {
+  async #createAll(sync: SyncData, agency: AgencyView, judged: Judged[]) {
     const creating = judged.filter((row) => row.creates)
     if (creating.length === 0) return
     try {
@@ -281,23 +270,16 @@ export default class RunSync {
           )
         )
         const rows = creating.filter((row) => open.has(row.position))
-        await this.syncs.record(sync.id, await this.#created(sync, agency, rows, wording, tx), tx)
+        await this.syncs.record(sync.id, await this.#created(sync, agency, rows, tx), tx)
       })
     } catch (error) {
       // A listing created meanwhile, or one row's own failure: one by one, each with its result.
       if (passing(error)) throw error
-      for (const row of creating)
-        row.writes = (tx) => this.#createOne(sync, agency, row, wording, tx)
+      for (const row of creating) row.writes = (tx) => this.#createOne(sync, agency, row, tx)
     }
   }
 
-  async #created(
-    sync: SyncData,
-    agency: AgencyView,
-    rows: Judged[],
-    wording: RowWording,
-    tx: Tx
-  ): Promise<RowResult[]> {
+  async #created(sync: SyncData, agency: AgencyView, rows: Judged[], tx: Tx): Promise<RowResult[]> {
     const created = await this.creator.many(
       { id: sync.appId },
       agency,
@@ -308,24 +290,18 @@ export default class RunSync {
       const result = created[index]
       return result.ok
         ? { position: row.position, outcome: 'created', notices: result.value.notices }
-        : { position: row.position, outcome: 'rejected', errors: wording.failure(result) }
+        : { position: row.position, outcome: 'rejected', rejection: result }
     })
   }
 
-  async #createOne(
-    sync: SyncData,
-    agency: AgencyView,
-    row: Judged,
-    wording: RowWording,
-    tx: Tx
-  ): Promise<RowResult> {
+  async #createOne(sync: SyncData, agency: AgencyView, row: Judged, tx: Tx): Promise<RowResult> {
     const created = await this.creator.execute({ id: sync.appId }, agency, row.creates!, tx)
     return created.ok
       ? { position: row.position, outcome: 'created', notices: created.value.notices }
-      : { position: row.position, outcome: 'rejected', errors: wording.failure(created) }
+      : { position: row.position, outcome: 'rejected', rejection: created }
   }
 
-  async #simulate(sync: SyncData, agency: AgencyView | null, wording: RowWording): Promise<RunEnd> {
+  async #simulate(sync: SyncData, agency: AgencyView | null): Promise<RunEnd> {
     const results: RowResult[] = []
     const rollback = new Error('simulation')
     const verdict: { stopped?: SyncFailure } = {}
@@ -340,7 +316,7 @@ export default class RunSync {
           }
           rows = await this.syncs.pending(sync.id, BATCH, offset)
           if (rows.length === 0) break
-          const judged = await this.#judge(sync, agency, rows, wording)
+          const judged = await this.#judge(sync, agency, rows)
           // In the order of #run: archives, edits, then the new listings together.
           for (const row of judged) {
             if (row.creates) continue
@@ -348,7 +324,7 @@ export default class RunSync {
           }
           const creating = judged.filter((row) => row.creates)
           if (creating.length > 0) {
-            results.push(...(await this.#created(sync, agency!, creating, wording, tx)))
+            results.push(...(await this.#created(sync, agency!, creating, tx)))
           }
           await this.syncs.renew(sync.id, sync.holder!, leaseSeconds())
         }
@@ -369,17 +345,12 @@ export default class RunSync {
   }
 
   /** Each row's result, or the write that will give it. */
-  async #judge(
-    sync: SyncData,
-    agency: AgencyView | null,
-    rows: PendingRow[],
-    wording: RowWording
-  ): Promise<Judged[]> {
+  async #judge(sync: SyncData, agency: AgencyView | null, rows: PendingRow[]): Promise<Judged[]> {
     if (!agency) {
       return rows.map((row) => ({
         position: row.position,
         outcome: 'rejected',
-        errors: wording.notFound(),
+        rejection: fail('no_listing'),
       }))
     }
     const caller = { id: sync.appId }
@@ -389,20 +360,20 @@ export default class RunSync {
     const probes = this.applyEdit.batchReads()
     const judged: Judged[] = []
     for (const row of rows) {
-      const rejected = (errors: RowErrors): Judged => ({
+      const rejected = (rejection: RowRejection): Judged => ({
         position: row.position,
         outcome: 'rejected',
-        errors,
+        rejection,
       })
       if (row.oversize) {
-        judged.push(rejected(wording.tooLarge()))
+        judged.push(rejected(fail('row_too_large')))
         continue
       }
       const current = row.externalId ? existing.get(row.externalId.toLowerCase()) : undefined
 
       if (row.kind === 'archive') {
         if (!current) {
-          judged.push(rejected(wording.notFound()))
+          judged.push(rejected(fail('no_listing')))
         } else if (current.state === 'archived') {
           judged.push({ position: row.position, outcome: 'unchanged' })
         } else {
@@ -420,27 +391,21 @@ export default class RunSync {
               if (done.ok) return { position: row.position, outcome: 'archived' }
               return done.reason === 'archived'
                 ? { position: row.position, outcome: 'unchanged' }
-                : { position: row.position, outcome: 'rejected', errors: wording.failure(done) }
+                : { position: row.position, outcome: 'rejected', rejection: done }
             },
           })
         }
         continue
       }
 
-      const unknown = wording.unknownMembers(row.payload)
-      if (unknown) {
-        judged.push(rejected(unknown))
+      const unknown = await this.bodyMembers.unknownIn(ROW_OPERATION, row.payload)
+      if (unknown.length > 0) {
+        judged.push(rejected(fail('unknown_members', { details: unknown })))
         continue
       }
       const [error, body] = await listingCreateValidator.tryValidate(row.payload)
       if (error) {
-        judged.push(
-          rejected(
-            error instanceof vineErrors.E_VALIDATION_ERROR
-              ? wording.invalid(error.messages)
-              : { _: [String(error)] }
-          )
-        )
+        judged.push(rejected(bodyRejection(error)))
         continue
       }
       const input = toCreateInput(body)
@@ -451,7 +416,7 @@ export default class RunSync {
       }
       // Archived listings are never revived: the PUT's own 409.
       if (current.state === 'archived') {
-        judged.push(rejected(wording.failure({ ok: false, reason: 'archived' })))
+        judged.push(rejected(fail('archived')))
         continue
       }
       const request: ChangeRequest = {
@@ -471,7 +436,7 @@ export default class RunSync {
         writes: async (tx) => {
           const changed = await this.changer.execute({ ...request, within: tx })
           if (!changed.ok) {
-            return { position: row.position, outcome: 'rejected', errors: wording.failure(changed) }
+            return { position: row.position, outcome: 'rejected', rejection: changed }
           }
           const { record, notices } = changed.value
           const same = record.listing.revision === current.revision
@@ -481,4 +446,13 @@ export default class RunSync {
     }
     return judged
   }
+}
+
+/** The validator's refusal of a row's body: each failure's field, rule and (already worded) message. */
+function bodyRejection(error: unknown): RowRejection {
+  if (!(error instanceof vineErrors.E_VALIDATION_ERROR)) throw error
+  const messages: { field: string; rule: string; message: string }[] = error.messages
+  return fail('invalid_body', {
+    details: messages.map(({ field, rule, message }) => ({ field, rule, message })),
+  })
 }

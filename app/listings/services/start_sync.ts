@@ -14,11 +14,12 @@ import UnitOfWork from '#core/database/unit_of_work'
 import JobRunner from '#core/jobs/runner'
 import type { Caller } from '#core/auth/app_scoped'
 import type { AgencyView } from '#agencies/services/agency_directory'
-import { STOCK_SYNC } from '#listings/jobs'
+import { STOCK_SYNC } from '#listings/queues'
 import type { Inventory } from '#listings/validators/inventory'
 import SyncStore, {
   MAX_ROW_BYTES,
   type NewSyncRow,
+  type RowRefusal,
   type SyncData,
 } from '#listings/stores/sync_store'
 
@@ -42,9 +43,6 @@ function tooLarge(payload: string) {
 
 export type SyncRefusal = Fail<'too_many_archives', { archives: number; live: number }>
 
-/** Why a row is refused before any work: the wire keys these. */
-export type RowRefusal = 'repeated_external_id' | 'archive_also_sent' | 'row_too_large'
-
 @inject()
 export default class StartSync {
   constructor(
@@ -56,8 +54,7 @@ export default class StartSync {
   async execute(
     caller: Caller,
     agency: AgencyView,
-    inventory: Inventory,
-    refusal: (reason: RowRefusal) => Record<string, string[]>
+    inventory: Inventory
   ): Promise<Ok<SyncData> | SyncRefusal> {
     const seen = new Map<string, number>()
     for (const row of inventory.rows) {
@@ -78,7 +75,7 @@ export default class StartSync {
         kind: 'upsert',
         externalId: row.externalId,
         payload: refused ? null : row.payload,
-        ...(refused ? { outcome: 'rejected', errors: refusal(refused) } : {}),
+        ...(refused ? { outcome: 'rejected', rejection: fail(refused) } : {}),
       }
     })
 
@@ -110,7 +107,7 @@ export default class StartSync {
           kind: 'archive',
           externalId,
           payload: null,
-          ...(sent ? { outcome: 'rejected', errors: refusal('archive_also_sent') } : {}),
+          ...(sent ? { outcome: 'rejected', rejection: fail('archive_also_sent') } : {}),
         })
       }
     }

@@ -7,6 +7,9 @@
  */
 import db from '@adonisjs/lucid/services/db'
 import type { Tx } from '#core/database/unit_of_work'
+import type { Fail } from '#core/result'
+import type { UnknownMember } from '#core/services/body_members'
+import type { ListingFailure } from '#listings/services/listing_failures'
 
 /** Another advisory-lock key of this module's namespace (LOCK_NAMESPACE + 1): one running sync per agency. */
 const SYNC_LOCK = 301
@@ -14,7 +17,32 @@ const SYNC_LOCK = 301
 export type SyncMode = 'full' | 'partial'
 export type SyncState = 'pending' | 'running' | 'done' | 'failed'
 export type SyncOutcome = 'created' | 'updated' | 'unchanged' | 'archived' | 'rejected'
+/** A row's `Errors` as rows received before migration 0304 stored them: already worded. */
 export type RowErrors = Record<string, string[]>
+
+/** Why a row is refused before any work (StartSync). */
+export type RowRefusal = 'repeated_external_id' | 'archive_also_sent' | 'row_too_large'
+
+/**
+ * One failure of the create body's validator: its field path, rule and
+ * message. The message is the validator's own (the app's Vine messages
+ * provider words it while validating; docs/decisions/listings.md).
+ */
+export type BodyIssue = { field: string; rule: string; message: string }
+
+/**
+ * Why a row was rejected, in domain words (migration 0304): the listing
+ * action's failure, the body's validation failures, its unknown members (as
+ * paths), no listing of that ExternalId to archive, a refusal on arrival, or
+ * a failure no rule names. http/problems words it when the row is read.
+ */
+export type RowRejection =
+  | ListingFailure
+  | Fail<'invalid_body', BodyIssue[]>
+  | Fail<'unknown_members', UnknownMember[]>
+  | Fail<'no_listing'>
+  | Fail<RowRefusal>
+  | Fail<'unexpected'>
 
 /** Why a sync ended `failed` (stored as a reason and its figures; the wire words it). */
 export type SyncFailure =
@@ -71,7 +99,7 @@ export type NewSyncRow = {
   externalId: string | null
   payload: string | null
   outcome?: SyncOutcome
-  errors?: RowErrors
+  rejection?: RowRejection
 }
 
 export type PendingRow = {
@@ -87,7 +115,7 @@ export type PendingRow = {
 export type RowResult = {
   position: number
   outcome: SyncOutcome
-  errors?: RowErrors | null
+  rejection?: RowRejection | null
   notices?: readonly object[] | null
 }
 
@@ -95,6 +123,9 @@ export type ResultRow = {
   position: number
   externalId: string | null
   outcome: SyncOutcome
+  /** Why it was rejected (rows recorded since migration 0304). */
+  rejection: RowRejection | null
+  /** The worded `Errors` of a row recorded before migration 0304 (`rejection` null), shown as stored. */
   errors: RowErrors | null
   notices: object[] | null
 }
@@ -180,10 +211,10 @@ export default class SyncStore {
     for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
       const chunk = rows.slice(start, start + INSERT_CHUNK)
       await tx.rawQuery(
-        `insert into listing_sync_rows (sync_id, position, kind, external_id, payload, outcome, errors)
-         select ?, v.position, v.kind, v.external_id, v.payload::jsonb, v.outcome, v.errors::jsonb
+        `insert into listing_sync_rows (sync_id, position, kind, external_id, payload, outcome, rejection)
+         select ?, v.position, v.kind, v.external_id, v.payload::jsonb, v.outcome, v.rejection::jsonb
          from unnest(?::int[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])
-           as v(position, kind, external_id, payload, outcome, errors)`,
+           as v(position, kind, external_id, payload, outcome, rejection)`,
         [
           syncId,
           chunk.map((row) => row.position),
@@ -191,7 +222,7 @@ export default class SyncStore {
           chunk.map((row) => row.externalId),
           chunk.map((row) => row.payload),
           chunk.map((row) => row.outcome ?? null),
-          chunk.map((row) => (row.errors ? JSON.stringify(row.errors) : null)),
+          chunk.map((row) => (row.rejection ? JSON.stringify(row.rejection) : null)),
         ] as any[]
       )
     }
@@ -240,7 +271,7 @@ export default class SyncStore {
     const where = filter.outcome ? 'and outcome = ?' : 'and outcome is not null'
     const values = filter.outcome ? [syncId, filter.outcome] : [syncId]
     const { rows } = await db.rawQuery(
-      `select position, external_id, outcome, errors, notices, count(*) over () as total
+      `select position, external_id, outcome, rejection, errors, notices, count(*) over () as total
        from listing_sync_rows where sync_id = ? ${where}
        order by position limit ? offset ?`,
       [...values, filter.perPage, (filter.page - 1) * filter.perPage]
@@ -258,6 +289,7 @@ export default class SyncStore {
         position: row.position,
         externalId: row.external_id,
         outcome: row.outcome,
+        rejection: row.rejection,
         errors: row.errors,
         notices: row.notices,
       })),
@@ -442,9 +474,9 @@ export default class SyncStore {
     if (!results.length) return
     await (tx ?? db).rawQuery(
       `with done as (
-         update listing_sync_rows r set outcome = v.outcome, errors = v.errors::jsonb,
+         update listing_sync_rows r set outcome = v.outcome, rejection = v.rejection::jsonb,
            notices = v.notices::jsonb, payload = null
-         from unnest(?::int[], ?::text[], ?::text[], ?::text[]) as v(position, outcome, errors, notices)
+         from unnest(?::int[], ?::text[], ?::text[], ?::text[]) as v(position, outcome, rejection, notices)
          where r.sync_id = ? and r.position = v.position and r.outcome is null
          returning r.outcome)
        update listing_syncs set
@@ -458,7 +490,7 @@ export default class SyncStore {
       [
         results.map((result) => result.position),
         results.map((result) => result.outcome),
-        results.map((result) => (result.errors ? JSON.stringify(result.errors) : null)),
+        results.map((result) => (result.rejection ? JSON.stringify(result.rejection) : null)),
         results.map((result) => (result.notices?.length ? JSON.stringify(result.notices) : null)),
         syncId,
         syncId,

@@ -9,7 +9,7 @@ import { named, object, type Wire } from '#core/openapi/schema'
 import { LinksSchema } from '#core/openapi/wire'
 import type { AgencyView } from '#agencies/services/agency_directory'
 import type { ResultRow, SyncData, SyncOutcome, SyncState } from '#listings/stores/sync_store'
-import { syncFailureProblem } from '#listings/http/problems'
+import { rowRejectionErrors, syncFailureProblem } from '#listings/http/problems'
 import type { ListingNotice } from '#listings/services/listing_failures'
 import { AvisosSchema, avisos, listingHref } from './listing_transformer.js'
 
@@ -204,11 +204,19 @@ function resultEntry(agency: Agency, row: ResultRow): Wire<typeof ResultadoSincr
   return {
     ExternalId: row.externalId,
     Resultado: OUTCOME_WIRE[row.outcome],
-    Errors: row.errors,
+    Errors: resultErrors(row),
     // The row's write, as a single PUT or POST would have said it (docs/design.md §24).
     ...(row.notices?.length ? { Avisos: avisos(row.notices as ListingNotice[]) } : {}),
     _links: links,
   }
+}
+
+/**
+ * A row's `Errors`: its rejection worded now, or, for a row recorded before
+ * rejections were stored in domain words (migration 0304), the text it kept.
+ */
+export function resultErrors(row: ResultRow) {
+  return row.rejection ? rowRejectionErrors(row.rejection) : row.errors
 }
 
 export function resultPageShapes(

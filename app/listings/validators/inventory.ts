@@ -11,11 +11,12 @@ import { Readable, pipeline } from 'node:stream'
 import { CsvError, parse as parseCsv } from 'csv-parse'
 import { TokenParser, Tokenizer, TokenType } from '@streamparser/json'
 import type { ParsedTokenInfo } from '@streamparser/json/utils/types/parsedTokenInfo.js'
-import vine from '@vinejs/vine'
+import vine, { errors as vineErrors } from '@vinejs/vine'
 import { Problem, type ProblemErrors } from '#core/http/problem'
 import { MAX_DEPTH, MAX_MEMBERS, checkValues, limitMessages } from '#core/http/input_gate'
 import { errorMap } from '#core/http/error_map'
 import { UNKNOWN_MEMBERS_DETAIL, unknownMemberErrors } from '#core/http/unknown_members'
+import { unknownMember } from '#core/services/body_members'
 import { oneOf } from '#core/http/rules'
 import type { SyncMode } from '#listings/stores/sync_store'
 
@@ -74,6 +75,25 @@ function rowOf(value: Record<string, unknown>): InventoryRow {
       ? value.ExternalId
       : null
   return { externalId, payload: JSON.stringify(value) }
+}
+
+/**
+ * The readers' refusal of an inventory as a whole (what the POST answers 400,
+ * 413 or 415 with), as its `Errors`; null for any other error. For a reader
+ * that is no request (stock:sync), which says it in its own words.
+ */
+export function inventoryRefusal(error: unknown): ProblemErrors | null {
+  if (error instanceof Problem) {
+    const errors = error.options.errors ?? {}
+    return Object.keys(errors).length > 0 ? errors : { _: [error.message] }
+  }
+  if (error instanceof vineErrors.E_VALIDATION_ERROR) {
+    const errors = errorMap()
+    for (const { field, message } of error.messages as { field: string; message: string }[])
+      (errors[field] ??= []).push(message)
+    return errors
+  }
+  return null
 }
 
 function refuse(errors: ProblemErrors, detail?: string): never {
@@ -262,7 +282,7 @@ export async function readJsonInventory(chunks: AsyncIterable<Buffer>): Promise<
   const unknown = [...seen.members.keys()].filter((name) => !TOP_LEVEL.includes(name))
   if (unknown.length > 0) {
     throw Problem.badRequest(
-      unknownMemberErrors(unknown.map((path) => ({ path, known: TOP_LEVEL }))),
+      unknownMemberErrors(unknown.map((path) => unknownMember(path, TOP_LEVEL))),
       UNKNOWN_MEMBERS_DETAIL
     )
   }

@@ -153,6 +153,45 @@ test.group('Stock sync: rows and results', () => {
       assert.deepEqual(results[index]._links, {})
     }
     assert.isNull(results[4].Errors)
+
+    // Stored in domain words, worded only when read (docs/design.md §23): no wire text in the row.
+    const { rows: stored } = await db.rawQuery(
+      `select rejection, errors from listing_sync_rows where sync_id = ? order by position`,
+      [sync.Id]
+    )
+    assert.deepEqual(
+      stored.map((row: any) => row.rejection?.reason ?? null),
+      ['invalid_body', 'invalid', 'invalid', 'unknown_members', null]
+    )
+    assert.deepEqual(stored[0].rejection.details, [
+      { field: 'Kilometraje', rule: 'number', message: results[0].Errors.Kilometraje[0] },
+    ])
+    assert.deepEqual(stored[3].rejection.details, [{ path: 'Colour' }])
+    assert.deepEqual(
+      stored.map((row: any) => row.errors),
+      [null, null, null, null, null]
+    )
+  })
+
+  test('a row rejected before rejections were stored in domain words shows the Errors it kept', async ({
+    client,
+    assert,
+  }) => {
+    const ctx = await setup()
+    const { sync } = await synced(client, ctx, {
+      Modo: 'Parcial',
+      Publicaciones: [listingBody({ Kilometraje: 'mucho' }), listingBody()],
+    })
+    // As a row recorded before migration 0304 holds it: the wire text, no rejection.
+    const kept = { Kilometraje: ['El texto que se guardó entonces.'] }
+    await db
+      .from('listing_sync_rows')
+      .where({ sync_id: sync.Id, position: 1 })
+      .update({ rejection: null, errors: JSON.stringify(kept) })
+    const { results } = await finished(client, ctx, sync.Id)
+    assert.deepEqual(outcomes(results), ['Rechazada', 'Creada'])
+    assert.deepEqual(results[0].Errors, kept)
+    assert.isNull(results[1].Errors)
   })
 
   test('two rows with one ExternalId (any case) are both Rechazada; archived listings are never revived', async ({

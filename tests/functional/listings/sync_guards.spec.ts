@@ -14,7 +14,8 @@ import type { ChildProcess } from 'node:child_process'
 import JobRunner from '#core/jobs/runner'
 import SetAppEnabled from '#apps/services/set_app_enabled'
 import RevokeTokens from '#apps/services/revoke_tokens'
-import { STOCK_SYNC } from '#listings/jobs'
+import { STOCK_SYNC } from '#listings/queues'
+import { rowRejectionErrors } from '#listings/http/problems'
 import { MAX_STARTS } from '#listings/services/run_sync'
 import SyncStore, { BATCH_BYTES, MAX_ROW_BYTES } from '#listings/stores/sync_store'
 import { forgetCredentials, issueToken } from '#tests/helpers/apps'
@@ -385,11 +386,16 @@ test.group("Stock sync: the worker's bound on the rows it holds", () => {
 
     await run(sync.id)
     const { rows: results } = await db.rawQuery(
-      'select position, outcome, errors from listing_sync_rows where sync_id = ? order by position',
+      'select position, outcome, rejection from listing_sync_rows where sync_id = ? order by position',
       [sync.id]
     )
     assert.isTrue(results.every((row: any) => row.outcome === 'rejected'))
-    assert.match(results[2].errors._[0], /más de 256 KiB/)
-    assert.property(results[0].errors, 'Zz', 'the others judged: the unknown member')
+    assert.deepEqual(results[2].rejection, { ok: false, reason: 'row_too_large' })
+    assert.match(rowRejectionErrors(results[2].rejection)._[0], /más de 256 KiB/)
+    assert.deepEqual(
+      results[0].rejection,
+      { ok: false, reason: 'unknown_members', details: [{ path: 'Zz' }] },
+      'the others judged: the unknown member'
+    )
   }).timeout(120_000)
 })

@@ -4,12 +4,8 @@
  * representation accepted beside its request schema.
  */
 import { test } from '@japa/runner'
-import {
-  bodyMembers,
-  compileMembers,
-  unknownMemberErrors,
-  unknownMembers,
-} from '#core/http/unknown_members'
+import { unknownMemberErrors } from '#core/http/unknown_members'
+import { bodyMembers, compileMembers, unknownMembers } from '#core/services/body_members'
 
 const components = {
   Valor: {

@@ -117,7 +117,8 @@ test.group('ChangeListing: exposure quotas (Alta / Media / Baja)', () => {
     w.directory.planView = plan(1, 1, 0, 0)
     const result = await w.changer.execute(edit({ colour: 'Azul' }))
     assert.equal(result.ok && result.value.record.listing.colour, 'Azul')
-    assert.deepEqual(w.store.calls, ['findByAdminMail', 'update'])
+    // One read and one UPDATE, none of them in a transaction or under a lock.
+    assert.sameMembers(w.store.calls, ['findByAdminMail', 'update'])
     assert.equal(w.unitOfWork.committed, 0)
   })
 
@@ -409,13 +410,14 @@ test.group('ChangeListing: If-Match and the revision guard', () => {
     const applied = await plain.changer.execute(edit({ colour: 'Rojo' }))
     assert.equal(applied.ok && applied.value.record.listing.revision, 7)
     assert.equal(applied.ok && applied.value.record.listing.colour, 'Rojo')
-    // Lost without a lock, then applied holding the row.
-    assert.deepEqual(plain.store.calls, [
+    // Lost without a lock (revision 6 by then), then applied holding the row (7).
+    assert.sameMembers(plain.store.calls, [
       'findByAdminMail',
       'update',
       'find for update (tx)',
       'update (tx)',
     ])
+    assert.equal(plain.unitOfWork.committed, 1)
   })
 
   test('a write that keeps losing under the row lock gives up after 3 tries', async ({
@@ -465,7 +467,8 @@ test.group('ChangeListing: If-Match and the revision guard', () => {
     w.writers.hand(key, toRecord(listingRow({ revision: 4 })))
     const result = await w.changer.execute(edit({ colour: 'Rojo' }))
     assert.equal(result.ok && result.value.record.listing.revision, 6)
-    assert.deepEqual(w.store.calls, ['update', 'findByAdminMail', 'update'])
+    // The guess's UPDATE lost, one fresh read, the UPDATE that won: no transaction, no lock.
+    assert.sameMembers(w.store.calls, ['update', 'findByAdminMail', 'update'])
     assert.equal(w.unitOfWork.committed, 0)
   })
 
@@ -557,6 +560,40 @@ test.group('ChangeListing: a write that changes nothing (docs/design.md §19)', 
     const result = await w.changer.execute(edit({ colour: 'Gris' }))
     assert.equal(result.ok && result.value.record.listing.colour, 'Gris')
     assert.equal(result.ok && result.value.record.listing.revision, 6)
-    assert.deepEqual(w.store.calls, ['findByAdminMail', 'update'])
+    assert.sameMembers(w.store.calls, ['findByAdminMail', 'update'])
+  })
+})
+
+test.group('ChangeListing: the probe (a stock sync row that may change nothing)', () => {
+  test('no change: SinCambios from the caller’s read, with no read, write, lock or transaction of its own', async ({
+    assert,
+  }) => {
+    const w = withListing({ state: 'active', exposure: 'high', colour: 'Rojo' })
+    w.directory.planView = plan(1, 1, 0, 0)
+    const current = toRecord({ ...w.store.rows[0] })
+    assert.deepEqual(await w.changer.unchanged(edit({ colour: 'Rojo' }), current), {
+      notices: [],
+    })
+    assert.deepEqual(w.store.calls, [])
+    assert.equal(w.unitOfWork.committed + w.unitOfWork.rolledBack, 0)
+    assert.equal(w.store.rows[0].revision, current.listing.revision)
+  })
+
+  test('a change, or one that needs the row held (an activation): null, and still nothing written or locked', async ({
+    assert,
+  }) => {
+    const changed = withListing({ state: 'active', exposure: 'high', colour: 'Rojo' })
+    changed.directory.planView = plan(1, 1, 0, 0)
+    const current = toRecord({ ...changed.store.rows[0] })
+    assert.isNull(await changed.changer.unchanged(edit({ colour: 'Azul' }), current))
+    assert.deepEqual(changed.store.calls, [])
+    assert.equal(changed.store.rows[0].colour, 'Rojo')
+
+    const activating = withListing({ state: 'suspended' })
+    const suspended = toRecord({ ...activating.store.rows[0] })
+    assert.isNull(await activating.changer.unchanged(edit({}), suspended))
+    assert.notInclude(activating.store.calls.join(), 'holdActivations')
+    assert.equal(activating.unitOfWork.committed + activating.unitOfWork.rolledBack, 0)
+    assert.equal(activating.store.rows[0].state, 'suspended')
   })
 })

@@ -308,7 +308,7 @@ test.group("CreateListing.many: a stock sync's new listings", () => {
       'invalid',
       'ok',
     ])
-    assert.deepEqual(
+    assert.sameMembers(
       w.store.calls.filter((call) => /insert|takenIn|activeByExposure|holdActivations/.test(call)),
       ['takenIn (tx)', 'holdActivations (tx)', 'activeByExposure (tx)', 'insertMany 2 (tx)'],
       'the count and its lock once for the batch, one INSERT'

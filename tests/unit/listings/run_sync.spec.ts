@@ -9,9 +9,9 @@
 import { test } from '@japa/runner'
 import { currentYear } from '#listings/services/listing_rules'
 import { BATCH } from '#listings/services/run_sync'
-import { STOCK_SYNC } from '#listings/jobs'
+import { STOCK_SYNC } from '#listings/queues'
 import { listingRow, plan } from './fakes.js'
-import { WORDING, syncWorld } from './sync_fakes.js'
+import { syncWorld } from './sync_fakes.js'
 
 /** A create body of the fake catalogue's Corolla (the wire's names, as a row's payload). */
 const body = (externalId: string, extra: Record<string, unknown> = {}) => ({
@@ -65,7 +65,7 @@ test.group('RunSync: each row as the single request would do it', () => {
       archive('NADIE-1'),
     ])
 
-    assert.equal(await w.runSync.execute(id, WORDING), 'finished')
+    assert.equal(await w.runSync.execute(id), 'finished')
     assert.deepEqual(w.syncs.outcomes(id), {
       1: 'created',
       2: 'updated',
@@ -75,10 +75,25 @@ test.group('RunSync: each row as the single request would do it', () => {
       6: 'rejected',
     })
     const rows = w.syncs.rowsOf(id)
-    assert.property(rows[2].errors, 'Kilometraje', 'the field errors of the single POST')
-    assert.deepEqual(rows[3].errors, { Desconocido: ['unknown'] })
-    assert.deepEqual(rows[4].errors, { _: ['invalid'] }, "the create's own refusal")
-    assert.deepEqual(rows[5].errors, { ExternalId: ['not_found'] })
+    // Stored in domain words (http/problems words them when read): the validator's field and
+    // rule, the unknown member's path, the create's own failure, no listing to archive.
+    const invalid = rows[2].rejection!
+    assert.equal(invalid.reason, 'invalid_body', 'the field errors of the single POST')
+    assert.deepInclude(
+      (invalid.details as { field: string; rule: string }[]).map(({ field, rule }) => ({
+        field,
+        rule,
+      })),
+      { field: 'Kilometraje', rule: 'number' }
+    )
+    assert.deepEqual(rows[3].rejection, {
+      ok: false,
+      reason: 'unknown_members',
+      details: [{ path: 'Desconocido' }],
+    })
+    assert.deepEqual(w.bodyMembers.operations, Array(5).fill('POST /v3/publicaciones/{adminmail}'))
+    assert.equal(rows[4].rejection?.reason, 'invalid', "the create's own refusal")
+    assert.deepEqual(rows[5].rejection, { ok: false, reason: 'no_listing' })
 
     assert.include(stored(w, 'NEW-1'), { revision: 1, state: 'active' })
     assert.include(stored(w, 'EXT-1'), { revision: 6, colour: 'Rojo' })
@@ -98,7 +113,7 @@ test.group('RunSync: each row as the single request would do it', () => {
   }) => {
     const w = syncWorld()
     const id = seed(w, [upsert('NEW-1'), upsert('BAD-1', { Kilometraje: 'x' }), upsert('NEW-2')])
-    await w.runSync.execute(id, WORDING)
+    await w.runSync.execute(id)
     const calls = w.syncs.calls.filter((call) => /^(record|holdUnfinished)/.test(call))
     // The new listings together, with their results; the refused row with the batch's quiet ones.
     assert.deepEqual(calls, ['holdUnfinished 1,3 (tx)', 'record 1,3 (tx)', 'record 2'])
@@ -116,7 +131,7 @@ test.group('RunSync: each row as the single request would do it', () => {
       code: '23505',
       constraint: 'listings_agency_external',
     })
-    await w.runSync.execute(id, WORDING)
+    await w.runSync.execute(id)
     assert.deepEqual(w.syncs.outcomes(id), { 1: 'created', 2: 'created' })
     assert.deepEqual(
       w.syncs.calls.filter((call) => /^(record|holdUnfinished)/.test(call)),
@@ -141,15 +156,15 @@ test.group('RunSync: each row as the single request would do it', () => {
     w.listings.beforeUpdate = () => {
       throw new Error('a bug')
     }
-    assert.equal(await w.runSync.execute(id, WORDING), 'finished')
+    assert.equal(await w.runSync.execute(id), 'finished')
     assert.deepEqual(w.syncs.outcomes(id), { 1: 'rejected', 2: 'updated' })
-    assert.deepEqual(w.syncs.rowsOf(id)[0].errors, { _: ['unexpected'] })
+    assert.deepEqual(w.syncs.rowsOf(id)[0].rejection, { ok: false, reason: 'unexpected' })
 
     const again = seed(w, [upsert('EXT-1', { Color: 'Verde' })])
     w.listings.beforeUpdate = () => {
       throw Object.assign(new Error('deadlock detected'), { code: '40P01' })
     }
-    await assert.rejects(() => w.runSync.execute(again, WORDING), /deadlock/)
+    await assert.rejects(() => w.runSync.execute(again), /deadlock/)
     assert.deepEqual(w.syncs.outcomes(again), { 1: undefined }, 'left for the retry')
   })
 
@@ -161,7 +176,7 @@ test.group('RunSync: each row as the single request would do it', () => {
     w.listings.rows.push(listingRow({ externalId: 'OLD-1' }))
     const id = seed(w, [upsert('NEW-1'), archive('OLD-1')])
 
-    await w.runSync.execute(id, WORDING)
+    await w.runSync.execute(id)
     assert.deepEqual(
       w.syncs.outcomes(id),
       { 1: 'created', 2: 'archived' },
@@ -178,7 +193,7 @@ test.group('RunSync: each row as the single request would do it', () => {
   }) => {
     const w = syncWorld()
     const rows = [upsert('NEW-1'), upsert('NEW-2', { Precio: { Moneda: 'USD', Importe: 100 } })]
-    await w.runSync.execute(seed(w, rows), WORDING)
+    await w.runSync.execute(seed(w, rows))
     const before = structuredClone(w.listings.rows)
     const written = w.listings.calls.length
     const units = w.unitOfWork.committed
@@ -186,7 +201,7 @@ test.group('RunSync: each row as the single request would do it', () => {
     const syncCalls = w.syncs.calls.length
 
     const again = seed(w, rows)
-    assert.equal(await w.runSync.execute(again, WORDING), 'finished')
+    assert.equal(await w.runSync.execute(again), 'finished')
     assert.deepEqual(w.syncs.outcomes(again), { 1: 'unchanged', 2: 'unchanged' })
     assert.deepEqual(w.listings.rows, before, 'same revisions, same rows')
     const calls = w.listings.calls.slice(written)
@@ -214,9 +229,9 @@ test.group('RunSync: archived listings are never revived', () => {
     w.listings.rows.push(listingRow({ id: 2, externalId: 'GONE-2', state: 'archived' }))
     const id = seed(w, [upsert('GONE-1', { Color: 'Rojo' }), archive('GONE-2')])
 
-    await w.runSync.execute(id, WORDING)
+    await w.runSync.execute(id)
     assert.deepEqual(w.syncs.outcomes(id), { 1: 'rejected', 2: 'unchanged' })
-    assert.deepEqual(w.syncs.rowsOf(id)[0].errors, { _: ['archived'] })
+    assert.deepEqual(w.syncs.rowsOf(id)[0].rejection, { ok: false, reason: 'archived' })
     assert.include(stored(w, 'GONE-1'), { state: 'archived', revision: 9, colour: 'Gris' })
     assert.notInclude(w.listings.calls, 'update (tx)')
   })
@@ -234,7 +249,7 @@ test.group('RunSync: turns and leases', () => {
     )
     w.syncs.loseLeaseAtRenew = 1
 
-    assert.equal(await w.runSync.execute(id, WORDING), 'waiting')
+    assert.equal(await w.runSync.execute(id), 'waiting')
     assert.equal(w.syncs.sync(id).processed, BATCH, 'the batch it judged is recorded')
     assert.notInclude(
       w.syncs.calls.map((call) => call.split(' ')[0]),
@@ -244,7 +259,7 @@ test.group('RunSync: turns and leases', () => {
     assert.lengthOf(w.appEvents.emitted, 0)
 
     w.syncs.loseLeaseAtRenew = Infinity
-    assert.equal(await w.runSync.execute(id, WORDING), 'finished')
+    assert.equal(await w.runSync.execute(id), 'finished')
     const sync = w.syncs.sync(id)
     assert.include(sync, { state: 'done', processed: count })
     assert.equal(sync.counts.rejected, count)
@@ -264,7 +279,7 @@ test.group('RunSync: turns and leases', () => {
       }
       return hold(syncId, positions, tx)
     }
-    await w.runSync.execute(id, WORDING)
+    await w.runSync.execute(id)
     assert.isUndefined(stored(w, 'NEW-1'), 'no second create')
     assert.isDefined(stored(w, 'NEW-2'))
     assert.include(w.syncs.sync(id), { processed: 2 })
@@ -277,12 +292,12 @@ test.group('RunSync: turns and leases', () => {
     const id = seed(w, [upsert('NEW-1')])
     w.syncs.sync(id).state = 'running'
     w.syncs.heldElsewhere = true
-    assert.equal(await w.runSync.execute(id, WORDING), 'waiting')
+    assert.equal(await w.runSync.execute(id), 'waiting')
     assert.deepEqual(w.syncs.outcomes(id), { 1: undefined })
     assert.lengthOf(w.listings.rows, 0)
 
     w.syncs.sync(id).state = 'done'
-    assert.equal(await w.runSync.execute(id, WORDING), 'gone')
+    assert.equal(await w.runSync.execute(id), 'gone')
   })
 
   test('the end: SincronizacionTerminada with the counts, the agency pruned, its next sync sent', async ({
@@ -291,7 +306,7 @@ test.group('RunSync: turns and leases', () => {
     const w = syncWorld()
     const id = seed(w, [upsert('NEW-1'), upsert('BAD-1', { Kilometraje: 'x' })])
     w.syncs.nextId = 42
-    await w.runSync.execute(id, WORDING)
+    await w.runSync.execute(id)
     assert.lengthOf(w.appEvents.emitted, 1)
     const event = w.appEvents.emitted[0]
     assert.equal(event.topic, 'publicaciones')
@@ -317,7 +332,7 @@ test.group('RunSync: turns and leases', () => {
     const w = syncWorld()
     w.syncDirectory.gone = true
     const id = seed(w, [upsert('NEW-1'), archive('OLD-1')])
-    assert.equal(await w.runSync.execute(id, WORDING), 'finished')
+    assert.equal(await w.runSync.execute(id), 'finished')
     assert.deepEqual(w.syncs.outcomes(id), { 1: 'rejected', 2: 'rejected' })
     assert.lengthOf(w.listings.rows, 0)
   })
@@ -341,7 +356,7 @@ test.group('RunSync: a simulation', () => {
       true
     )
 
-    assert.equal(await w.runSync.execute(id, WORDING), 'finished')
+    assert.equal(await w.runSync.execute(id), 'finished')
     // The plan has 2 places, both taken: NEW-1 is created only because the Baja of EXT-2,
     // judged first, would have freed one — later rows see what earlier ones would have done.
     assert.deepEqual(w.syncs.outcomes(id), {
@@ -380,7 +395,7 @@ test.group('RunSync: a row says what it did not do (docs/design.md §24)', () =>
       upsert('NEW-1', { Exposicion: 'Alta' }),
       upsert('NEW-2', { Exposicion: 'Media' }),
     ])
-    assert.equal(await w.runSync.execute(id, WORDING), 'finished')
+    assert.equal(await w.runSync.execute(id), 'finished')
     assert.deepEqual(w.syncs.outcomes(id), {
       1: 'unchanged',
       2: 'rejected',
@@ -389,7 +404,7 @@ test.group('RunSync: a row says what it did not do (docs/design.md §24)', () =>
     })
     const rows = w.syncs.rowsOf(id)
     assert.deepEqual(rows[0].notices, [{ field: 'photos', issue: 'same_count' }])
-    assert.deepEqual(rows[1].errors, { _: ['invalid'] })
+    assert.equal(rows[1].rejection?.reason, 'invalid')
     assert.deepEqual(rows[2].notices, [
       { field: 'exposure', issue: 'quota_full', requested: 'high', given: 'medium' },
     ])

@@ -6,17 +6,13 @@
  */
 import { test } from '@japa/runner'
 import type { Inventory } from '#listings/validators/inventory'
-import type { RowRefusal } from '#listings/services/start_sync'
 import { ARCHIVE_FLOOR, ARCHIVE_SHARE } from '#listings/services/start_sync'
-import { STOCK_SYNC } from '#listings/jobs'
+import { STOCK_SYNC } from '#listings/queues'
 import { FAKE_TX } from '#tests/helpers/fakes'
 import { AGENCY, APP_ID } from './fakes.js'
-import { syncWorld, WORDING } from './sync_fakes.js'
+import { syncWorld } from './sync_fakes.js'
 
 const caller = { id: APP_ID }
-
-/** A refusal the spec can read back: the reason itself. */
-const refusal = (reason: RowRefusal) => ({ ExternalId: [reason] })
 
 const row = (externalId: string | null, extra: Record<string, unknown> = {}) => ({
   externalId,
@@ -49,8 +45,7 @@ async function full(live: number, kept: number, confirmArchives = false) {
       mode: 'full',
       confirmArchives,
       rows: ids(kept).map((externalId) => row(externalId)),
-    }),
-    refusal
+    })
   )
   return { w, result }
 }
@@ -63,8 +58,7 @@ test.group('StartSync: rows refused on arrival', () => {
     const result = await w.starter.execute(
       caller,
       AGENCY,
-      inventory({ rows: [row('A-1'), row('B-1'), row('a-1'), row(null), row(null)] }),
-      refusal
+      inventory({ rows: [row('A-1'), row('B-1'), row('a-1'), row(null), row(null)] })
     )
     assert.isTrue(result.ok)
     const id = result.ok ? result.value.id : 0
@@ -80,7 +74,7 @@ test.group('StartSync: rows refused on arrival', () => {
         [5, null, null],
       ]
     )
-    assert.deepEqual(rows[0].errors, { ExternalId: ['repeated_external_id'] })
+    assert.deepEqual(rows[0].rejection, { ok: false, reason: 'repeated_external_id' })
     assert.isNull(rows[0].payload)
     assert.isNull(rows[2].payload)
     assert.isString(rows[1].payload)
@@ -96,8 +90,7 @@ test.group('StartSync: rows refused on arrival', () => {
     const result = await w.starter.execute(
       caller,
       AGENCY,
-      inventory({ rows: [row('A-1'), row('B-1')], archives: ['b-1', 'X-1', 'x-1', 'Y-1'] }),
-      refusal
+      inventory({ rows: [row('A-1'), row('B-1')], archives: ['b-1', 'X-1', 'x-1', 'Y-1'] })
     )
     const id = result.ok ? result.value.id : 0
     assert.deepEqual(
@@ -112,7 +105,7 @@ test.group('StartSync: rows refused on arrival', () => {
         [5, 'archive', 'Y-1', null],
       ]
     )
-    assert.deepEqual(w.syncs.rowsOf(id)[2].errors, { ExternalId: ['archive_also_sent'] })
+    assert.deepEqual(w.syncs.rowsOf(id)[2].rejection, { ok: false, reason: 'archive_also_sent' })
     assert.notInclude(
       w.syncs.calls.map((call) => call.split(' ')[0]),
       'countAbsent',
@@ -127,8 +120,7 @@ test.group('StartSync: rows refused on arrival', () => {
     const result = await w.starter.execute(
       caller,
       AGENCY,
-      inventory({ simulate: true, rows: [row('A-1'), row('B-1')] }),
-      refusal
+      inventory({ simulate: true, rows: [row('A-1'), row('B-1')] })
     )
     assert.isTrue(result.ok)
     assert.include(result.ok && result.value, {
@@ -195,8 +187,7 @@ test.group('StartSync: the archive guard (more than 20 % and more than 5)', () =
     const result = await w.starter.execute(
       caller,
       AGENCY,
-      inventory({ mode: 'full', confirmArchives: true, rows: [row('NEW-1')] }),
-      refusal
+      inventory({ mode: 'full', confirmArchives: true, rows: [row('NEW-1')] })
     )
     assert.isTrue(result.ok)
     assert.equal(result.ok && result.value.total, 1, 'the archives are listed when it starts')
@@ -212,15 +203,14 @@ test.group('StartSync: Completa archives exactly the absent ones', () => {
     const result = await w.starter.execute(
       caller,
       AGENCY,
-      inventory({ mode: 'full', rows: [row('a-1'), row('C-1'), row('NEW-1')] }),
-      refusal
+      inventory({ mode: 'full', rows: [row('a-1'), row('C-1'), row('NEW-1')] })
     )
     assert.isTrue(result.ok)
     assert.equal(result.ok && result.value.total, 3, 'the rows; the archives come when it starts')
     assert.isTrue(w.syncs.syncs[0].archivesPending)
     // A listing created before it starts (by a sync queued ahead of it) is archived too.
     w.syncs.live.push('E-1')
-    await w.runSync.execute(1, WORDING)
+    await w.runSync.execute(1)
     assert.deepEqual(
       w.syncs.rowsOf(1).map((one) => [one.position, one.kind, one.externalId]),
       [
@@ -243,8 +233,7 @@ test.group('StartSync: Completa archives exactly the absent ones', () => {
     const result = await w.starter.execute(
       caller,
       AGENCY,
-      inventory({ mode: 'full', rows: [row('A-1'), row('B-1')] }),
-      refusal
+      inventory({ mode: 'full', rows: [row('A-1'), row('B-1')] })
     )
     assert.isTrue(result.ok)
     await w.syncs.listArchives(1, FAKE_TX)

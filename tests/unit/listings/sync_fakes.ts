@@ -25,7 +25,8 @@ import type {
   SyncOutcome,
   SyncState,
 } from '#listings/stores/sync_store'
-import type { RowWording } from '#listings/services/run_sync'
+import type BodyMembers from '#core/services/body_members'
+import type { UnknownMember } from '#core/services/body_members'
 import RunSync from '#listings/services/run_sync'
 import StartSync from '#listings/services/start_sync'
 import { FAKE_TX } from '#tests/helpers/fakes'
@@ -259,7 +260,7 @@ export class FakeSyncStore implements Pick<
       if (!row || row.outcome) continue
       Object.assign(row, {
         outcome: result.outcome,
-        errors: result.errors ?? undefined,
+        rejection: result.rejection ?? undefined,
         notices: result.notices ?? undefined,
         payload: null,
         payloadValue: null,
@@ -365,15 +366,16 @@ export class FakeSyncDirectory implements Pick<AgencyDirectory, 'forApp'> {
   }
 }
 
-/** Row refusals in plain words, as a spec can read them back (http/problems words the real ones). */
-export const WORDING: RowWording = {
-  failure: (failure) => ({ _: [failure.reason] }),
-  invalid: (messages) => Object.fromEntries(messages.map((item) => [item.field, [item.message]])),
-  unknownMembers: (row) =>
-    row && typeof row === 'object' && 'Desconocido' in row ? { Desconocido: ['unknown'] } : null,
-  notFound: () => ({ ExternalId: ['not_found'] }),
-  tooLarge: () => ({ _: ['too_large'] }),
-  unexpected: () => ({ _: ['unexpected'] }),
+/** The create body's members, as far as the specs go: any but `Desconocido` (the real ones: the OpenAPI document). */
+export class FakeBodyMembers implements Pick<BodyMembers, 'unknownIn'> {
+  operations: string[] = []
+
+  async unknownIn(operation: string, body: unknown): Promise<UnknownMember[]> {
+    this.operations.push(operation)
+    return body && typeof body === 'object' && 'Desconocido' in body
+      ? [{ path: 'Desconocido' }]
+      : []
+  }
 }
 
 /** StartSync and RunSync on one set of fakes, with the listing actions of ./fakes.ts. */
@@ -387,6 +389,7 @@ export function syncWorld() {
   const appEvents = new FakeAppEvents()
   const directory = new FakeSyncDirectory()
   const standing = new FakeAppStanding()
+  const bodyMembers = new FakeBodyMembers()
   const starter = new StartSync(
     syncs as unknown as SyncStore,
     unitOfWork as unknown as UnitOfWork,
@@ -402,7 +405,8 @@ export function syncWorld() {
     unitOfWork as unknown as UnitOfWork,
     appEvents as unknown as AppEvents,
     runner as unknown as JobRunner,
-    standing as unknown as AppStanding
+    standing as unknown as AppStanding,
+    bodyMembers as unknown as BodyMembers
   )
   return {
     ...w,
@@ -413,6 +417,7 @@ export function syncWorld() {
     appEvents,
     syncDirectory: directory,
     standing,
+    bodyMembers,
     starter,
     runSync,
   }

@@ -9,11 +9,10 @@
 import { test } from '@japa/runner'
 import { currentYear } from '#listings/services/listing_rules'
 import { BATCH, MAX_STARTS } from '#listings/services/run_sync'
-import type { RowRefusal } from '#listings/services/start_sync'
 import { MAX_ROW_BYTES } from '#listings/stores/sync_store'
-import { STOCK_SYNC } from '#listings/jobs'
+import { STOCK_SYNC } from '#listings/queues'
 import { AGENCY, APP_ID, listingRow, plan } from './fakes.js'
-import { syncWorld, WORDING } from './sync_fakes.js'
+import { syncWorld } from './sync_fakes.js'
 
 type World = ReturnType<typeof syncWorld>
 
@@ -61,7 +60,7 @@ test.group('RunSync: the drop guard when a full sync starts', () => {
     const w = syncWorld()
     const id = fullSync(w, 10, 4)
     w.syncs.nextId = 9
-    assert.equal(await w.runSync.execute(id, WORDING), 'finished')
+    assert.equal(await w.runSync.execute(id), 'finished')
     const sync = w.syncs.sync(id)
     assert.equal(sync.state, 'failed')
     assert.deepEqual(sync.failure, { reason: 'too_many_archives', archives: 6, live: 10 })
@@ -91,19 +90,19 @@ test.group('RunSync: the drop guard when a full sync starts', () => {
   }) => {
     const five = syncWorld()
     const a = fullSync(five, 10, 5)
-    await five.runSync.execute(a, WORDING)
+    await five.runSync.execute(a)
     assert.include(five.syncs.sync(a), { state: 'done', failure: null })
     assert.equal(five.syncs.sync(a).counts.archived, 5)
 
     const eight = syncWorld()
     const b = fullSync(eight, 40, 32)
-    await eight.runSync.execute(b, WORDING)
+    await eight.runSync.execute(b)
     assert.equal(eight.syncs.sync(b).state, 'done')
     assert.equal(eight.syncs.sync(b).counts.archived, 8)
 
     const nine = syncWorld()
     const c = fullSync(nine, 40, 31)
-    await nine.runSync.execute(c, WORDING)
+    await nine.runSync.execute(c)
     assert.deepEqual(nine.syncs.sync(c).failure, {
       reason: 'too_many_archives',
       archives: 9,
@@ -115,7 +114,7 @@ test.group('RunSync: the drop guard when a full sync starts', () => {
   test('with ConfirmarBajas: 6 of 10 archived', async ({ assert }) => {
     const w = syncWorld()
     const id = fullSync(w, 10, 4, { confirmArchives: true })
-    await w.runSync.execute(id, WORDING)
+    await w.runSync.execute(id)
     assert.include(w.syncs.sync(id), { state: 'done', failure: null })
     assert.equal(w.syncs.sync(id).counts.archived, 6)
     assert.lengthOf(archivedListings(w), 6)
@@ -126,7 +125,7 @@ test.group('RunSync: the drop guard when a full sync starts', () => {
   }) => {
     const w = syncWorld()
     const id = fullSync(w, 10, 4, { simulated: true })
-    await w.runSync.execute(id, WORDING)
+    await w.runSync.execute(id)
     assert.include(w.syncs.sync(id), {
       state: 'done',
       failure: null,
@@ -137,7 +136,7 @@ test.group('RunSync: the drop guard when a full sync starts', () => {
 
     const under = syncWorld()
     const other = fullSync(under, 10, 5, { simulated: true, confirmationRequired: true })
-    await under.runSync.execute(other, WORDING)
+    await under.runSync.execute(other)
     assert.include(under.syncs.sync(other), { state: 'done', confirmationRequired: false })
   })
 
@@ -147,11 +146,11 @@ test.group('RunSync: the drop guard when a full sync starts', () => {
     const w = syncWorld()
     const id = fullSync(w, 10, 4, { confirmArchives: true })
     w.syncs.loseLeaseAtRenew = 1
-    assert.equal(await w.runSync.execute(id, WORDING), 'waiting')
+    assert.equal(await w.runSync.execute(id), 'waiting')
     w.syncs.loseLeaseAtRenew = Infinity
     // The listings it archived are no longer live: a second count would see 0 of 4.
     w.syncs.live = ids(4)
-    assert.equal(await w.runSync.execute(id, WORDING), 'finished')
+    assert.equal(await w.runSync.execute(id), 'finished')
     assert.equal(w.syncs.sync(id).counts.archived, 6)
     assert.equal(w.syncs.calls.filter((call) => call === 'listArchives (tx)').length, 2)
     assert.equal(w.syncs.sync(id).total, 10, 'listed once')
@@ -183,7 +182,7 @@ test.group('RunSync: the app disabled, or left without a live token', () => {
     w.standing.onAsk = (asked) => {
       if (asked === 2) w.standing.standing = 'disabled'
     }
-    assert.equal(await w.runSync.execute(id, WORDING), 'finished')
+    assert.equal(await w.runSync.execute(id), 'finished')
     const sync = w.syncs.sync(id)
     assert.include(sync, { state: 'failed', processed: BATCH })
     assert.equal(sync.counts.created, BATCH)
@@ -199,7 +198,7 @@ test.group('RunSync: the app disabled, or left without a live token', () => {
     const w = syncWorld()
     w.standing.standing = 'no_live_token'
     const id = newRows(w, 3)
-    await w.runSync.execute(id, WORDING)
+    await w.runSync.execute(id)
     assert.deepEqual(w.syncs.sync(id).failure, {
       reason: 'app_unavailable',
       standing: 'no_live_token',
@@ -212,7 +211,7 @@ test.group('RunSync: the app disabled, or left without a live token', () => {
     simulated.standing.onAsk = (asked) => {
       if (asked === 2) simulated.standing.standing = 'disabled'
     }
-    await simulated.runSync.execute(other, WORDING)
+    await simulated.runSync.execute(other)
     assert.include(simulated.syncs.sync(other), { state: 'failed', processed: 0 })
   })
 
@@ -221,7 +220,7 @@ test.group('RunSync: the app disabled, or left without a live token', () => {
   }) => {
     const w = syncWorld()
     const id = newRows(w, BATCH * 2 + 1)
-    await w.runSync.execute(id, WORDING)
+    await w.runSync.execute(id)
     assert.equal(w.syncs.sync(id).state, 'done')
     // Batches of 100, 100 and 1, then the read that finds none left.
     assert.equal(w.standing.asked, 4)
@@ -243,11 +242,11 @@ test.group('RunSync: a sync that keeps failing at one row', () => {
       throw new Error('the worker died here')
     }
     for (let start = 1; start <= MAX_STARTS; start++) {
-      await assert.rejects(() => w.runSync.execute(id, WORDING), /died here/)
+      await assert.rejects(() => w.runSync.execute(id), /died here/)
       assert.equal(w.syncs.sync(id).state, 'running', `still running after start ${start}`)
     }
     w.syncs.pending = pending
-    assert.equal(await w.runSync.execute(id, WORDING), 'finished')
+    assert.equal(await w.runSync.execute(id), 'finished')
     assert.equal(deaths, MAX_STARTS)
     assert.include(w.syncs.sync(id), { state: 'failed', processed: 0 })
     assert.deepEqual(w.syncs.sync(id).failure, { reason: 'kept_failing', starts: MAX_STARTS })
@@ -263,12 +262,12 @@ test.group('RunSync: a sync that keeps failing at one row', () => {
     // Each start does one batch, then loses its worker (the lease lost here).
     w.syncs.loseLeaseAtRenew = 1
     for (let start = 1; start <= 4; start++) {
-      assert.equal(await w.runSync.execute(id, WORDING), 'waiting')
+      assert.equal(await w.runSync.execute(id), 'waiting')
       w.syncs.renewals = 0
       assert.equal(w.syncs.sync(id).starts, 1, `start ${start} is the first at its row`)
     }
     w.syncs.loseLeaseAtRenew = Infinity
-    assert.equal(await w.runSync.execute(id, WORDING), 'finished')
+    assert.equal(await w.runSync.execute(id), 'finished')
     assert.include(w.syncs.sync(id), { state: 'done', processed: BATCH * 4 })
   })
 
@@ -281,7 +280,6 @@ test.group('RunSync: a sync that keeps failing at one row', () => {
 })
 
 test.group('Rows too large to read', () => {
-  const refusal = (reason: RowRefusal) => ({ _: [reason] })
   /** A row whose JSON text is exactly `bytes` bytes of UTF-8 (padding with `char`). */
   function rowOf(externalId: string, bytes: number, char = 'x') {
     const base = JSON.stringify({ ExternalId: externalId, Zz: '' })
@@ -305,30 +303,25 @@ test.group('Rows too large to read', () => {
     assert.equal(Buffer.byteLength(rows[1].payload), MAX_ROW_BYTES + 1)
     assert.isBelow(rows[2].payload.length, MAX_ROW_BYTES)
     assert.isAbove(Buffer.byteLength(rows[2].payload), MAX_ROW_BYTES)
-    const started = await w.starter.execute(
-      { id: APP_ID },
-      AGENCY,
-      {
-        mode: 'partial',
-        simulate: false,
-        confirmArchives: false,
-        rows,
-        archives: [],
-        bodyHash: 'h',
-      },
-      refusal
-    )
+    const started = await w.starter.execute({ id: APP_ID }, AGENCY, {
+      mode: 'partial',
+      simulate: false,
+      confirmArchives: false,
+      rows,
+      archives: [],
+      bodyHash: 'h',
+    })
     assert.isTrue(started.ok)
     const stored = w.syncs.rowsOf(1)
     assert.isNotNull(stored[0].payload)
     assert.isUndefined(stored[0].outcome)
     for (const row of stored.slice(1)) {
       assert.include(row, { outcome: 'rejected', payload: null })
-      assert.deepEqual(row.errors, { _: ['row_too_large'] })
+      assert.deepEqual(row.rejection, { ok: false, reason: 'row_too_large' })
     }
   })
 
-  test('a stored row the worker may not read (oversize): rejected with its wording, the others go on', async ({
+  test('a stored row the worker may not read (oversize): rejected as too large, the others go on', async ({
     assert,
   }) => {
     const w = syncWorld()
@@ -338,33 +331,27 @@ test.group('Rows too large to read', () => {
       (await pending(...args)).map((row) =>
         row.position === 1 ? { ...row, payload: null, oversize: true } : row
       )
-    await w.runSync.execute(id, WORDING)
+    await w.runSync.execute(id)
     assert.deepEqual(w.syncs.outcomes(id), { 1: 'rejected', 2: 'created' })
-    assert.deepEqual(w.syncs.rowsOf(id)[0].errors, { _: ['too_large'] })
+    assert.deepEqual(w.syncs.rowsOf(id)[0].rejection, { ok: false, reason: 'row_too_large' })
   })
 })
 
 test.group('StartSync: a simulation and the guard on arrival', () => {
-  const refusal = (reason: RowRefusal) => ({ _: [reason] })
   async function simulate(live: number, kept: number, simulated = true) {
     const w = syncWorld()
     w.syncs.live = ids(live)
-    const started = await w.starter.execute(
-      { id: APP_ID },
-      AGENCY,
-      {
-        mode: 'full',
-        simulate: simulated,
-        confirmArchives: false,
-        rows: ids(kept).map((externalId) => ({
-          externalId,
-          payload: JSON.stringify(body(externalId)),
-        })),
-        archives: [],
-        bodyHash: 'h',
-      },
-      refusal
-    )
+    const started = await w.starter.execute({ id: APP_ID }, AGENCY, {
+      mode: 'full',
+      simulate: simulated,
+      confirmArchives: false,
+      rows: ids(kept).map((externalId) => ({
+        externalId,
+        payload: JSON.stringify(body(externalId)),
+      })),
+      archives: [],
+      bodyHash: 'h',
+    })
     return { w, started }
   }
 
