@@ -78,9 +78,7 @@ export class AgencyHooks {
     return source
   }
 
-  async #services<T>(
-    part: 'operatorHandover' | 'suspensionEffects' | 'planUsage'
-  ): Promise<T[]> {
+  async #services<T>(part: 'operatorHandover' | 'suspensionEffects' | 'planUsage'): Promise<T[]> {
     const modules = (await this.registry.contributions(part)) as ServiceModule<T>[]
     return Promise.all(modules.map(({ default: Service }) => app.container.make(Service)))
   }

@@ -22,8 +22,9 @@ type Factory<T> = (resolver: ContainerResolver<any>) => T | Promise<T>
 
 /** The constructor collaborators AdonisJS records for an `@inject()` class (`design:paramtypes`). */
 export function collaborators(binding: unknown): unknown[] {
-  const injections = (binding as { containerInjections?: Record<string, { dependencies: unknown[] }> })
-    .containerInjections
+  const injections = (
+    binding as { containerInjections?: Record<string, { dependencies: unknown[] }> }
+  ).containerInjections
   return injections?._constructor?.dependencies ?? []
 }
 
@@ -100,7 +101,9 @@ export class Lifetimes {
         const path = [binding, ...this.#pathToContext(dep, new Set())]
         if (dep === HttpContext || path.length > 1) {
           const through = path.map(nameOf).join(' → ')
-          problems.push(`${nameOf(binding)} is process-wide but depends on HttpContext (${through})`)
+          problems.push(
+            `${nameOf(binding)} is process-wide but depends on HttpContext (${through})`
+          )
         } else {
           problems.push(
             `${nameOf(binding)} is process-wide but depends on ${nameOf(dep)}, which is built per use`
@@ -163,7 +166,8 @@ export class Lifetimes {
     container.restoreAll = (bindings) => {
       restoreAll(bindings)
       if (bindings) for (const binding of bindings) this.#rebuildOn(binding)
-      else for (const [singleton, factory] of this.#factories) container.singleton(singleton, factory)
+      else
+        for (const [singleton, factory] of this.#factories) container.singleton(singleton, factory)
     }
   }
 }

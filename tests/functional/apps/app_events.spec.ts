@@ -104,15 +104,15 @@ test.group('App events: apps.webhook deliveries through a real worker', (group) 
     const done = await settled(delivery!.id)
     assert.equal(done.status, 'delivered')
     assert.equal(done.channel, 'app.invitaciones')
-    const [logged] = await (await app.container.make(DeliveryService)).list('app_webhook', done.ownerId)
+    const [logged] = await (
+      await app.container.make(DeliveryService)
+    ).list('app_webhook', done.ownerId)
     assert.equal(logged.attempts[0].statusCode, 200)
   })
 
   test('no subscription, or an inactive one: emit queues nothing', async ({ client, assert }) => {
     const { app: caller, token } = await createCaller('Quiet app')
-    const none = await db.transaction((trx) =>
-      emitEvent(caller.id, 'invitaciones', event(), trx)
-    )
+    const none = await db.transaction((trx) => emitEvent(caller.id, 'invitaciones', event(), trx))
     assert.isNull(none)
     await client
       .put(URL_TOPIC)
@@ -211,7 +211,9 @@ test.group('App events: apps.webhook deliveries through a real worker', (group) 
       receiver.requests.map((request) => request.path),
       ['/moved', '/moved']
     )
-    const [logged] = await (await app.container.make(DeliveryService)).list('app_webhook', done.ownerId)
+    const [logged] = await (
+      await app.container.make(DeliveryService)
+    ).list('app_webhook', done.ownerId)
     assert.deepEqual(
       logged.attempts.map((attempt) => attempt.statusCode),
       [302, 302]

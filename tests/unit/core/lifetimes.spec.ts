@@ -69,7 +69,9 @@ test.group('Lifetimes: the boot-time check', () => {
     assert.doesNotThrow(() => lifetimes.check())
   })
 
-  test('HttpContext reached through a per-use collaborator is named with its path', ({ assert }) => {
+  test('HttpContext reached through a per-use collaborator is named with its path', ({
+    assert,
+  }) => {
     const { lifetimes } = fresh()
     lifetimes.singleton(ThroughContext)
     assert.deepEqual(lifetimes.problems(), [
@@ -77,7 +79,9 @@ test.group('Lifetimes: the boot-time check', () => {
     ])
   })
 
-  test('the boot fails on such a binding (the core provider runs the check)', async ({ assert }) => {
+  test('the boot fails on such a binding (the core provider runs the check)', async ({
+    assert,
+  }) => {
     const { container, lifetimes } = fresh()
     lifetimes.singleton(UsesContext)
     const appLike = { container, config: { get: () => ({}) } } as unknown as ApplicationService
@@ -95,7 +99,10 @@ test.group('Lifetimes: the boot-time check', () => {
     )
     assert.strictEqual(await app.container.make(ShowListing), await app.container.make(ShowListing))
     // What is not bound process-wide is built on each make.
-    assert.notStrictEqual(await app.container.make(PerRequest), await app.container.make(PerRequest))
+    assert.notStrictEqual(
+      await app.container.make(PerRequest),
+      await app.container.make(PerRequest)
+    )
   })
 
   test('a class with constructor parameters but no @inject() is refused, not built empty', async ({
@@ -110,73 +117,76 @@ test.group('Lifetimes: the boot-time check', () => {
   })
 })
 
-test.group('Lifetimes: a swap reaches the singletons built on it, and its restore undoes it', () => {
-  test('swapped after the singleton was built: the fake is used, and gone after restore', async ({
-    assert,
-  }) => {
-    const { container, lifetimes } = fresh()
-    lifetimes.singleton(Store)
-    lifetimes.singleton(Action)
-    const before = await container.make(Action)
-    const fake = new Store()
+test.group(
+  'Lifetimes: a swap reaches the singletons built on it, and its restore undoes it',
+  () => {
+    test('swapped after the singleton was built: the fake is used, and gone after restore', async ({
+      assert,
+    }) => {
+      const { container, lifetimes } = fresh()
+      lifetimes.singleton(Store)
+      lifetimes.singleton(Action)
+      const before = await container.make(Action)
+      const fake = new Store()
 
-    container.swap(Store, () => fake)
-    const during = await container.make(Action)
-    assert.strictEqual(during.store, fake)
-    assert.strictEqual(await container.make(Action), during)
+      container.swap(Store, () => fake)
+      const during = await container.make(Action)
+      assert.strictEqual(during.store, fake)
+      assert.strictEqual(await container.make(Action), during)
 
-    container.restore(Store)
-    const after = await container.make(Action)
-    assert.notStrictEqual(after.store, fake)
-    assert.strictEqual(after.store, await container.make(Store))
-    assert.strictEqual(await container.make(Action), after)
-    assert.notStrictEqual(after, during)
-    assert.instanceOf(before.store, Store)
-  })
+      container.restore(Store)
+      const after = await container.make(Action)
+      assert.notStrictEqual(after.store, fake)
+      assert.strictEqual(after.store, await container.make(Store))
+      assert.strictEqual(await container.make(Action), after)
+      assert.notStrictEqual(after, during)
+      assert.instanceOf(before.store, Store)
+    })
 
-  test('first built during the swap (the test-order trap): restore still leaves no fake behind', async ({
-    assert,
-  }) => {
-    const { container, lifetimes } = fresh()
-    lifetimes.singleton(Store)
-    lifetimes.singleton(Action)
-    const fake = new Store()
-    container.swap(Store, () => fake)
-    assert.strictEqual((await container.make(Action)).store, fake)
+    test('first built during the swap (the test-order trap): restore still leaves no fake behind', async ({
+      assert,
+    }) => {
+      const { container, lifetimes } = fresh()
+      lifetimes.singleton(Store)
+      lifetimes.singleton(Action)
+      const fake = new Store()
+      container.swap(Store, () => fake)
+      assert.strictEqual((await container.make(Action)).store, fake)
 
-    container.restore(Store)
-    assert.notStrictEqual((await container.make(Action)).store, fake)
-  })
+      container.restore(Store)
+      assert.notStrictEqual((await container.make(Action)).store, fake)
+    })
 
-  test('restoreAll undoes every swap, with or without a list', async ({ assert }) => {
-    const { container, lifetimes } = fresh()
-    lifetimes.singleton(Store)
-    lifetimes.singleton(Action)
-    const fake = new Store()
-    container.swap(Store, () => fake)
-    assert.strictEqual((await container.make(Action)).store, fake)
-    container.restoreAll([Store])
-    assert.notStrictEqual((await container.make(Action)).store, fake)
+    test('restoreAll undoes every swap, with or without a list', async ({ assert }) => {
+      const { container, lifetimes } = fresh()
+      lifetimes.singleton(Store)
+      lifetimes.singleton(Action)
+      const fake = new Store()
+      container.swap(Store, () => fake)
+      assert.strictEqual((await container.make(Action)).store, fake)
+      container.restoreAll([Store])
+      assert.notStrictEqual((await container.make(Action)).store, fake)
 
-    container.swap(Store, () => fake)
-    assert.strictEqual((await container.make(Action)).store, fake)
-    container.restoreAll()
-    assert.notStrictEqual((await container.make(Action)).store, fake)
-  })
+      container.swap(Store, () => fake)
+      assert.strictEqual((await container.make(Action)).store, fake)
+      container.restoreAll()
+      assert.notStrictEqual((await container.make(Action)).store, fake)
+    })
 
-  test('on the app: a store swapped under a built action, then restored', async ({ assert }) => {
-    const real = await app.container.make(ShowListing)
-    const fake = new ListingStore()
-    app.container.swap(ListingStore, () => fake)
-    try {
-      const during = await app.container.make(ShowListing)
-      assert.strictEqual((during as any).listings, fake)
-    } finally {
-      app.container.restore(ListingStore)
-    }
-    const after = await app.container.make(ShowListing)
-    assert.notStrictEqual((after as any).listings, fake)
-    assert.strictEqual((after as any).listings, await app.container.make(ListingStore))
-    assert.strictEqual((real as any).listings, (after as any).listings)
-  })
-})
+    test('on the app: a store swapped under a built action, then restored', async ({ assert }) => {
+      const real = await app.container.make(ShowListing)
+      const fake = new ListingStore()
+      app.container.swap(ListingStore, () => fake)
+      try {
+        const during = await app.container.make(ShowListing)
+        assert.strictEqual((during as any).listings, fake)
+      } finally {
+        app.container.restore(ListingStore)
+      }
+      const after = await app.container.make(ShowListing)
+      assert.notStrictEqual((after as any).listings, fake)
+      assert.strictEqual((after as any).listings, await app.container.make(ListingStore))
+      assert.strictEqual((real as any).listings, (after as any).listings)
+    })
+  }
+)
