@@ -8,7 +8,8 @@ export default defineConfig({
   ],
 
   providers: [
-    // First registered, last shut down: stops the embedded database after everything else.
+    // The core module. First registered, last shut down: stops the embedded database
+    // after everything else (app/core/core_provider.ts).
     () => import('#core/core_provider'),
     () => import('@adonisjs/core/providers/app_provider'),
     () => import('@adonisjs/core/providers/hash_provider'),
@@ -22,10 +23,17 @@ export default defineConfig({
     () => import('@adonisjs/drive/drive_provider'),
     () => import('@adonisjs/session/session_provider'),
     () => import('@adonisjs/shield/shield_provider'),
+    // The feature modules, in the modules' order: a module's boot() registers on the
+    // hooks of modules above it, and hooks run in this order (listings before leads).
+    () => import('#catalog/provider'),
+    () => import('#apps/provider'),
+    () => import('#agencies/provider'),
+    () => import('#listings/provider'),
+    () => import('#leads/provider'),
+    () => import('#buyers/provider'),
   ],
 
   preloads: [
-    () => import('#start/modules'),
     () => import('#start/routes'),
     () => import('#start/kernel'),
     { file: () => import('#start/metrics'), environment: ['web'] },

@@ -1,6 +1,6 @@
 /*
  * Ace loader for the commands of core and of the feature modules (the command
- * side of start/modules.ts). Command files import only ace at the top; their
+ * side of their providers, app/<module>/provider.ts). Command files import only ace at the top; their
  * work is imported inside run().
  */
 import { ListLoader } from '@adonisjs/core/ace'

@@ -1,13 +1,16 @@
 /*
- * What the agencies module needs from the modules that depend on it. They
- * register here from their `boot.ts` (start/modules.ts), so agencies imports
+ * What the agencies module needs from the modules that depend on it: three
+ * hooks of the core registry (app/core/modules.ts), typed here. The listings
+ * and leads providers register their handlers in `boot()`, so agencies imports
  * none of them and the module graph stays acyclic (docs/architecture.md).
  */
+import { inject } from '@adonisjs/core'
 import app from '@adonisjs/core/services/app'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { Result } from '#core/result'
+import ModuleRegistry from '#core/modules'
 
-type LazyService<T> = () => Promise<{ default: new (...args: any[]) => T }>
+type ServiceModule<T> = { default: new (...args: any[]) => T }
 
 /**
  * A module's share of a detach (docs/spec.md §4.3): moves the leaving
@@ -45,54 +48,38 @@ export interface SuspensionEffects {
   ): Promise<number>
 }
 
-const handovers = new Map<string, LazyService<OperatorHandover>>()
-const suspensionEffects = new Map<string, LazyService<SuspensionEffects>>()
-let usageSource: LazyService<PlanUsageSource> | undefined
-
-/** Registers `module`'s handover; detaches run them in registration (start/modules.ts) order. */
-export function onOperatorDetached(module: string, handover: LazyService<OperatorHandover>) {
-  handovers.set(module, handover)
-}
-
-/** Registers `module`'s share of suspensions and plan downgrades. */
-export function onSuspension(module: string, effects: LazyService<SuspensionEffects>) {
-  suspensionEffects.set(module, effects)
-}
-
-/** Registers the module that counts an agency's listings (listings). */
-export function providePlanUsage(source: LazyService<PlanUsageSource>) {
-  usageSource = source
-}
-
-export function operatorHandovers(): Promise<OperatorHandover[]> {
-  return Promise.all([...handovers.values()].map(async (load) => make(load)))
-}
-
-export function suspensionEffectsOf(): Promise<SuspensionEffects[]> {
-  return Promise.all([...suspensionEffects.values()].map(async (load) => make(load)))
-}
-
-export function planUsageSource(): Promise<PlanUsageSource> {
-  if (!usageSource) throw new Error('No module provides plan usage (start/modules.ts)')
-  return make(usageSource)
+declare module '#core/modules' {
+  interface Contributions {
+    /** A module's handover of a detached operator's work; detaches run them in module order. */
+    operatorHandover: ServiceModule<OperatorHandover>
+    /** A module's share of suspensions and plan downgrades. */
+    suspensionEffects: ServiceModule<SuspensionEffects>
+    /** The module that counts an agency's listings (listings): one. */
+    planUsage: ServiceModule<PlanUsageSource>
+  }
 }
 
 /** The hooks as an injectable collaborator of the agencies actions (unit specs pass a fake). */
+@inject()
 export class AgencyHooks {
+  constructor(private registry: ModuleRegistry) {}
+
   operatorHandovers(): Promise<OperatorHandover[]> {
-    return operatorHandovers()
+    return this.#services<OperatorHandover>('operatorHandover')
   }
 
   suspensionEffects(): Promise<SuspensionEffects[]> {
-    return suspensionEffectsOf()
+    return this.#services<SuspensionEffects>('suspensionEffects')
   }
 
-  planUsageSource(): Promise<PlanUsageSource> {
-    return planUsageSource()
+  async planUsageSource(): Promise<PlanUsageSource> {
+    const [source] = await this.#services<PlanUsageSource>('planUsage')
+    if (!source) throw new Error('No module provides plan usage (its provider’s boot())')
+    return source
   }
-}
 
-async function make<T>(load: LazyService<T>): Promise<T> {
-  const { default: Service } = await load()
-  return app.container.make(Service)
+  async #services<T>(part: 'operatorHandover' | 'suspensionEffects' | 'planUsage'): Promise<T[]> {
+    const modules = (await this.registry.contributions(part)) as ServiceModule<T>[]
+    return Promise.all(modules.map(({ default: Service }) => app.container.make(Service)))
+  }
 }

@@ -1,5 +1,5 @@
 /*
- * Queues of the agencies module (listed in start/modules.ts).
+ * Queues of the agencies module (contributed by its provider, app/agencies/provider.ts).
  */
 import type { JobDefinition } from '#core/jobs/types'
 

@@ -1,15 +1,22 @@
 /*
- * The one way a feature module plugs into the application. `start/modules.ts`
- * lists every module and what it contributes (queues, OpenAPI, reference data,
- * start steps, boot hooks; commands in start/commands.ts); core reads those
- * contributions here and never imports a module
- * (tests/unit/core/module_boundaries.spec.ts keeps it so).
+ * The one typed registry through which a feature module plugs into the
+ * application. Each module's provider (`app/<module>/provider.ts`, listed in
+ * adonisrc.ts in the modules' order) contributes in its `boot()`: its queues,
+ * OpenAPI fragment, reference data, start steps, scrape-time metrics and its
+ * handlers on the hooks of the modules above it. Core reads them here and never
+ * imports a module (tests/unit/core/module_boundaries.spec.ts keeps it so).
+ *
+ * A module that offers a hook of its own adds it to `Contributions` by
+ * declaration merging (agencies: app/agencies/hooks.ts), so a handler of the
+ * wrong shape does not compile. Every contribution is loaded when first read:
+ * registering imports nothing.
  */
+import app from '@adonisjs/core/services/app'
 import type { BaseCommand } from '@adonisjs/core/ace'
 import type { JobDefinition } from '#core/jobs/types'
 import type { OpenApiFragment } from '#core/openapi/helpers'
 import type { ScrapeSet } from '#core/metrics/types'
-import type { DeadDeliveryHook } from '#core/outbound/deliveries'
+import type { DeadDeliveryHook } from '#core/outbound/dead_hooks'
 
 export type ReferenceDataLoader = { name: string; load: () => Promise<string | void> }
 
@@ -24,67 +31,59 @@ export type StartContext = Pick<BaseCommand, 'logger' | 'ui'> & {
 }
 export type StartStep = { run: (context: StartContext) => Promise<void> }
 
-type Lazy<T> = () => Promise<T>
-
-export type FeatureModule = {
-  name: string
-  /**
-   * The module's `boot.ts`: registers its handlers on the hooks of the modules
-   * it depends on (e.g. agencies' operator handover), so those never import it.
-   * Run once, in list order, when the modules are registered.
-   */
-  boot?: Lazy<{ boot: () => void | Promise<void> }>
+/** Each kind of contribution, as the file that provides it exports it. */
+export interface Contributions {
   /** The module's `jobs.ts`: queues, handlers, schedules. */
-  jobs?: Lazy<{ jobs: JobDefinition[] }>
+  jobs: { jobs: JobDefinition[] }
   /** The module's OpenAPI paths and schemas. */
-  openapi?: Lazy<{ openapi: OpenApiFragment }>
+  openapi: { openapi: OpenApiFragment }
   /** Idempotent loaders `npm start` runs on every boot. */
-  referenceData?: Lazy<{ loaders: ReferenceDataLoader[] }>
+  referenceData: { loaders: ReferenceDataLoader[] }
   /** Steps `npm start` runs after the reference data, before serving (e.g. the demo app). */
-  start?: Lazy<{ steps: StartStep[] }>
+  start: { steps: StartStep[] }
   /** Gauges read at scrape time for `GET /metrics` (docs/design.md §14). */
-  metrics?: Lazy<{ metrics: ScrapeSet[] }>
+  metrics: { metrics: ScrapeSet[] }
   /** Called in the transaction where any delivery goes dead (e.g. to tell the app, docs/design.md §14). */
-  deliveryDead?: Lazy<{ onDeliveryDead: DeadDeliveryHook }>
+  deliveryDead: { onDeliveryDead: DeadDeliveryHook }
 }
 
-type Part = Exclude<keyof FeatureModule, 'name'>
+export type Part = keyof Contributions
+export type Parts = { [P in Part]?: () => Promise<Contributions[P]> }
 
-let registered: FeatureModule[] = []
+type Entry = { name: string; parts: Parts }
 
-/** Called once by the start/modules.ts preload; the job runner learns the queues here. */
-export async function registerModules(modules: FeatureModule[]) {
-  registered = modules
-  for (const hooks of await contributions('boot')) await hooks.boot()
-  const { default: app } = await import('@adonisjs/core/services/app')
-  const { default: JobRunner } = await import('#core/jobs/runner')
-  const { moduleJobs } = await import('#core/jobs/registry')
-  const runner = await app.container.make(JobRunner)
-  runner.register(...(await moduleJobs()))
-}
+export default class ModuleRegistry {
+  #modules: Entry[] = []
 
-/**
- * Adds `module`'s contributions at the end, or just before the module named
- * `before`, until the returned function takes them away: for tests that need a
- * contribution of their own (e.g. a hook that fails). Runs no boot, registers no jobs.
- */
-export function addModule(module: FeatureModule, options: { before?: string } = {}) {
-  const at = options.before ? registered.findIndex((entry) => entry.name === options.before) : -1
-  registered =
-    at < 0 ? [...registered, module] : [...registered.slice(0, at), module, ...registered.slice(at)]
-  return () => {
-    registered = registered.filter((entry) => entry !== module)
+  /**
+   * Adds module `name`'s contributions at the end (provider order), or just
+   * before the module named `before` (a test's own hook, run before leads').
+   * Returns what takes them away again.
+   */
+  contribute(name: string, parts: Parts, options: { before?: string } = {}): () => void {
+    const entry = { name, parts }
+    const at = options.before ? this.#modules.findIndex((m) => m.name === options.before) : -1
+    if (at < 0) this.#modules.push(entry)
+    else this.#modules.splice(at, 0, entry)
+    return () => {
+      this.#modules = this.#modules.filter((m) => m !== entry)
+    }
+  }
+
+  /** The contributing modules' names, in order. */
+  modules(): string[] {
+    return this.#modules.map((m) => m.name)
+  }
+
+  /** Everything the modules contribute under `part`, in module order. */
+  async contributions<P extends Part>(part: P): Promise<Contributions[P][]> {
+    const loaded = await Promise.all(this.#modules.map((m) => m.parts[part]?.()))
+    return loaded.filter((entry) => entry !== undefined) as Contributions[P][]
   }
 }
 
-export function featureModules(): readonly FeatureModule[] {
-  return registered
-}
-
-/** Everything the registered modules contribute under `part`, in module order. */
-export async function contributions<P extends Part>(part: P) {
-  const loaded = await Promise.all(registered.map((module) => module[part]?.()))
-  return loaded.filter((entry) => entry !== undefined) as Awaited<
-    ReturnType<NonNullable<FeatureModule[P]>>
-  >[]
+/** The app's registry's contributions under `part`: for code the container does not build. */
+export async function contributions<P extends Part>(part: P): Promise<Contributions[P][]> {
+  const registry = await app.container.make(ModuleRegistry)
+  return registry.contributions(part)
 }

@@ -1,7 +1,7 @@
 /*
  * What other modules may know about agencies and their operators
  * (docs/module_services.md): a read-only facade over the agencies stores,
- * every lookup index-backed. One instance per process (app/agencies/boot.ts),
+ * every lookup index-backed. One instance per process (app/agencies/provider.ts),
  * which keeps the `forApp` memory.
  */
 import { inject } from '@adonisjs/core'

@@ -57,7 +57,7 @@ export default class DetachOperator {
         }
 
         // The single place where work changes hands: the modules' handovers (listings, then
-        // leads, as start/modules.ts lists them; agencies/hooks.ts).
+        // leads, in provider order, adonisrc.ts; agencies/hooks.ts).
         for (const handover of handovers) {
           const moved = await handover.execute(agencyId, leaving.id, receiving.id, tx)
           // What earlier handovers moved must not stay moved.

@@ -1,6 +1,6 @@
 import { inject } from '@adonisjs/core'
 import AppWebhookStore from '#apps/stores/app_webhook_store'
-import deliveries, { type DeliveryJob } from '#core/outbound/deliveries'
+import { DeliveryService, type DeliveryJob } from '#core/outbound/deliveries'
 import { postAppEvent } from '#apps/services/post_app_event'
 import type { JobContext, JobHandler } from '#core/jobs/types'
 
@@ -12,9 +12,13 @@ import type { JobContext, JobHandler } from '#core/jobs/types'
  */
 @inject()
 export default class AppWebhookJob implements JobHandler<DeliveryJob> {
-  constructor(private webhooks: AppWebhookStore) {}
+  constructor(
+    private webhooks: AppWebhookStore,
+    private deliveries: DeliveryService
+  ) {}
 
   async handle({ deliveryId }: DeliveryJob, job: JobContext) {
+    const deliveries = this.deliveries
     const pending = await deliveries.find(deliveryId)
     if (!pending) return
     const subscription = await this.webhooks.byId(Number(pending.ownerId))

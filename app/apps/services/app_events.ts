@@ -5,7 +5,7 @@
  *   await this.appEvents.emit(appId, 'publicaciones',
  *     { Tipo: 'FotoLista', Agencia, Recurso, Datos: {…} }, trx)
  *
- * (AppEvents injected; `new AppEvents()` also works: its store defaults.)
+ * (AppEvents injected.)
  *
  * The event is ALWAYS recorded (`app_events`, in `trx`: an outbox — nothing is
  * lost, nothing of a rolled-back change survives) for GET /v3/eventos. When the
@@ -24,7 +24,7 @@ import { DateTime } from 'luxon'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { AppTopic } from '#apps/topics'
 import AppEventStore, { type EventRow } from '#apps/stores/app_event_store'
-import deliveries from '#core/outbound/deliveries'
+import { DeliveryService } from '#core/outbound/deliveries'
 import { APP_WEBHOOK_QUEUE } from '#apps/jobs'
 
 export type AgencyOfEvent = { AdminMail: string; href: string }
@@ -66,8 +66,10 @@ export function eventBody(event: Pick<EventRow, 'id' | 'topic' | 'payload'>): Ev
 
 @inject()
 export default class AppEvents {
-  // The default keeps `new AppEvents()` of the modules that do not inject it yet working.
-  constructor(private events: AppEventStore = new AppEventStore()) {}
+  constructor(
+    private events: AppEventStore,
+    private deliveries: DeliveryService
+  ) {}
 
   async emit(appId: number, topic: AppTopic, input: EventInput, trx: TransactionClientContract) {
     const payload = { ...input, Momento: input.Momento ?? DateTime.now().toISO() }
@@ -77,7 +79,7 @@ export default class AppEvents {
       trx
     )
     if (!subscription) return null
-    return deliveries.create(
+    return this.deliveries.create(
       {
         channel: `app.${topic}`,
         ownerType: 'app_webhook',
@@ -102,7 +104,7 @@ export default class AppEvents {
     trx: TransactionClientContract
   ): Promise<{ appId: number; href: string }[]> {
     const events = await this.events.forgetTitles(hrefs, trx)
-    if (events.length) await deliveries.forget({ messageIds: events.map((e) => e.id) }, trx)
+    if (events.length) await this.deliveries.forget({ messageIds: events.map((e) => e.id) }, trx)
     return events.map(({ appId, href }) => ({ appId, href }))
   }
 

@@ -1,6 +1,6 @@
 /*
  * The web process's memory of verified credentials (one per process: a
- * container singleton, app/apps/boot.ts). A verified bearer value is
+ * container singleton, app/apps/provider.ts). A verified bearer value is
  * remembered CREDENTIAL_TTL_MS with its app, so a busy app costs the database
  * one lookup per token every few seconds instead of one per request; a
  * revocation, a disabled app or a changed ability made in another process is

@@ -1,5 +1,5 @@
 /*
- * Reference data loaders of the modules (start/modules.ts), run by `npm start`
+ * Reference data loaders of the modules (their providers, app/core/modules.ts), run by `npm start`
  * on every boot (each loader is idempotent and cheap when the data is there).
  */
 import { contributions, type ReferenceDataLoader } from '#core/modules'

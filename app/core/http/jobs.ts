@@ -1,5 +1,5 @@
 /*
- * Core HTTP queues (listed in start/modules.ts): the hourly cleanup of
+ * Core HTTP queues (contributed by app/core/core_provider.ts): the hourly cleanup of
  * idempotency keys past their 24 hours (docs/design.md §14).
  */
 import type { JobDefinition } from '#core/jobs/types'

@@ -49,3 +49,7 @@ export const messages: Record<string, string> = {
 export function useSpanishMessages() {
   vine.messagesProvider = new SimpleMessagesProvider(messages)
 }
+
+// On import: a validator compiles with the messages provider of its moment, and
+// the providers (app/*/provider.ts) import this before any controller or validator.
+useSpanishMessages()

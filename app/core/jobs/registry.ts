@@ -1,5 +1,5 @@
 /*
- * Every module's queues, as start/modules.ts lists them. The runner creates
+ * Every module's queues, as their providers contribute them (app/core/modules.ts). The runner creates
  * the queues, registers handlers and schedules from this list.
  */
 import { contributions } from '#core/modules'

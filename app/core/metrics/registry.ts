@@ -3,7 +3,7 @@
  * metrics: those counted as things happen in this process (HTTP requests,
  * app/core/metrics/http_metrics.ts) and those read from the database at
  * scrape time, which tell the truth across processes (queues, deliveries,
- * photos, inquiries). Modules contribute the latter through start/modules.ts.
+ * photos, inquiries). Modules contribute the latter through their providers.
  */
 import { Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client'
 import { contributions } from '#core/modules'

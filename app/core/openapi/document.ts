@@ -1,6 +1,6 @@
 /*
  * The OpenAPI 3.1 document, generated: paths from the router, what each
- * operation means from the modules' metadata (start/modules.ts), request
+ * operation means from the modules' metadata (their providers, app/core/modules.ts), request
  * schemas from the Vine validators and response schemas from the wire shapes
  * the transformers are typed against. A route without metadata, or metadata
  * without a route, fails the build.

@@ -53,7 +53,6 @@ import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { DateTime } from 'luxon'
 import { inject } from '@adonisjs/core'
-import app from '@adonisjs/core/services/app'
 import logger from '@adonisjs/core/services/logger'
 import JobRunner from '#core/jobs/runner'
 import type { JobDefinition } from '#core/jobs/types'
@@ -507,15 +506,3 @@ function describe(error: unknown): string {
   }
   return String(error).slice(0, 500)
 }
-
-/**
- * The process's delivery service, built by the container once the app has
- * booted: for code the container does not build. Prefer injecting it.
- */
-let deliveries: DeliveryService
-
-await app.booted(async () => {
-  deliveries = await app.container.make(DeliveryService)
-})
-
-export { deliveries, deliveries as default }

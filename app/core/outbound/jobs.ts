@@ -1,5 +1,5 @@
 /*
- * Core queues of outbound deliveries (listed in start/modules.ts).
+ * Core queues of outbound deliveries (contributed by app/core/core_provider.ts).
  */
 import type { JobDefinition } from '#core/jobs/types'
 

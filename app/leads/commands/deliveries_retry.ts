@@ -13,7 +13,8 @@ export default class DeliveriesRetry extends AppCommand {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(this.id)) {
       return this.fail(`"${this.id}" is not a delivery id`)
     }
-    const { deliveries } = await import('#core/outbound/deliveries')
+    const { DeliveryService } = await import('#core/outbound/deliveries')
+    const deliveries = await this.app.container.make(DeliveryService)
     // Without a transaction `resend` opens its own unit of work: a command opens none.
     const resent = await deliveries.resend(this.id)
     if (resent.length === 0) {

@@ -6,7 +6,8 @@
 import app from '@adonisjs/core/services/app'
 import mail from '@adonisjs/mail/services/main'
 import type { Message } from '@adonisjs/mail'
-import deliveries, {
+import {
+  DeliveryService,
   mailMessageId,
   type Delivery,
   type DeliveryJob,
@@ -37,6 +38,7 @@ export async function attemptHook<P extends { configId: number }>(
   build: (delivery: Delivery, payload: P, config: NotificationConfig | null) => HookRequest
 ) {
   const configs = await app.container.make(NotificationConfigStore)
+  const deliveries = await app.container.make(DeliveryService)
   let configId: number | undefined
   const result = await deliveries.attempt(
     deliveryId,
@@ -65,6 +67,7 @@ export async function attemptMail<P>(
   job: JobContext,
   compose: (delivery: Delivery, payload: P) => Promise<(message: Message) => void>
 ) {
+  const deliveries = await app.container.make(DeliveryService)
   await deliveries.attempt(
     deliveryId,
     async (delivery) => {

@@ -31,7 +31,7 @@ export default class InquiryEvents {
     )
   }
 
-  /** A delivery of an inquiry went dead: its app hears of it (the `deliveryDead` hook of start/modules.ts). */
+  /** A delivery of an inquiry went dead: its app hears of it (the `deliveryDead` hook, app/leads/provider.ts). */
   async deliveryDead(delivery: Delivery, trx: Tx) {
     if (delivery.ownerType !== 'inquiry') return
     const inquiry = await this.inquiries.find(delivery.ownerId, trx)
@@ -47,7 +47,7 @@ export default class InquiryEvents {
   }
 }
 
-/** The leads module's `deliveryDead` contribution (start/modules.ts). */
+/** The leads module's `deliveryDead` contribution (app/leads/provider.ts). */
 export async function onDeliveryDead(delivery: Delivery, trx: Tx) {
   const events = await app.container.make(InquiryEvents)
   return events.deliveryDead(delivery, trx)

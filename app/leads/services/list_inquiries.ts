@@ -37,7 +37,7 @@ const dayOf = (date: Date) =>
 /**
  * The default period, [today − 90 days, tomorrow) in TZ, made once a day: luxon's
  * zone arithmetic (an Intl lookup per step) cost more CPU than the rest of a page
- * (docs/decisions/performance.md, Performance). A container singleton (app/leads/boot.ts).
+ * (docs/decisions/performance.md, Performance). A container singleton (app/leads/provider.ts).
  */
 export class DefaultPeriod {
   #known: { zone: string; today: DateTime; from: DateTime; to: DateTime } | undefined

@@ -1,7 +1,7 @@
 /*
  * Desasociar (docs/spec.md §4.3): the detached operator's inquiries and notification
  * ownership move to the receiving operator, in the caller's transaction. Registered
- * as the leads module's operator handover (app/leads/boot.ts).
+ * as the leads module's operator handover (app/leads/provider.ts).
  */
 import { inject } from '@adonisjs/core'
 import type { Tx } from '#core/database/unit_of_work'

@@ -1,7 +1,7 @@
 /*
  * Public ids of inquiries (docs/decisions/leads.md, Leads: "sid"): 10 characters of
  * `a-z2-9` without look-alikes (~50 bits). A singleton of the container
- * (bound in app/leads/boot.ts): its byte pool is its own private state.
+ * (bound in app/leads/provider.ts): its byte pool is its own private state.
  */
 import { randomFillSync } from 'node:crypto'
 

@@ -3,7 +3,7 @@
  * (docs/decisions/performance.md, Performance: "Writers of one listing queue in-process",
  * "An edit hands the row it wrote to the edit queued behind it"). Process-wide
  * state, so the container holds one instance (registered in
- * app/listings/boot.ts); nothing else keeps it.
+ * app/listings/provider.ts); nothing else keeps it.
  */
 import { SerialByKey } from '#core/serial_by_key'
 import type { ListingRecord } from './listing_record.js'

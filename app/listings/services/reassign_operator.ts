@@ -2,7 +2,7 @@
  * desasociar (docs/spec.md §4.3): the detached collaborator's listings pass to the
  * receiving operator, inside the agencies module's transaction. The sales
  * phone follows the operator (it must be one of the responsible's phones).
- * Registered as the listings module's operator handover (app/listings/boot.ts).
+ * Registered as the listings module's operator handover (app/listings/provider.ts).
  */
 import { inject } from '@adonisjs/core'
 import type { Tx } from '#core/database/unit_of_work'

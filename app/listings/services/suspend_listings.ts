@@ -2,7 +2,7 @@
  * Listings suspended by something other than their app's request (docs/design.md
  * §14): the agency or the responsible operator was suspended, or the plan's
  * capacity fell below the active count. Runs inside the agencies module's
- * transaction (registered in app/listings/boot.ts) and tells each listing's
+ * transaction (registered in app/listings/provider.ts) and tells each listing's
  * app through a PublicacionSuspendida with its Causa.
  */
 import { inject } from '@adonisjs/core'

@@ -5,12 +5,16 @@ import { Webhook } from 'standardwebhooks'
 import JobRunner from '#core/jobs/runner'
 import { settings } from '#core/settings'
 import Delivery from '#core/outbound/models/delivery'
-import deliveries from '#core/outbound/deliveries'
+import { DeliveryService } from '#core/outbound/deliveries'
 import AppEvents from '#apps/services/app_events'
 import AppWebhook from '#apps/models/app_webhook'
 import { createCaller } from '#tests/helpers/apps'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import { until } from '#tests/helpers/until'
+
+/** An event emitted as a module emits it (the container's AppEvents, built on the delivery service). */
+const emitEvent = async (...args: Parameters<AppEvents['emit']>) =>
+  (await app.container.make(AppEvents)).emit(...args)
 
 const URL_TOPIC = '/v3/appnotificaciones/invitaciones'
 const SECRET = 'app-events-secret-0123'
@@ -73,7 +77,7 @@ test.group('App events: apps.webhook deliveries through a real worker', (group) 
 
     const payload = event()
     const delivery = await db.transaction((trx) =>
-      new AppEvents().emit(caller.id, 'invitaciones', payload, trx)
+      emitEvent(caller.id, 'invitaciones', payload, trx)
     )
     assert.isNotNull(delivery)
     const [received] = await receiver.waitFor(1)
@@ -100,15 +104,15 @@ test.group('App events: apps.webhook deliveries through a real worker', (group) 
     const done = await settled(delivery!.id)
     assert.equal(done.status, 'delivered')
     assert.equal(done.channel, 'app.invitaciones')
-    const [logged] = await deliveries.list('app_webhook', done.ownerId)
+    const [logged] = await (
+      await app.container.make(DeliveryService)
+    ).list('app_webhook', done.ownerId)
     assert.equal(logged.attempts[0].statusCode, 200)
   })
 
   test('no subscription, or an inactive one: emit queues nothing', async ({ client, assert }) => {
     const { app: caller, token } = await createCaller('Quiet app')
-    const none = await db.transaction((trx) =>
-      new AppEvents().emit(caller.id, 'invitaciones', event(), trx)
-    )
+    const none = await db.transaction((trx) => emitEvent(caller.id, 'invitaciones', event(), trx))
     assert.isNull(none)
     await client
       .put(URL_TOPIC)
@@ -116,7 +120,7 @@ test.group('App events: apps.webhook deliveries through a real worker', (group) 
       .json({ Callback: receiver.url('/off'), Activo: false })
       .then((r) => r.assertStatus(200))
     const inactive = await db.transaction((trx) =>
-      new AppEvents().emit(caller.id, 'invitaciones', event(), trx)
+      emitEvent(caller.id, 'invitaciones', event(), trx)
     )
     assert.isNull(inactive)
     const count = await db.from('deliveries').where('app_id', caller.id).count('* as n')
@@ -133,12 +137,12 @@ test.group('App events: apps.webhook deliveries through a real worker', (group) 
       .bearerToken(token)
       .json({ Callback: receiver.url('/rolled') })
     const trx = await db.transaction()
-    const delivery = await new AppEvents().emit(caller.id, 'invitaciones', event(), trx)
+    const delivery = await emitEvent(caller.id, 'invitaciones', event(), trx)
     await trx.rollback()
     assert.isNull(await Delivery.find(delivery!.id))
     // A committed event sent afterwards arrives; the rolled-back one never did.
     const later = await db.transaction((t) =>
-      new AppEvents().emit(caller.id, 'invitaciones', { Tipo: 'after' }, t)
+      emitEvent(caller.id, 'invitaciones', { Tipo: 'after' }, t)
     )
     await settled(later!.id)
     assert.deepEqual(
@@ -155,7 +159,7 @@ test.group('App events: apps.webhook deliveries through a real worker', (group) 
       .json({ Callback: receiver.url('/gone') })
     receiver.setDefault({ status: 410 })
     const delivery = await db.transaction((trx) =>
-      new AppEvents().emit(caller.id, 'invitaciones', event(), trx)
+      emitEvent(caller.id, 'invitaciones', event(), trx)
     )
     const done = await settled(delivery!.id)
     assert.equal(done.status, 'disabled')
@@ -177,7 +181,7 @@ test.group('App events: apps.webhook deliveries through a real worker', (group) 
       .json({ Callback: receiver.url('/flaky') })
     receiver.setDefault({ status: 503 })
     const delivery = await db.transaction((trx) =>
-      new AppEvents().emit(caller.id, 'invitaciones', event(), trx)
+      emitEvent(caller.id, 'invitaciones', event(), trx)
     )
     await receiver.waitFor(1)
     await client
@@ -199,7 +203,7 @@ test.group('App events: apps.webhook deliveries through a real worker', (group) 
       .json({ Callback: receiver.url('/moved') })
     receiver.route('/moved', { status: 302, headers: { location: receiver.url('/elsewhere') } })
     const delivery = await db.transaction((trx) =>
-      new AppEvents().emit(caller.id, 'invitaciones', event(), trx)
+      emitEvent(caller.id, 'invitaciones', event(), trx)
     )
     const done = await settled(delivery!.id)
     assert.equal(done.status, 'dead')
@@ -207,7 +211,9 @@ test.group('App events: apps.webhook deliveries through a real worker', (group) 
       receiver.requests.map((request) => request.path),
       ['/moved', '/moved']
     )
-    const [logged] = await deliveries.list('app_webhook', done.ownerId)
+    const [logged] = await (
+      await app.container.make(DeliveryService)
+    ).list('app_webhook', done.ownerId)
     assert.deepEqual(
       logged.attempts.map((attempt) => attempt.statusCode),
       [302, 302]
@@ -224,7 +230,7 @@ test.group('App events: apps.webhook deliveries through a real worker', (group) 
       .bearerToken(token)
       .json({ Callback: receiver.url('/unsigned') })
     const delivery = await db.transaction((trx) =>
-      new AppEvents().emit(caller.id, 'invitaciones', event(), trx)
+      emitEvent(caller.id, 'invitaciones', event(), trx)
     )
     const [received] = await receiver.waitFor(1)
     assert.equal(received.headers['webhook-id'], delivery!.messageId)

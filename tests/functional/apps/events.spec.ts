@@ -16,7 +16,7 @@ import { listingBody } from '#tests/helpers/listings'
 import { seedCatalog } from '#tests/helpers/catalog'
 import { startReceiver, type Receiver, type ReceivedRequest } from '#tests/helpers/receiver'
 import db from '@adonisjs/lucid/services/db'
-import { addModule } from '#core/modules'
+import ModuleRegistry from '#core/modules'
 import AppEvents from '#apps/services/app_events'
 import { captureLogs } from '#tests/helpers/logs'
 import {
@@ -27,6 +27,10 @@ import {
   until,
   postInquiry,
 } from '#tests/helpers/leads'
+
+/** An event emitted as a module emits it (the container's AppEvents, built on the delivery service). */
+const emitEvent = async (...args: Parameters<AppEvents['emit']>) =>
+  (await app.container.make(AppEvents)).emit(...args)
 
 const SECRET = 'whsec_' + Buffer.from('clave-de-eventos-de-32-bytes-123').toString('base64')
 
@@ -240,13 +244,14 @@ test.group('App events: each kind caused by the real action', (group) => {
 
     // A module of this test, run before leads' hook: it writes an event of its own, then throws.
     const hookCalls: string[] = []
-    const removeModule = addModule(
+    const registry = await app.container.make(ModuleRegistry)
+    const removeModule = registry.contribute(
+      'failing-hook',
       {
-        name: 'failing-hook',
         deliveryDead: async () => ({
           onDeliveryDead: async (delivery, trx) => {
             hookCalls.push(delivery.id)
-            await new AppEvents().emit(
+            await emitEvent(
               world.caller.id,
               'entregas',
               { Tipo: 'EventoDelGanchoRoto', Datos: {} },

@@ -11,12 +11,16 @@ import AppEvents from '#apps/services/app_events'
 import { createCaller } from '#tests/helpers/apps'
 import { outboundPrivate, startReceiver, type Receiver } from '#tests/helpers/receiver'
 
+/** An event emitted as a module emits it (the container's AppEvents, built on the delivery service). */
+const emitEvent = async (...args: Parameters<AppEvents['emit']>) =>
+  (await app.container.make(AppEvents)).emit(...args)
+
 const SECRET = 'whsec_' + Buffer.from('clave-de-historia-de-32-bytes-12').toString('base64')
 
 /** `count` events of the app, each in its own transaction (distinct times) unless `together`. */
 async function emitMany(appId: number, count: number, together = false) {
   const emit = (trx: any, index: number) =>
-    new AppEvents().emit(
+    emitEvent(
       appId,
       index % 2 === 0 ? 'publicaciones' : 'consultas',
       { Tipo: index % 2 === 0 ? 'FotoLista' : 'ConsultaRecibida', Datos: { N: index } },
@@ -95,7 +99,7 @@ test.group('Event history: GET /v3/eventos', () => {
   }) => {
     const { app: caller, token } = await createCaller('Late commit app')
     const slow = await db.transaction()
-    await new AppEvents().emit(caller.id, 'consultas', { Tipo: 'ConsultaRecibida' }, slow)
+    await emitEvent(caller.id, 'consultas', { Tipo: 'ConsultaRecibida' }, slow)
     await emitMany(caller.id, 1)
     // The later event is committed, but an earlier transaction still runs: nothing is listed yet.
     const [held] = await readAll(client, token)

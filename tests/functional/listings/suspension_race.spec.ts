@@ -11,7 +11,7 @@ import type { ApiClient, ApiRequest, ApiResponse } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import { suspensionEffectsOf } from '#agencies/hooks'
+import { AgencyHooks } from '#agencies/hooks'
 import SetSuspension from '#agencies/services/set_suspension'
 import AgencyService from '#agencies/services/agency_service'
 import { createListing, listingBody } from '#tests/helpers/listings'
@@ -58,7 +58,7 @@ async function suspendIn(
   await trx.from(table).where('id', id).forUpdate().select('id')
   await trx.from(table).where('id', id).update({ suspended: true })
   let suspended = 0
-  for (const effects of await suspensionEffectsOf())
+  for (const effects of await (await app.container.make(AgencyHooks)).suspensionEffects())
     suspended +=
       table === 'agencies'
         ? await effects.agencySuspended(id, trx)

@@ -54,13 +54,13 @@ test.group('Module boundaries', () => {
     assert.isNull(violations.cycle, `import cycle between modules:\n${violations.cycle}`)
     assert.deepEqual(violations.internals, [], "a module imports another's controllers or models")
 
-    // start/modules.ts lists a module after those it imports: hooks run in that order. An entry
-    // may be a part of a module (`core.http`): its module is the name before the dot.
+    // adonisrc.ts lists each module's provider after those it imports: their boot() registers
+    // hooks, which run in that order. Core's provider is `#core/core_provider`.
     const listed = [
-      ...(await readFile(posix.join(root, 'start/modules.ts'), 'utf8')).matchAll(
-        /name: '([\w.]+)'/g
+      ...(await readFile(posix.join(root, 'adonisrc.ts'), 'utf8')).matchAll(
+        /import\('#(\w+)\/(?:core_)?provider'\)/g
       ),
-    ].map((match) => match[1].split('.')[0])
+    ].map((match) => match[1])
     assert.sameMembers([...new Set(listed)], [...new Set(files.map((file) => moduleOf(file.path)))])
     for (const edge of imports)
       assert.isBelow(

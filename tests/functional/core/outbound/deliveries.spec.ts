@@ -6,7 +6,7 @@ import JobRunner from '#core/jobs/runner'
 import { settings } from '#core/settings'
 import { outbound } from '#core/outbound/http_client'
 import {
-  deliveries,
+  DeliveryService,
   deliveryQueue,
   deliveryWork,
   parseRetryAfter,
@@ -18,6 +18,9 @@ import { createCaller } from '#tests/helpers/apps'
 import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import { until } from '#tests/helpers/until'
 import { liveDeliveryJobs, settledDelivery, shortRetries } from '#tests/helpers/deliveries'
+
+/** The process's delivery service, as the container builds it for its users. */
+const deliveries = await app.container.make(DeliveryService)
 
 const QUEUE = 'test.deliveries'
 /** A queue nobody works: the rules group drives `attempt` by hand, without a worker racing it. */

@@ -13,7 +13,7 @@ import type { JobContext } from '#core/jobs/types'
 import { settings } from '#core/settings'
 import { outbound } from '#core/outbound/http_client'
 import {
-  deliveries,
+  DeliveryService,
   deliveryQueue,
   deliveryWork,
   mailMessageId,
@@ -27,6 +27,9 @@ import { startReceiver, type Receiver } from '#tests/helpers/receiver'
 import { startSmtpSink } from '#tests/helpers/smtp_sink'
 import { until } from '#tests/helpers/until'
 import { liveDeliveryJobs, settledDelivery, shortRetries } from '#tests/helpers/deliveries'
+
+/** The process's delivery service, as the container builds it for its users. */
+const deliveries = await app.container.make(DeliveryService)
 
 const WORKED = 'test.recovery'
 /** Nobody works this queue: tests drive `attempt` by hand. */
