@@ -23,6 +23,18 @@ export function addError(errors: ProblemErrors, key: string, message: string) {
   else Object.defineProperty(errors, key, { value: [message], enumerable: true, writable: true })
 }
 
+/** Characters of a member name or path an answer repeats; a longer one is cut (a 1 MiB name is not echoed twice). */
+export const ECHOED_NAME_CHARS = 64
+
+/** `name` as an `Errors` key or a message repeats it: its first ECHOED_NAME_CHARS characters, then `…`. */
+export function echoedName(name: string): string {
+  if (name.length <= ECHOED_NAME_CHARS) return name
+  // Not between the halves of a surrogate pair.
+  const high = name.charCodeAt(ECHOED_NAME_CHARS - 1)
+  const end = high >= 0xd800 && high <= 0xdbff ? ECHOED_NAME_CHARS - 1 : ECHOED_NAME_CHARS
+  return `${name.slice(0, end)}…`
+}
+
 export function omittedMessage(count: number): string {
   return count === 1
     ? 'Hay 1 campo más con errores que no se lista.'

@@ -161,23 +161,6 @@ export function checkValues(
 }
 
 /**
- * A JSON body as the gate checks it. The body parser drops `__proto__` (and a
- * `constructor` holding `prototype`) silently; when the raw text may hold one
- * of the forbidden names (possibly escaped), it is parsed again as sent so
- * that they are refused by name instead. Other bodies cost one scan each.
- */
-export function jsonBodyAsSent(raw: string | null, parsed: unknown): unknown {
-  if (!raw || !MAY_NAME_FORBIDDEN.test(raw)) return parsed
-  try {
-    return JSON.parse(raw)
-  } catch {
-    return parsed
-  }
-}
-
-const MAY_NAME_FORBIDDEN = /__proto__|constructor|prototype|\\u/
-
-/**
  * `application/x-www-form-urlencoded` text (a query string or a form body)
  * whose percent-escapes are not UTF-8: the parser keeps such values as
  * literal `%..` text, so they are caught on the raw string.
