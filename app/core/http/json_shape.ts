@@ -26,7 +26,7 @@ export const JSON_TYPES = [
 ]
 
 /** A body must be an object or a list (the body parser's `strict`). */
-const OBJECT_OR_LIST = /^[\x20\x09\x0a\x0d]*(\[|\{)/
+const OBJECT_OR_LIST = /^[ \t\n\r]*[[{]/
 
 /** Strings as the body parser's JSON parser gave them (its default `trimWhitespaces`). */
 function trimmed(_key: string, value: unknown) {
