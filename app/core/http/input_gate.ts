@@ -7,7 +7,13 @@
  * per string and no allocation.
  */
 import { Problem, type ProblemErrors } from './problem.js'
-import { MAX_ERROR_KEYS, OMITTED_KEY, addError, omittedMessage } from './error_map.js'
+import {
+  FORBIDDEN_NAMES,
+  MAX_ERROR_KEYS,
+  OMITTED_KEY,
+  addError,
+  omittedMessage,
+} from './error_map.js'
 
 export const INT4_MAX = 2_147_483_647
 
@@ -20,12 +26,7 @@ export const MAX_DEPTH = 32
 /** Members of one object a body may hold; none of the service's objects comes near. */
 export const MAX_MEMBERS = 200
 
-/** Member names that reach an object's prototype in JavaScript: refused in every body. */
-export const FORBIDDEN_NAMES: ReadonlySet<string> = new Set([
-  '__proto__',
-  'constructor',
-  'prototype',
-])
+export { FORBIDDEN_NAMES }
 
 // With the `u` flag a surrogate range matches only unpaired surrogates.
 // eslint-disable-next-line no-control-regex -- NUL is exactly what the gate refuses
