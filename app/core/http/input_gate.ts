@@ -12,6 +12,7 @@ import {
   MAX_ERROR_KEYS,
   OMITTED_KEY,
   addError,
+  echoedName,
   omittedMessage,
 } from './error_map.js'
 
@@ -180,6 +181,30 @@ export function checkPercentEncoding(rawText: string, errors: ProblemErrors) {
     }
   }
 }
+
+/**
+ * The forbidden member names in `application/x-www-form-urlencoded` text (a
+ * form body): the form parser drops `__proto__`, `constructor[…]` and their
+ * bracket forms (`Nombre[__proto__]`) silently, so they are read from the raw
+ * text, each name decoded as the parser decodes it (`+` → space, percent
+ * escapes) and cut at `[`, `]` and `.` as it cuts them. Keyed by the path up
+ * to the forbidden name (`Nombre.__proto__`). One pass; clean text costs a regex test.
+ */
+export function checkFormNames(rawText: string, errors: ProblemErrors) {
+  if (!MAY_NAME_FORBIDDEN.test(rawText)) return
+  for (const pair of rawText.split('&')) {
+    const equals = pair.indexOf('=')
+    const name = lenientDecode(equals === -1 ? pair : pair.slice(0, equals))
+    const segments = name.split(/[[\].]+/).filter(Boolean)
+    const at = segments.findIndex((segment) => FORBIDDEN_NAMES.has(segment))
+    if (at === -1) continue
+    const key = echoedName(segments.slice(0, at + 1).join('.'))
+    if (!Object.hasOwn(errors, key)) addError(errors, key, messages.name(segments[at]))
+  }
+}
+
+/** Text that may name a forbidden member, possibly percent-encoded. */
+const MAY_NAME_FORBIDDEN = /__proto__|constructor|prototype|%/i
 
 function lenientDecode(value: string): string {
   try {

@@ -20,6 +20,7 @@ import { assertKnownMembers } from '../operation_members.js'
 import { Problem, type ProblemErrors } from '../problem.js'
 import {
   GATE_DETAIL,
+  checkFormNames,
   checkPathParams,
   checkPercentEncoding,
   checkValues,
@@ -151,6 +152,8 @@ function checkBody(ctx: HttpContext) {
   if (request.bodyType === 'urlencoded') checkPercentEncoding(request.raw() ?? '', errors)
   // A JSON body is parsed as sent (json_shape.ts): forbidden names are still in it.
   checkValues(request.body(), errors)
+  // What the form parser dropped (`__proto__=…`, `Nombre[__proto__]=…`), read from the text.
+  if (request.bodyType === 'urlencoded') checkFormNames(request.raw() ?? '', errors)
   if (hasAny(errors)) throw Problem.badRequest(errors, GATE_DETAIL)
 }
 
