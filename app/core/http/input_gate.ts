@@ -7,7 +7,14 @@
  * per string and no allocation.
  */
 import { Problem, type ProblemErrors } from './problem.js'
-import { MAX_ERROR_KEYS, OMITTED_KEY, addError, omittedMessage } from './error_map.js'
+import {
+  FORBIDDEN_NAMES,
+  MAX_ERROR_KEYS,
+  OMITTED_KEY,
+  addError,
+  echoedName,
+  omittedMessage,
+} from './error_map.js'
 
 export const INT4_MAX = 2_147_483_647
 
@@ -20,12 +27,7 @@ export const MAX_DEPTH = 32
 /** Members of one object a body may hold; none of the service's objects comes near. */
 export const MAX_MEMBERS = 200
 
-/** Member names that reach an object's prototype in JavaScript: refused in every body. */
-export const FORBIDDEN_NAMES: ReadonlySet<string> = new Set([
-  '__proto__',
-  'constructor',
-  'prototype',
-])
+export { FORBIDDEN_NAMES }
 
 // With the `u` flag a surrogate range matches only unpaired surrogates.
 // eslint-disable-next-line no-control-regex -- NUL is exactly what the gate refuses
@@ -161,23 +163,6 @@ export function checkValues(
 }
 
 /**
- * A JSON body as the gate checks it. The body parser drops `__proto__` (and a
- * `constructor` holding `prototype`) silently; when the raw text may hold one
- * of the forbidden names (possibly escaped), it is parsed again as sent so
- * that they are refused by name instead. Other bodies cost one scan each.
- */
-export function jsonBodyAsSent(raw: string | null, parsed: unknown): unknown {
-  if (!raw || !MAY_NAME_FORBIDDEN.test(raw)) return parsed
-  try {
-    return JSON.parse(raw)
-  } catch {
-    return parsed
-  }
-}
-
-const MAY_NAME_FORBIDDEN = /__proto__|constructor|prototype|\\u/
-
-/**
  * `application/x-www-form-urlencoded` text (a query string or a form body)
  * whose percent-escapes are not UTF-8: the parser keeps such values as
  * literal `%..` text, so they are caught on the raw string.
@@ -196,6 +181,30 @@ export function checkPercentEncoding(rawText: string, errors: ProblemErrors) {
     }
   }
 }
+
+/**
+ * The forbidden member names in `application/x-www-form-urlencoded` text (a
+ * form body): the form parser drops `__proto__`, `constructor[…]` and their
+ * bracket forms (`Nombre[__proto__]`) silently, so they are read from the raw
+ * text, each name decoded as the parser decodes it (`+` → space, percent
+ * escapes) and cut at `[`, `]` and `.` as it cuts them. Keyed by the path up
+ * to the forbidden name (`Nombre.__proto__`). One pass; clean text costs a regex test.
+ */
+export function checkFormNames(rawText: string, errors: ProblemErrors) {
+  if (!MAY_NAME_FORBIDDEN.test(rawText)) return
+  for (const pair of rawText.split('&')) {
+    const equals = pair.indexOf('=')
+    const name = lenientDecode(equals === -1 ? pair : pair.slice(0, equals))
+    const segments = name.split(/[[\].]+/).filter(Boolean)
+    const at = segments.findIndex((segment) => FORBIDDEN_NAMES.has(segment))
+    if (at === -1) continue
+    const key = echoedName(segments.slice(0, at + 1).join('.'))
+    if (!Object.hasOwn(errors, key)) addError(errors, key, messages.name(segments[at]))
+  }
+}
+
+/** Text that may name a forbidden member, possibly percent-encoded. */
+const MAY_NAME_FORBIDDEN = /__proto__|constructor|prototype|%/i
 
 function lenientDecode(value: string): string {
   try {

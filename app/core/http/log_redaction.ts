@@ -48,9 +48,17 @@ function routeRules(): RegExp[] {
   return rules
 }
 
+/**
+ * A segment shaped like this service's bearer tokens (`dla_<id>.<secret>`, the
+ * shape app/apps/services/token_format.ts issues; core does not import apps),
+ * wherever it stands: a token pasted into a path (`/v3/credenciales/dla_…`)
+ * is a secret in a log all the same. Its `_` may arrive percent-encoded.
+ */
+const TOKEN_SEGMENT = /(?<=\/)dla(?:_|%5f)[^/]*/gi
+
 /** `path` with every credential segment replaced by `[redacted]`; `patterns`: given in unit tests. */
 export function redactedPath(path: string, patterns?: string[]): string {
-  let logged = path
+  let logged = path.replace(TOKEN_SEGMENT, REDACTED)
   for (const rule of patterns ? rulesOf(patterns) : routeRules()) {
     logged = logged.replace(rule, `$1${REDACTED}`)
   }

@@ -1,7 +1,8 @@
 /*
  * Secrets and tokens out of logs (docs/design.md §25): the request log writes
  * a registration link's token — any route parameter named `token` — as
- * `[redacted]`, on every method and also when the path matched no route.
+ * `[redacted]`, on every method and also when the path matched no route; so
+ * does any segment shaped like a bearer token of this service.
  */
 import { test } from '@japa/runner'
 import { randomBytes } from 'node:crypto'
@@ -21,6 +22,8 @@ test.group('Request log without credentials', () => {
       ['GET', `/registro/${secret}/otra-cosa`, '/registro/[redacted]/otra-cosa'],
       ['GET', `/Registro/${secret}`, '/Registro/[redacted]'],
       ['GET', '/v3/credenciales/12345', '/v3/credenciales/12345'],
+      // A bearer token pasted as a path segment (issue 33 follow-up item 5).
+      ['GET', `/v3/credenciales/dla_MQ.${secret}`, '/v3/credenciales/[redacted]'],
     ]
     try {
       for (const [method, path] of sent) {

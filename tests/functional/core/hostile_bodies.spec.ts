@@ -17,6 +17,7 @@ type Web = Awaited<ReturnType<typeof startWebProcess>>
 let web: Web
 let token: string
 let path: string
+let adminMail: string
 
 /** Probes /health/live until stopped; returns the slowest answer (ms) and the failures. */
 function probe(url: string) {
@@ -108,15 +109,81 @@ function bigRow(externalId: string) {
   )
 }
 
+/** The attack of issue 33 (follow-up) item 1: one JSON object of about `bytes` bytes of distinct members. */
+function manyMembers(bytes: number) {
+  const members: string[] = []
+  let length = 2
+  for (let i = 0; length < bytes; i++) {
+    const member = `"k${i}":0`
+    members.push(member)
+    length += member.length + 1
+  }
+  return Buffer.from(`{${members.join(',')}}`, 'latin1')
+}
+
+/** `count` requests at once with `body` to a parsed (not streamed) body route, while probing. */
+async function parallel(body: Buffer, count: number, authorization?: string) {
+  const stop = probe(web.url)
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  const started = performance.now()
+  const answers = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const response = await fetch(`${web.url}/v3/publicaciones/${adminMail}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(authorization ? { authorization } : {}),
+        },
+        body,
+      })
+      const problem: any = await response.json()
+      return { status: response.status, problem, ms: Math.round(performance.now() - started) }
+    })
+  )
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  const seen = await stop()
+  const slowest = Math.max(...answers.map((answer) => answer.ms))
+  console.log(
+    `    ${count} × ${body.length} bytes → ${answers.map((a) => a.status).join(',')}; last in ${slowest} ms; slowest probe ${seen.slowest} ms`
+  )
+  return { answers, slowest, probe: seen }
+}
+
 test.group('Hostile bodies under the production heap flags', (group) => {
   group.setup(async () => {
     const { app: caller, token: issued } = await createCaller('Hostile bodies app')
     const fixture = await createAgency(caller)
     token = issued
-    path = `/v3/publicaciones/${fixture.agency.adminMail}/sincronizaciones`
+    adminMail = fixture.agency.adminMail
+    path = `/v3/publicaciones/${adminMail}/sincronizaciones`
     web = await startWebProcess({ nodeFlags: WEB_HEAP_FLAGS })
     return () => web.stop()
   })
+
+  for (const [label, authorization] of [
+    ['without a token', undefined],
+    ['with a wrong token', 'Bearer dla_MQ.wrong'],
+    ['with a valid token', 'valid'],
+  ] as const) {
+    test(`4 parallel 1 MiB JSON objects of ~96 000 members ${label}: each 400 within 1 s, health within 1 s`, async ({
+      assert,
+    }) => {
+      const body = manyMembers(1_048_000)
+      const sent = await parallel(
+        body,
+        4,
+        authorization === 'valid' ? `Bearer ${token}` : authorization
+      )
+      for (const answer of sent.answers) {
+        assert.equal(answer.status, 400, JSON.stringify(answer.problem).slice(0, 300))
+        assert.deepEqual(answer.problem.Errors, { _: ['El cuerpo tiene más de 200 campos.'] })
+      }
+      assert.isBelow(sent.slowest, 1000)
+      assert.deepEqual(sent.probe.failures, 0)
+      assert.isBelow(sent.probe.slowest, 1000)
+      assert.isTrue(web.alive(), web.stderr())
+    }).timeout(30_000)
+  }
 
   for (const megabytes of [1.2, 2.4]) {
     test(`a ${megabytes} MB deeply nested JSON sync: 400 within 5 s, health answered within 1 s throughout`, async ({

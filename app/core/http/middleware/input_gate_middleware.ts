@@ -20,14 +20,15 @@ import { assertKnownMembers } from '../operation_members.js'
 import { Problem, type ProblemErrors } from '../problem.js'
 import {
   GATE_DETAIL,
+  checkFormNames,
   checkPathParams,
   checkPercentEncoding,
   checkValues,
-  jsonBodyAsSent,
   limitMessages,
   pathParamsClean,
 } from '../input_gate.js'
 import { errorMap } from '../error_map.js'
+import { parseJsonBody } from '../json_shape.js'
 
 /** What `inflation` can decode (RFC 9110 §8.4.1 names; 415 + Accept-Encoding otherwise). */
 export const ACCEPTED_ENCODINGS = 'gzip, deflate, br'
@@ -60,6 +61,11 @@ export default class InputGateMiddleware {
       const parsing = this.bodyParser.handle(ctx, () => {
         stall?.stop()
         parsed = true
+        // JSON arrives as text (config/bodyparser.ts): its shape is checked before it is parsed.
+        if (request.bodyType === 'raw') {
+          request.updateBody(parseJsonBody(request.raw() ?? '') as Record<string, any>)
+          request.bodyType = 'json'
+        }
         if (request.bodyType === 'urlencoded') checkBody(ctx)
         // Forms (the buyers' pages) are not JSON bodies; GETs carry none.
         if (request.bodyType === 'json') return checkJsonBody(ctx).then(() => next())
@@ -144,9 +150,10 @@ function checkBody(ctx: HttpContext) {
   const errors = errorMap()
   const { request } = ctx
   if (request.bodyType === 'urlencoded') checkPercentEncoding(request.raw() ?? '', errors)
-  const body =
-    request.bodyType === 'json' ? jsonBodyAsSent(request.raw(), request.body()) : request.body()
-  checkValues(body, errors)
+  // A JSON body is parsed as sent (json_shape.ts): forbidden names are still in it.
+  checkValues(request.body(), errors)
+  // What the form parser dropped (`__proto__=…`, `Nombre[__proto__]=…`), read from the text.
+  if (request.bodyType === 'urlencoded') checkFormNames(request.raw() ?? '', errors)
   if (hasAny(errors)) throw Problem.badRequest(errors, GATE_DETAIL)
 }
 
