@@ -16,8 +16,11 @@ import { FORBIDDEN_NAMES, limitMessages } from './input_gate.js'
  */
 export function unknownMemberErrors(found: readonly UnknownMember[]): ProblemErrors {
   const errors = errorMap()
-  for (const { path, meant } of found.slice(0, MAX_ERROR_KEYS)) {
-    const name = path.slice(path.lastIndexOf('.') + 1)
+  // Forbidden names first: a body that hides `__proto__` behind 50 unknown members still shows it.
+  const forbidden = found.filter(({ path }) => FORBIDDEN_NAMES.has(lastName(path)))
+  const listed = [...forbidden, ...found.filter((member) => !forbidden.includes(member))]
+  for (const { path, meant } of listed.slice(0, MAX_ERROR_KEYS)) {
+    const name = lastName(path)
     if (FORBIDDEN_NAMES.has(name)) {
       addError(errors, path, limitMessages.name(name))
       continue
@@ -33,6 +36,10 @@ export function unknownMemberErrors(found: readonly UnknownMember[]): ProblemErr
     addError(errors, OMITTED_KEY, omittedMessage(found.length - MAX_ERROR_KEYS))
   }
   return errors
+}
+
+function lastName(path: string) {
+  return path.slice(path.lastIndexOf('.') + 1)
 }
 
 export const UNKNOWN_MEMBERS_DETAIL = 'El cuerpo tiene campos que la operación no define.'

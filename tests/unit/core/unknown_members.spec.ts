@@ -104,3 +104,29 @@ test.group('unknownMembers', () => {
     )
   })
 })
+
+test.group('Unknown members: the 50 listed', () => {
+  test('forbidden names are listed first, even behind 190 unknown members; the rest counted', ({
+    assert,
+  }) => {
+    const found = [
+      ...Array.from({ length: 190 }, (_, i) => ({ path: `Precio.x${i}` })),
+      { path: '__proto__' },
+      { path: 'Locacion.constructor' },
+    ]
+    const errors = unknownMemberErrors(found)
+    const keys = Object.keys(errors)
+    assert.lengthOf(keys, 51)
+    assert.deepEqual(keys.slice(0, 3), ['__proto__', 'Locacion.constructor', 'Precio.x0'])
+    assert.deepEqual(errors._omitidos, ['Hay 142 campos más con errores que no se listan.'])
+  })
+
+  test('50 unknown members: all listed, nothing omitted; 51: 50 and one omitted', ({ assert }) => {
+    const of = (n: number) => Array.from({ length: n }, (_, i) => ({ path: `m${i}` }))
+    assert.notProperty(unknownMemberErrors(of(50)), '_omitidos')
+    assert.lengthOf(Object.keys(unknownMemberErrors(of(50))), 50)
+    const over = unknownMemberErrors(of(51))
+    assert.lengthOf(Object.keys(over), 51)
+    assert.deepEqual(over._omitidos, ['Hay 1 campo más con errores que no se lista.'])
+  })
+})
