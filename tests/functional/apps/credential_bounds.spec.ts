@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process'
 import { promisify, stripVTControlCharacters } from 'node:util'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
+import RevokeTokens from '#apps/services/revoke_tokens'
 import { createCaller, issueToken } from '#tests/helpers/apps'
 import { raw } from '#tests/helpers/http'
 
@@ -195,6 +196,7 @@ test.group('Credentials within their bounds: revocation racing rotations', () =>
   }) => {
     const leftAlive: number[] = []
     let rotations = 0
+    const revoker = await app.container.make(RevokeTokens)
     for (let round = 0; round < 20; round++) {
       const { app: caller, token } = await createCaller(`Race ${round}`)
       const starts = [token]
@@ -216,7 +218,10 @@ test.group('Credentials within their bounds: revocation racing rotations', () =>
         }
       })
       await sleep(100)
-      await ace('app:revoke', '--app', String(caller.id), '--all')
+      // The first round runs the operator's command itself; the others run the action it calls
+      // (RevokeTokens, its own connection and transaction), which spares 19 process starts.
+      if (round === 0) await ace('app:revoke', '--app', String(caller.id), '--all')
+      else assert.isTrue((await revoker.execute({ appId: caller.id })).ok)
       revokedAt = Date.now()
       await Promise.all(loops)
       leftAlive.push(await liveTokens(caller.id))
