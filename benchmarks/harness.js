@@ -226,6 +226,48 @@ export const listingBody = (externalId, overrides = {}) => ({
 })
 
 /**
+ * An agency through the API: created, its invitation mail's link, registered. `post(i, path, body)`
+ * is the script's own call (`i` alternates between web processes where there are two).
+ */
+export async function registerAgency(post, sink, adminMail, name) {
+  await post(0, '/v3/agencias', {
+    AdminMail: adminMail,
+    NombreComercial: `${name} Autos`,
+    Region: 'Córdoba',
+    Ciudad: 'Córdoba',
+    Direccion: 'Av. Colón 1000',
+    Telefono: '+5493511234567',
+    AdminNombre: 'Ana',
+    AdminApellido: name,
+  })
+  const [invitation] = await sink.waitFor((mail) => mail.envelope.to.includes(adminMail), 30_000)
+  const link = /\/registro\/([A-Za-z0-9_.~-]+)/.exec(
+    `${invitation.parsed.text ?? ''}\n${invitation.parsed.html ?? ''}`
+  )?.[1]
+  if (!link) throw new Error('no registration link in the invitation mail')
+  await post(1, `/registro/${link}`, {
+    AdminNombre: 'Ana',
+    AdminApellido: name,
+    Password: 'una-clave-larga-123',
+  })
+}
+
+/** The environment of a built process in production, sending mail to this machine's sink. */
+export function serviceEnv(settings, unset) {
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'info',
+    OUTBOUND_ALLOW_PRIVATE: 'true',
+    SMTP_HOST: '127.0.0.1',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    ...settings,
+  }
+  for (const name of unset) delete env[name]
+  return env
+}
+
+/**
  * An SMTP sink, a webhook receiver and a server of real JPEGs (one per colour, picked by the
  * `-N.jpg` ending of the path), all closed by `run`.
  */

@@ -49,6 +49,8 @@ import {
   writeCatalog,
   listingBody,
   startReceivers,
+  registerAgency,
+  serviceEnv,
   run,
 } from './harness.js'
 
@@ -276,28 +278,23 @@ await run('test:scale', { timeoutMs: HARD_TIMEOUT_MS }, async () => {
   const publicUrl = `http://127.0.0.1:${webPortA}`
   const dataDir = join(WORK, 'data')
   rmSync(dataDir, { recursive: true, force: true })
-  const base = {
-    ...process.env,
-    NODE_ENV: 'production',
-    APP_KEY: 'scale-test-key-0123456789abcdef0123456789',
-    LOG_LEVEL: 'info',
-    PUBLIC_URL: publicUrl,
-    DATA_DIR: dataDir,
-    OUTBOUND_ALLOW_PRIVATE: 'true',
-    SMTP_HOST: '127.0.0.1',
-    SMTP_PORT: String(smtpPort),
-    DRIVE_DISK: 's3',
-    S3_BUCKET: BUCKET,
-    S3_REGION: 'us-east-1',
-    S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
-    S3_ACCESS_KEY_ID: 'S3RVER',
-    S3_SECRET_ACCESS_KEY: 'S3RVER',
-    S3_FORCE_PATH_STYLE: 'true',
-    LIMITER_STORE: 'database',
-    RATE_LIMIT_PER_MINUTE: '1000000',
-  }
-  delete base.JOBS_DATABASE_URL
-  delete base.DATABASE_POOLER
+  const base = serviceEnv(
+    {
+      APP_KEY: 'scale-test-key-0123456789abcdef0123456789',
+      PUBLIC_URL: publicUrl,
+      DATA_DIR: dataDir,
+      SMTP_PORT: String(smtpPort),
+      DRIVE_DISK: 's3',
+      S3_BUCKET: BUCKET,
+      S3_REGION: 'us-east-1',
+      S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      S3_FORCE_PATH_STYLE: 'true',
+      LIMITER_STORE: 'database',
+    },
+    ['JOBS_DATABASE_URL', 'DATABASE_POOLER']
+  )
   const workerEnv = { ...base, DATABASE_URL: direct }
   const webEnv = {
     ...base,
@@ -333,24 +330,12 @@ await run('test:scale', { timeoutMs: HARD_TIMEOUT_MS }, async () => {
   log(
     'agency through the API: invitation mail, registration, plan, all four notification channels…'
   )
-  await mustCall(web(0), main.Token, 'POST', '/v3/agencias', {
-    AdminMail: ADMIN_MAIL,
-    NombreComercial: 'Escala Autos',
-    Region: 'Córdoba',
-    Ciudad: 'Córdoba',
-    Direccion: 'Av. Colón 1000',
-    Telefono: '+5493511234567',
-    AdminNombre: 'Ana',
-    AdminApellido: 'Escala',
-  })
-  const [invitation] = await sink.waitFor((mail) => mail.envelope.to.includes(ADMIN_MAIL), 30_000)
-  const token = /\/registro\/([A-Za-z0-9_.~-]+)/.exec(mailText(invitation))?.[1]
-  if (!token) throw new Error('no registration link in the invitation mail')
-  await mustCall(web(1), main.Token, 'POST', `/registro/${token}`, {
-    AdminNombre: 'Ana',
-    AdminApellido: 'Escala',
-    Password: 'una-clave-larga-123',
-  })
+  await registerAgency(
+    (i, path, body) => mustCall(web(i), main.Token, 'POST', path, body),
+    sink,
+    ADMIN_MAIL,
+    'Escala'
+  )
   await ace(
     BUILD,
     workerEnv,

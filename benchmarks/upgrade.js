@@ -58,6 +58,8 @@ import {
   writeCatalog,
   listingBody,
   startReceivers,
+  registerAgency,
+  serviceEnv,
   run,
 } from './harness.js'
 
@@ -322,21 +324,16 @@ await run('test:upgrade', { timeoutMs: HARD_TIMEOUT_MS, tailLines: 60 }, async (
   const front = await startFront()
   const dataDir = join(WORK, 'data')
   rmSync(dataDir, { recursive: true, force: true })
-  const base = {
-    ...process.env,
-    NODE_ENV: 'production',
-    APP_KEY: 'upgrade-test-key-0123456789abcdef01234567',
-    LOG_LEVEL: 'info',
-    PUBLIC_URL: front.url,
-    DATA_DIR: dataDir,
-    DATABASE_URL: dbUrl,
-    OUTBOUND_ALLOW_PRIVATE: 'true',
-    SMTP_HOST: '127.0.0.1',
-    SMTP_PORT: String(smtpPort),
-    RATE_LIMIT_PER_MINUTE: '1000000',
-  }
-  for (const name of ['JOBS_DATABASE_URL', 'DATABASE_POOLER', 'METRICS_PORT', 'DRIVE_DISK'])
-    delete base[name]
+  const base = serviceEnv(
+    {
+      APP_KEY: 'upgrade-test-key-0123456789abcdef01234567',
+      PUBLIC_URL: front.url,
+      DATA_DIR: dataDir,
+      DATABASE_URL: dbUrl,
+      SMTP_PORT: String(smtpPort),
+    },
+    ['JOBS_DATABASE_URL', 'DATABASE_POOLER', 'METRICS_PORT', 'DRIVE_DISK']
+  )
   const env = (app) => ({ ...base, PGAPPNAME: app })
 
   log("REV: migrations, catalogue, apps; REV's web and worker…")
@@ -372,26 +369,7 @@ await run('test:upgrade', { timeoutMs: HARD_TIMEOUT_MS, tailLines: 60 }, async (
   const must = (method, path, body) => mustCall(front.url, main.Token, method, path, body)
 
   log('data through the API: agency, plan, webhook, listings with photos…')
-  await must('POST', '/v3/agencias', {
-    AdminMail: ADMIN_MAIL,
-    NombreComercial: 'Upgrade Autos',
-    Region: 'Córdoba',
-    Ciudad: 'Córdoba',
-    Direccion: 'Av. Colón 1000',
-    Telefono: '+5493511234567',
-    AdminNombre: 'Ana',
-    AdminApellido: 'Upgrade',
-  })
-  const [invitation] = await sink.waitFor((mail) => mail.envelope.to.includes(ADMIN_MAIL), 30_000)
-  const link = /\/registro\/([A-Za-z0-9_.~-]+)/.exec(
-    `${invitation.parsed.text ?? ''}${invitation.parsed.html ?? ''}`
-  )?.[1]
-  if (!link) throw new Error('no registration link in the invitation mail')
-  await must('POST', `/registro/${link}`, {
-    AdminNombre: 'Ana',
-    AdminApellido: 'Upgrade',
-    Password: 'una-clave-larga-123',
-  })
+  await registerAgency((i, path, body) => must('POST', path, body), sink, ADMIN_MAIL, 'Upgrade')
   const room = String(SYNC_ROWS + LISTINGS + 50)
   await ace(
     revBuild,
