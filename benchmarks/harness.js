@@ -225,6 +225,19 @@ export const listingBody = (externalId, overrides = {}) => ({
   ...overrides,
 })
 
+export const inquiryBody = (externalId, email) => ({
+  ExternalId: externalId,
+  OrigenLead: 'App',
+  Interesado: {
+    Interes: 'Compra',
+    Nombre: 'Lucía',
+    Apellido: 'Gómez',
+    Email: email,
+    Telefono: '+54 11 5555-1234',
+    Comentario: '¿Sigue disponible?',
+  },
+})
+
 /**
  * An agency through the API: created, its invitation mail's link, registered. `post(i, path, body)`
  * is the script's own call (`i` alternates between web processes where there are two).
@@ -250,6 +263,25 @@ export async function registerAgency(post, sink, adminMail, name) {
     AdminApellido: name,
     Password: 'una-clave-larga-123',
   })
+}
+
+/** The agency's plan: room for `capacity` listings, 5 featured high and 15 medium. */
+export function planAgency(build, env, adminMail, capacity) {
+  const room = String(capacity)
+  return ace(
+    build,
+    env,
+    'agency:plan',
+    adminMail,
+    '--capacity',
+    room,
+    '--alta',
+    '5',
+    '--media',
+    '15',
+    '--baja',
+    room
+  )
 }
 
 /** The environment of a built process in production, sending mail to this machine's sink. */

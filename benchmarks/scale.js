@@ -50,6 +50,8 @@ import {
   listingBody,
   startReceivers,
   registerAgency,
+  planAgency,
+  inquiryBody,
   serviceEnv,
   run,
 } from './harness.js'
@@ -201,19 +203,6 @@ async function pool(count, concurrency, task) {
   return results
 }
 
-const inquiryBody = (email) => ({
-  ExternalId: 'ESCALA-BASE',
-  OrigenLead: 'App',
-  Interesado: {
-    Interes: 'Compra',
-    Nombre: 'Lucía',
-    Apellido: 'Gómez',
-    Email: email,
-    Telefono: '+54 11 5555-1234',
-    Comentario: '¿Sigue disponible?',
-  },
-})
-
 const BUYER = /comprador-p\d-\d+-[0-9a-f]{8}@example\.com/g
 const seenBuyers = new WeakMap()
 /** The buyers a hook or mail is about (parsed once per message). */
@@ -336,20 +325,7 @@ await run('test:scale', { timeoutMs: HARD_TIMEOUT_MS }, async () => {
     ADMIN_MAIL,
     'Escala'
   )
-  await ace(
-    BUILD,
-    workerEnv,
-    'agency:plan',
-    ADMIN_MAIL,
-    '--capacity',
-    String(2 * LISTINGS + 10),
-    '--alta',
-    '5',
-    '--media',
-    '15',
-    '--baja',
-    String(2 * LISTINGS + 10)
-  )
+  await planAgency(BUILD, workerEnv, ADMIN_MAIL, 2 * LISTINGS + 10)
   await mustCall(web(0), main.Token, 'PUT', `/v3/notificaciones/${ADMIN_MAIL}`, {
     PublicacionConsultadaWebHook: {
       Callback: hooks.url('/webhook'),
@@ -445,7 +421,13 @@ await run('test:scale', { timeoutMs: HARD_TIMEOUT_MS }, async () => {
     )
     const inquiriesStarted = performance.now()
     const intake = await pool(INQUIRIES, 8, (i) =>
-      call(web(i), main.Token, 'POST', `/v3/consultas/${ADMIN_MAIL}`, inquiryBody(buyers[i]))
+      call(
+        web(i),
+        main.Token,
+        'POST',
+        `/v3/consultas/${ADMIN_MAIL}`,
+        inquiryBody('ESCALA-BASE', buyers[i])
+      )
     )
     const postedIn = (performance.now() - inquiriesStarted) / 1000
     const accepted = intake.filter((result) => result.status === 201).length

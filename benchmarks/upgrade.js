@@ -59,6 +59,8 @@ import {
   listingBody,
   startReceivers,
   registerAgency,
+  planAgency,
+  inquiryBody,
   serviceEnv,
   run,
 } from './harness.js'
@@ -370,21 +372,7 @@ await run('test:upgrade', { timeoutMs: HARD_TIMEOUT_MS, tailLines: 60 }, async (
 
   log('data through the API: agency, plan, webhook, listings with photos…')
   await registerAgency((i, path, body) => must('POST', path, body), sink, ADMIN_MAIL, 'Upgrade')
-  const room = String(SYNC_ROWS + LISTINGS + 50)
-  await ace(
-    revBuild,
-    env('rev-ace'),
-    'agency:plan',
-    ADMIN_MAIL,
-    '--capacity',
-    room,
-    '--alta',
-    '5',
-    '--media',
-    '15',
-    '--baja',
-    room
-  )
+  await planAgency(revBuild, env('rev-ace'), ADMIN_MAIL, SYNC_ROWS + LISTINGS + 50)
   await must('PUT', `/v3/notificaciones/${ADMIN_MAIL}`, {
     PublicacionConsultadaWebHook: {
       Callback: hooks.url('/webhook'),
@@ -479,18 +467,7 @@ await run('test:upgrade', { timeoutMs: HARD_TIMEOUT_MS, tailLines: 60 }, async (
         api(
           'POST',
           `/v3/consultas/${ADMIN_MAIL}`,
-          {
-            ExternalId: externalIds[n % LISTINGS],
-            OrigenLead: 'App',
-            Interesado: {
-              Interes: 'Compra',
-              Nombre: 'Lucía',
-              Apellido: 'Gómez',
-              Email: buyer,
-              Telefono: '+54 11 5555-1234',
-              Comentario: '¿Sigue disponible?',
-            },
-          },
+          inquiryBody(externalIds[n % LISTINGS], buyer),
           { 'idempotency-key': randomUUID() },
           'intake'
         ).then((result) => {
