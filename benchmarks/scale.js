@@ -24,21 +24,38 @@
  * statements through PgBouncer: the failure this setting prevents).
  * Run with the TypeScript loader (the npm script does) to reuse tests/helpers.
  */
-import { spawn, execFileSync } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync, rmSync, existsSync, chmodSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join, dirname } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
-import pg from 'pg'
 import S3rver from 's3rver'
 import { S3Client, ListObjectsV2Command } from '@aws-sdk/client-s3'
-import { startReceiver } from '#tests/helpers/receiver'
-import { startSmtpSink } from '#tests/helpers/smtp_sink'
-import { carPhoto } from '#tests/helpers/car_photos'
+import {
+  ROOT,
+  log,
+  check,
+  cleanups,
+  freePort,
+  launch,
+  stop,
+  until,
+  ace,
+  startWeb,
+  startWorker,
+  request,
+  startPostgres,
+  sql,
+  writeCatalog,
+  listingBody,
+  startReceivers,
+  registerAgency,
+  planAgency,
+  inquiryBody,
+  serviceEnv,
+  run,
+} from './harness.js'
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const BUILD = join(ROOT, 'build')
 const WORK = join(ROOT, 'tmp', 'scale')
 const INQUIRIES = Number(process.env.SCALE_INQUIRIES ?? 200)
@@ -51,100 +68,17 @@ const HTML_MAIL = 'ventas@agencia.test'
 const BUCKET = 'fotos'
 const HARD_TIMEOUT_MS = Number(process.env.SCALE_TIMEOUT_SECONDS ?? 420) * 1000
 
-const started = performance.now()
-const seconds = () => ((performance.now() - started) / 1000).toFixed(1)
-const log = (message) => console.log(`[${seconds()} s] ${message}`)
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-
-// ---- assertions -------------------------------------------------------------
-let passed = 0
-let failed = 0
-function check(condition, title, detail = '') {
-  if (condition) passed++
-  else failed++
-  console.log(
-    `  ${condition ? '✔' : '✖'} ${title}${!condition && detail ? `\n      ${detail}` : ''}`
-  )
-  return condition
-}
-
-// ---- processes we start, all stopped in `finally` ---------------------------
-const children = []
-const cleanups = []
-
-function freePort() {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address()
-      probe.close(() => resolve(port))
-    })
-  })
-}
-
-/** A child process whose last output lines are kept for the failure report. */
-function launch(name, command, args, options) {
-  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] })
-  child.label = name
-  child.tail = []
-  child.problems = []
-  child.exited = new Promise((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal }))
-  )
-  const keep = (chunk) => {
-    for (const line of chunk.toString().split('\n').filter(Boolean)) {
-      child.tail.push(line)
-      if (child.tail.length > 40) child.tail.shift()
-      if (/"level":[56]0/.test(line) && child.problems.length < 5)
-        child.problems.push(line.slice(0, 3000))
-    }
-  }
-  child.stdout.on('data', keep)
-  child.stderr.on('data', keep)
-  children.push(child)
-  return child
-}
-
-async function stop(child, timeoutMs = 6000) {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
-  await child.exited
-  clearTimeout(timer)
-}
-
-async function until(probe, done, timeoutMs, what) {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (done(value)) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await sleep(100)
-  }
-}
-
 // ---- database, PgBouncer, S3 -------------------------------------------------
 async function database() {
   const given = process.env.SCALE_DATABASE_URL ?? process.env.BENCH_DATABASE_URL
-  if (given) return { url: given, stop: async () => {} }
-  // The service's own launcher: works as root from a private checkout too.
-  const { startCluster } = await import('#core/database/embedded')
+  if (given) return { url: given }
   try {
-    const cluster = await startCluster(join(ROOT, 'tmp', 'scale-pg'), ['max_connections=200'])
-    return { url: cluster.url('postgres'), stop: () => cluster.stop() }
+    const cluster = await startPostgres(join(ROOT, 'tmp', 'scale-pg'), ['max_connections=200'])
+    return { url: cluster.url('postgres') }
   } catch (error) {
     if (!error?.operatorMessage) throw error
     console.error(error.message)
     process.exit(1)
-  }
-}
-
-async function sql(url, text, values) {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    return (await client.query(text, values)).rows
-  } finally {
-    await client.end()
   }
 }
 
@@ -209,6 +143,8 @@ async function startPgBouncer(directUrl) {
     }
   }
   const child = launch('pgbouncer', binary, asRoot ? ['-u', user, ini] : [ini], { cwd: dir })
+  // The web processes talk through it: stopped after them.
+  child.stopLast = true
   const url = `postgres://postgres@127.0.0.1:${port}/scale`
   await until(
     () =>
@@ -229,62 +165,6 @@ async function startPgBouncer(directUrl) {
 }
 
 // ---- the built service -------------------------------------------------------
-/** A built ace command (stopped with the rest on failure); resolves with its output. */
-async function ace(env, ...args) {
-  const child = launch(`ace ${args[0]}`, process.execPath, ['ace.js', ...args], { cwd: BUILD, env })
-  let output = ''
-  child.stdout.on('data', (chunk) => (output += chunk))
-  const { code } = await child.exited
-  if (code !== 0) throw new Error(`ace ${args.join(' ')} failed:\n${child.tail.join('\n')}`)
-  return output
-}
-
-async function startWeb(name, env, port) {
-  const url = `http://127.0.0.1:${port}`
-  const child = launch(name, process.execPath, ['bin/server.js'], {
-    cwd: BUILD,
-    env: { ...env, HOST: '127.0.0.1', PORT: String(port) },
-  })
-  child.url = url
-  await until(
-    () =>
-      fetch(`${url}/health/ready`).then(
-        (response) => response.status,
-        () => 0
-      ),
-    (status) => status === 200 || child.exitCode !== null,
-    90_000,
-    `${name} /health/ready`
-  )
-  if (child.exitCode !== null) throw new Error(`${name} exited:\n${child.tail.join('\n')}`)
-  return child
-}
-
-async function startWorker(name, env) {
-  const child = launch(name, process.execPath, ['ace.js', 'jobs:work'], { cwd: BUILD, env })
-  await until(
-    () => child.tail.some((line) => /Working \d+ queue/.test(line)),
-    (ok) => ok || child.exitCode !== null,
-    90_000,
-    `${name} ready`
-  )
-  if (child.exitCode !== null) throw new Error(`${name} exited:\n${child.tail.join('\n')}`)
-  return child
-}
-
-/**
- * fetch, once more when the server had just closed the idle keep-alive
- * connection it picked (the request never reached the service).
- */
-async function request(url, init) {
-  try {
-    return await fetch(url, init)
-  } catch (error) {
-    if (error?.cause?.code !== 'UND_ERR_SOCKET') throw error
-    return fetch(url, init)
-  }
-}
-
 async function call(baseUrl, token, method, path, body) {
   const response = await request(baseUrl + path, {
     method,
@@ -323,35 +203,6 @@ async function pool(count, concurrency, task) {
   return results
 }
 
-const listingBody = (externalId, photos = []) => ({
-  ExternalId: externalId,
-  Marca: 'Toyota',
-  Modelo: 'Corolla',
-  Version: 'XEI 2.0 CVT',
-  Transmision: 'CVT',
-  Propulsion: 'Nafta',
-  VersionYear: 2021,
-  Kilometraje: 48000,
-  Color: 'Gris plata',
-  Descripcion: 'Unidad usada, un dueño.',
-  Precio: { Moneda: 'ARS', Importe: 28500000 },
-  Locacion: { Region: 'Córdoba', Ciudad: 'Córdoba', Direccion: 'Av. Colón 1000' },
-  ...(photos.length ? { Fotos: photos } : {}),
-})
-
-const inquiryBody = (email) => ({
-  ExternalId: 'ESCALA-BASE',
-  OrigenLead: 'App',
-  Interesado: {
-    Interes: 'Compra',
-    Nombre: 'Lucía',
-    Apellido: 'Gómez',
-    Email: email,
-    Telefono: '+54 11 5555-1234',
-    Comentario: '¿Sigue disponible?',
-  },
-})
-
 const BUYER = /comprador-p\d-\d+-[0-9a-f]{8}@example\.com/g
 const seenBuyers = new WeakMap()
 /** The buyers a hook or mail is about (parsed once per message). */
@@ -373,39 +224,8 @@ function mailText(mail) {
 }
 
 // ---- run ---------------------------------------------------------------------
-const hardTimer = setTimeout(() => {
-  console.error(`test:scale: hard timeout (${HARD_TIMEOUT_MS / 1000} s), stopping everything`)
-  failed++
-  shutdown().finally(() => {
-    console.log(`Tests  ${passed} passed, ${failed} failed`)
-    process.exit(1)
-  })
-}, HARD_TIMEOUT_MS)
-hardTimer.unref()
-
-let db = null
-let shuttingDown = null
-function shutdown() {
-  shuttingDown ??= (async () => {
-    await Promise.all(
-      children.filter((child) => child.label !== 'pgbouncer').map((child) => stop(child))
-    )
-    await Promise.all(children.map((child) => stop(child)))
-    for (const cleanup of cleanups.reverse())
-      await Promise.resolve()
-        .then(cleanup)
-        .catch(() => {})
-    await db?.stop().catch(() => {})
-  })()
-  return shuttingDown
-}
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => shutdown().finally(() => process.exit(130)))
-}
-
 const figures = []
-let crash = null
-try {
+await run('test:scale', { timeoutMs: HARD_TIMEOUT_MS }, async () => {
   mkdirSync(WORK, { recursive: true })
   if (process.env.SCALE_SKIP_BUILD !== '1' || !existsSync(join(BUILD, 'bin', 'server.js'))) {
     log('building (node ace build)…')
@@ -419,7 +239,7 @@ try {
   // `npm ci --omit=dev` in build/ would install, 20 s saved).
 
   log('starting PostgreSQL, PgBouncer, s3rver, the receivers and the SMTP sink…')
-  db = await database()
+  const db = await database()
   const direct = await freshDatabase(db.url, 'scale')
   cleanups.push(() => sql(db.url, 'drop database if exists scale with (force)'))
   const bouncer = await startPgBouncer(direct)
@@ -437,48 +257,33 @@ try {
   await s3.run()
   cleanups.push(() => s3.close())
 
-  const smtpPort = await freePort()
-  const sink = await startSmtpSink(smtpPort)
-  cleanups.push(() => sink.close())
-  const hooks = await startReceiver()
-  cleanups.push(() => hooks.close())
-  const photoServer = await startReceiver()
-  cleanups.push(() => photoServer.close())
-  const jpegs = await Promise.all(
-    ['#9aa3ad', '#b22222', '#1e3a8a'].map((colour, view) => carPhoto(colour, view, 1280, 720))
+  const { smtpPort, sink, hooks, photoServer } = await startReceivers(
+    ['#9aa3ad', '#b22222', '#1e3a8a'],
+    1280,
+    720
   )
-  photoServer.setDefault((request) => ({
-    status: 200,
-    headers: { 'content-type': 'image/jpeg' },
-    body: jpegs[Number(/-(\d)\.jpg$/.exec(request.path)?.[1] ?? 0) % jpegs.length],
-  }))
 
   const [webPortA, webPortB] = [await freePort(), await freePort()]
   const publicUrl = `http://127.0.0.1:${webPortA}`
   const dataDir = join(WORK, 'data')
   rmSync(dataDir, { recursive: true, force: true })
-  const base = {
-    ...process.env,
-    NODE_ENV: 'production',
-    APP_KEY: 'scale-test-key-0123456789abcdef0123456789',
-    LOG_LEVEL: 'info',
-    PUBLIC_URL: publicUrl,
-    DATA_DIR: dataDir,
-    OUTBOUND_ALLOW_PRIVATE: 'true',
-    SMTP_HOST: '127.0.0.1',
-    SMTP_PORT: String(smtpPort),
-    DRIVE_DISK: 's3',
-    S3_BUCKET: BUCKET,
-    S3_REGION: 'us-east-1',
-    S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
-    S3_ACCESS_KEY_ID: 'S3RVER',
-    S3_SECRET_ACCESS_KEY: 'S3RVER',
-    S3_FORCE_PATH_STYLE: 'true',
-    LIMITER_STORE: 'database',
-    RATE_LIMIT_PER_MINUTE: '1000000',
-  }
-  delete base.JOBS_DATABASE_URL
-  delete base.DATABASE_POOLER
+  const base = serviceEnv(
+    {
+      APP_KEY: 'scale-test-key-0123456789abcdef0123456789',
+      PUBLIC_URL: publicUrl,
+      DATA_DIR: dataDir,
+      SMTP_PORT: String(smtpPort),
+      DRIVE_DISK: 's3',
+      S3_BUCKET: BUCKET,
+      S3_REGION: 'us-east-1',
+      S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      S3_FORCE_PATH_STYLE: 'true',
+      LIMITER_STORE: 'database',
+    },
+    ['JOBS_DATABASE_URL', 'DATABASE_POOLER']
+  )
   const workerEnv = { ...base, DATABASE_URL: direct }
   const webEnv = {
     ...base,
@@ -490,47 +295,22 @@ try {
   log(
     'migrating; then, side by side: a small catalogue, two apps, two web processes and one worker…'
   )
-  await ace(workerEnv, 'migration:run', '--force')
+  await ace(BUILD, workerEnv, 'migration:run', '--force')
   const catalogFile = join(WORK, 'catalog.json')
-  writeFileSync(
-    catalogFile,
-    JSON.stringify({
-      regions: [{ code: 'AR-X', name: 'Córdoba', countryCode: 'AR', cities: ['Córdoba'] }],
-      currencies: [
-        { code: 'ARS', name: 'Peso argentino' },
-        { code: 'USD', name: 'Dólar estadounidense' },
-      ],
-      brands: [
-        {
-          name: 'Toyota',
-          models: [
-            {
-              name: 'Corolla',
-              versions: [2021, 2024].map((year) => ({
-                name: 'XEI 2.0 CVT',
-                year,
-                propulsion: 'Nafta',
-                transmission: 'CVT',
-                power: 170,
-                displacement: 1987,
-                bodyType: 'Sedán',
-                segment: 'C',
-                newMarket: year === 2024,
-              })),
-            },
-          ],
-        },
-      ],
-    })
-  )
+  writeCatalog(catalogFile, [
+    { code: 'ARS', name: 'Peso argentino' },
+    { code: 'USD', name: 'Dólar estadounidense' },
+  ])
   const json = (output) => JSON.parse(output.slice(output.indexOf('{')))
   const [, main, limited, webA, webB, setupWorker] = await Promise.all([
-    ace(workerEnv, 'catalog:import', catalogFile),
-    ace(workerEnv, 'app:create', 'escala', '--ability', 'consultas:crear', '--json').then(json),
-    ace(workerEnv, 'app:create', 'limite', '--json').then(json),
-    startWeb('web A', webEnv, webPortA),
-    startWeb('web B', webEnv, webPortB),
-    startWorker('worker A', workerEnv),
+    ace(BUILD, workerEnv, 'catalog:import', catalogFile),
+    ace(BUILD, workerEnv, 'app:create', 'escala', '--ability', 'consultas:crear', '--json').then(
+      json
+    ),
+    ace(BUILD, workerEnv, 'app:create', 'limite', '--json').then(json),
+    startWeb('web A', BUILD, webEnv, webPortA),
+    startWeb('web B', BUILD, webEnv, webPortB),
+    startWorker('worker A', BUILD, workerEnv),
   ])
   let webs = [webA, webB]
   log(`running: PgBouncer (${bouncer.version}, transaction mode), two web processes, one worker`)
@@ -539,37 +319,13 @@ try {
   log(
     'agency through the API: invitation mail, registration, plan, all four notification channels…'
   )
-  await mustCall(web(0), main.Token, 'POST', '/v3/agencias', {
-    AdminMail: ADMIN_MAIL,
-    NombreComercial: 'Escala Autos',
-    Region: 'Córdoba',
-    Ciudad: 'Córdoba',
-    Direccion: 'Av. Colón 1000',
-    Telefono: '+5493511234567',
-    AdminNombre: 'Ana',
-    AdminApellido: 'Escala',
-  })
-  const [invitation] = await sink.waitFor((mail) => mail.envelope.to.includes(ADMIN_MAIL), 30_000)
-  const token = /\/registro\/([A-Za-z0-9_.~-]+)/.exec(mailText(invitation))?.[1]
-  if (!token) throw new Error('no registration link in the invitation mail')
-  await mustCall(web(1), main.Token, 'POST', `/registro/${token}`, {
-    AdminNombre: 'Ana',
-    AdminApellido: 'Escala',
-    Password: 'una-clave-larga-123',
-  })
-  await ace(
-    workerEnv,
-    'agency:plan',
+  await registerAgency(
+    (i, path, body) => mustCall(web(i), main.Token, 'POST', path, body),
+    sink,
     ADMIN_MAIL,
-    '--capacity',
-    String(2 * LISTINGS + 10),
-    '--alta',
-    '5',
-    '--media',
-    '15',
-    '--baja',
-    String(2 * LISTINGS + 10)
+    'Escala'
   )
+  await planAgency(BUILD, workerEnv, ADMIN_MAIL, 2 * LISTINGS + 10)
   await mustCall(web(0), main.Token, 'PUT', `/v3/notificaciones/${ADMIN_MAIL}`, {
     PublicacionConsultadaWebHook: {
       Callback: hooks.url('/webhook'),
@@ -585,7 +341,7 @@ try {
     main.Token,
     'POST',
     `/v3/publicaciones/${ADMIN_MAIL}`,
-    listingBody('ESCALA-BASE', [photoServer.url('/base-0.jpg')])
+    listingBody('ESCALA-BASE', { Fotos: [photoServer.url('/base-0.jpg')] })
   )
 
   /** Per buyer: how many hits each channel got, and the webhook-ids seen. */
@@ -643,7 +399,7 @@ try {
   const startWorkers = (count, phase) =>
     Promise.all(
       Array.from({ length: count }, (_, i) =>
-        startWorker(`worker ${i + 1} (phase ${phase})`, workerEnv)
+        startWorker(`worker ${i + 1} (phase ${phase})`, BUILD, workerEnv)
       )
     )
   const stopAll = (workers) => Promise.all(workers.map((child) => stop(child)))
@@ -665,7 +421,13 @@ try {
     )
     const inquiriesStarted = performance.now()
     const intake = await pool(INQUIRIES, 8, (i) =>
-      call(web(i), main.Token, 'POST', `/v3/consultas/${ADMIN_MAIL}`, inquiryBody(buyers[i]))
+      call(
+        web(i),
+        main.Token,
+        'POST',
+        `/v3/consultas/${ADMIN_MAIL}`,
+        inquiryBody('ESCALA-BASE', buyers[i])
+      )
     )
     const postedIn = (performance.now() - inquiriesStarted) / 1000
     const accepted = intake.filter((result) => result.status === 201).length
@@ -718,12 +480,11 @@ try {
         main.Token,
         'POST',
         `/v3/publicaciones/${ADMIN_MAIL}`,
-        listingBody(
-          externalIds[i],
-          Array.from({ length: PHOTOS_PER_LISTING }, (_, n) =>
+        listingBody(externalIds[i], {
+          Fotos: Array.from({ length: PHOTOS_PER_LISTING }, (_, n) =>
             photoServer.url(`/p${phase}-${i}-${n}.jpg`)
-          )
-        )
+          ),
+        })
       )
     )
     const listed = created.filter((result) => result.status === 201).length
@@ -860,8 +621,8 @@ try {
   await Promise.all(webs.map((child) => stop(child)))
   const limitedEnv = { ...webEnv, RATE_LIMIT_PER_MINUTE: String(LIMIT) }
   webs = await Promise.all([
-    startWeb('web A (limit)', limitedEnv, webPortA),
-    startWeb('web B (limit)', limitedEnv, webPortB),
+    startWeb('web A (limit)', BUILD, limitedEnv, webPortA),
+    startWeb('web B (limit)', BUILD, limitedEnv, webPortB),
   ])
   const statuses = []
   for (let i = 0; i < LIMIT + 2; i++)
@@ -884,24 +645,4 @@ try {
     `\nthroughput (2 cores, ${bouncer.version} transaction mode, s3rver, node ${process.version}):`
   )
   console.table(figures)
-} catch (error) {
-  failed++
-  crash = error
-} finally {
-  await shutdown()
-  clearTimeout(hardTimer)
-  // After the stop, so that what the processes logged last has been read.
-  if (crash) {
-    console.error(
-      `test:scale: ${crash.stack ?? crash}${crash.cause ? `\n  cause: ${crash.cause.stack ?? crash.cause}` : ''}`
-    )
-    for (const child of children) {
-      const lines = [...child.problems, ...child.tail.slice(-8)]
-      if (lines.length)
-        console.error(`--- ${child.label}: errors logged, last output ---\n${lines.join('\n')}`)
-    }
-  }
-  log('stopped everything')
-  console.log(`Tests  ${passed} passed, ${failed} failed`)
-  process.exit(failed > 0 ? 1 : 0)
-}
+})

@@ -36,16 +36,35 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { createServer, connect } from 'node:net'
-import { join, dirname } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
-import pg from 'pg'
-import { startReceiver } from '#tests/helpers/receiver'
-import { startSmtpSink } from '#tests/helpers/smtp_sink'
-import { carPhoto } from '#tests/helpers/car_photos'
 import { inventory } from './sync.js'
+import {
+  ROOT,
+  log,
+  sleep,
+  check,
+  cleanups,
+  freePort,
+  launch,
+  stop,
+  until,
+  ace,
+  startWeb,
+  startWorker,
+  request as fetchOnce,
+  startPostgres,
+  sql,
+  writeCatalog,
+  listingBody,
+  startReceivers,
+  registerAgency,
+  planAgency,
+  inquiryBody,
+  serviceEnv,
+  run,
+} from './harness.js'
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const WORK = join(ROOT, 'tmp', 'upgrade')
 const REV_DIR = join(WORK, 'rev')
 const ADMIN_MAIL = 'upgrade@agencia.test'
@@ -64,117 +83,10 @@ const REV_TESTS = (
   .split(/\s+/)
   .filter(Boolean)
 
-const started = performance.now()
-const seconds = () => ((performance.now() - started) / 1000).toFixed(1)
-const log = (message) => console.log(`[${seconds()} s] ${message}`)
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const git = (...args) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim()
 
-let passed = 0
-let failed = 0
-function check(condition, title, detail = '') {
-  if (condition) passed++
-  else failed++
-  console.log(
-    `  ${condition ? '✔' : '✖'} ${title}${!condition && detail ? `\n      ${detail}` : ''}`
-  )
-  return condition
-}
-
-// ---- processes ------------------------------------------------------------------
-const children = []
-const cleanups = []
-
-function freePort() {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address()
-      probe.close(() => resolve(port))
-    })
-  })
-}
-
-function launch(name, args, options) {
-  const child = spawn(process.execPath, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] })
-  child.label = name
-  child.tail = []
-  child.exited = new Promise((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal }))
-  )
-  const keep = (chunk) => {
-    for (const line of chunk.toString().split('\n').filter(Boolean)) {
-      child.tail.push(line)
-      if (child.tail.length > 60) child.tail.shift()
-    }
-  }
-  child.stdout.on('data', keep)
-  child.stderr.on('data', keep)
-  children.push(child)
-  return child
-}
-
-async function stop(child, timeoutMs = 40_000) {
-  if (child.exitCode !== null || child.signalCode !== null) return child.exited
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
-  const result = await child.exited
-  clearTimeout(timer)
-  return result
-}
-
-async function until(probe, done, timeoutMs, what) {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (done(value)) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await sleep(100)
-  }
-}
-
-/** A built ace command of `build`; resolves with its output. */
-async function ace(build, env, ...args) {
-  const child = launch(`ace ${args[0]}`, ['ace.js', ...args], { cwd: build, env })
-  let output = ''
-  child.stdout.on('data', (chunk) => (output += chunk))
-  const { code } = await child.exited
-  if (code !== 0)
-    throw new Error(`ace ${args.join(' ')} (${build}) failed:\n${child.tail.join('\n')}`)
-  return output
-}
-
-async function startWeb(name, build, env) {
-  const port = await freePort()
-  const child = launch(name, ['bin/server.js'], {
-    cwd: build,
-    env: { ...env, HOST: '127.0.0.1', PORT: String(port) },
-  })
-  child.port = port
-  await until(
-    () =>
-      fetch(`http://127.0.0.1:${port}/health/ready`).then(
-        (r) => r.status,
-        () => 0
-      ),
-    (status) => status === 200 || child.exitCode !== null,
-    90_000,
-    `${name} /health/ready`
-  )
-  if (child.exitCode !== null) throw new Error(`${name} exited:\n${child.tail.join('\n')}`)
-  return child
-}
-
-async function startWorker(name, build, env) {
-  const child = launch(name, ['ace.js', 'jobs:work'], { cwd: build, env })
-  await until(
-    () => child.tail.some((line) => /Working \d+ queue/.test(line)),
-    (ok) => ok || child.exitCode !== null,
-    90_000,
-    `${name} ready`
-  )
-  if (child.exitCode !== null) throw new Error(`${name} exited:\n${child.tail.join('\n')}`)
-  return child
-}
+/** How long REV's web and worker may take to finish what they hold after SIGTERM. */
+const STOP_WAIT_MS = 40_000
 
 /** The load balancer: each new connection goes to the web process of the moment. */
 async function startFront() {
@@ -214,14 +126,7 @@ const answers = []
  * closing idle keep-alive connections on SIGTERM: the request never reached it). Writes
  * carry an Idempotency-Key, so a second try is safe in any case.
  */
-async function request(url, init) {
-  try {
-    return await fetch(url, init)
-  } catch (error) {
-    if (!['UND_ERR_SOCKET', 'ECONNRESET'].includes(error?.cause?.code)) throw error
-    return fetch(url, init)
-  }
-}
+const request = (url, init) => fetchOnce(url, init, ['UND_ERR_SOCKET', 'ECONNRESET'])
 
 async function call(base, token, method, path, body, headers = {}, kind = 'setup') {
   const begun = performance.now()
@@ -268,32 +173,6 @@ async function mustCall(...args) {
     throw new Error(`${args[2]} ${args[3]} → ${result.status}: ${result.text.slice(0, 500)}`)
   return result
 }
-
-async function sql(url, text, values) {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    return (await client.query(text, values)).rows
-  } finally {
-    await client.end()
-  }
-}
-
-const listingBody = (externalId, overrides = {}) => ({
-  ExternalId: externalId,
-  Marca: 'Toyota',
-  Modelo: 'Corolla',
-  Version: 'XEI 2.0 CVT',
-  Transmision: 'CVT',
-  Propulsion: 'Nafta',
-  VersionYear: 2021,
-  Kilometraje: 48000,
-  Color: 'Gris plata',
-  Descripcion: 'Unidad usada, un dueño.',
-  Precio: { Moneda: 'ARS', Importe: 28500000 },
-  Locacion: { Region: 'Córdoba', Ciudad: 'Córdoba', Direccion: 'Av. Colón 1000' },
-  ...overrides,
-})
 
 // ---- REV and the builds ---------------------------------------------------------------
 function defaultRev() {
@@ -403,34 +282,7 @@ function lockWaits(logDir) {
 }
 
 // ---- run ------------------------------------------------------------------------------
-const hardTimer = setTimeout(() => {
-  console.error(`test:upgrade: hard timeout (${HARD_TIMEOUT_MS / 1000} s), stopping everything`)
-  failed++
-  shutdown().finally(() => {
-    console.log(`Tests  ${passed} passed, ${failed} failed`)
-    process.exit(1)
-  })
-}, HARD_TIMEOUT_MS)
-hardTimer.unref()
-
-let cluster = null
-let shuttingDown = null
-function shutdown() {
-  shuttingDown ??= (async () => {
-    await Promise.all(children.map((child) => stop(child, 6000)))
-    for (const cleanup of cleanups.reverse())
-      await Promise.resolve()
-        .then(cleanup)
-        .catch(() => {})
-    await cluster?.stop().catch(() => {})
-  })()
-  return shuttingDown
-}
-for (const signal of ['SIGINT', 'SIGTERM'])
-  process.once(signal, () => shutdown().finally(() => process.exit(130)))
-
-let crash = null
-try {
+await run('test:upgrade', { timeoutMs: HARD_TIMEOUT_MS, tailLines: 60 }, async () => {
   const fromFlag = process.argv.indexOf('--from')
   const rev = git(
     'rev-parse',
@@ -450,10 +302,9 @@ try {
   const headBuild = join(ROOT, 'build')
   log('builds ready; PostgreSQL, receivers, SMTP sink, photo server…')
 
-  const { startCluster } = await import('#core/database/embedded')
   const pgDir = join(ROOT, 'tmp', 'upgrade-pg')
   rmSync(pgDir, { recursive: true, force: true })
-  cluster = await startCluster(pgDir, [
+  const cluster = await startPostgres(pgDir, [
     'max_connections=200',
     'log_lock_waits=on',
     'deadlock_timeout=100ms',
@@ -467,72 +318,30 @@ try {
   const dbUrl = cluster.url('upgrade')
   const testsDbUrl = cluster.url('upgrade_tests')
 
-  const smtpPort = await freePort()
-  const sink = await startSmtpSink(smtpPort)
-  cleanups.push(() => sink.close())
-  const hooks = await startReceiver()
-  cleanups.push(() => hooks.close())
-  const photoServer = await startReceiver()
-  cleanups.push(() => photoServer.close())
-  const jpegs = await Promise.all(
-    ['#9aa3ad', '#b22222'].map((colour, view) => carPhoto(colour, view, 800, 600))
+  const { smtpPort, sink, hooks, photoServer } = await startReceivers(
+    ['#9aa3ad', '#b22222'],
+    800,
+    600
   )
-  photoServer.setDefault((req) => ({
-    status: 200,
-    headers: { 'content-type': 'image/jpeg' },
-    body: jpegs[Number(/-(\d)\.jpg$/.exec(req.path)?.[1] ?? 0) % jpegs.length],
-  }))
   const front = await startFront()
   const dataDir = join(WORK, 'data')
   rmSync(dataDir, { recursive: true, force: true })
-  const base = {
-    ...process.env,
-    NODE_ENV: 'production',
-    APP_KEY: 'upgrade-test-key-0123456789abcdef01234567',
-    LOG_LEVEL: 'info',
-    PUBLIC_URL: front.url,
-    DATA_DIR: dataDir,
-    DATABASE_URL: dbUrl,
-    OUTBOUND_ALLOW_PRIVATE: 'true',
-    SMTP_HOST: '127.0.0.1',
-    SMTP_PORT: String(smtpPort),
-    RATE_LIMIT_PER_MINUTE: '1000000',
-  }
-  for (const name of ['JOBS_DATABASE_URL', 'DATABASE_POOLER', 'METRICS_PORT', 'DRIVE_DISK'])
-    delete base[name]
+  const base = serviceEnv(
+    {
+      APP_KEY: 'upgrade-test-key-0123456789abcdef01234567',
+      PUBLIC_URL: front.url,
+      DATA_DIR: dataDir,
+      DATABASE_URL: dbUrl,
+      SMTP_PORT: String(smtpPort),
+    },
+    ['JOBS_DATABASE_URL', 'DATABASE_POOLER', 'METRICS_PORT', 'DRIVE_DISK']
+  )
   const env = (app) => ({ ...base, PGAPPNAME: app })
 
   log("REV: migrations, catalogue, apps; REV's web and worker…")
   await ace(revBuild, env('rev-migrate'), 'migration:run', '--force')
   const catalogFile = join(WORK, 'catalog.json')
-  writeFileSync(
-    catalogFile,
-    JSON.stringify({
-      regions: [{ code: 'AR-X', name: 'Córdoba', countryCode: 'AR', cities: ['Córdoba'] }],
-      currencies: [{ code: 'ARS', name: 'Peso argentino' }],
-      brands: [
-        {
-          name: 'Toyota',
-          models: [
-            {
-              name: 'Corolla',
-              versions: [2021, 2024].map((year) => ({
-                name: 'XEI 2.0 CVT',
-                year,
-                propulsion: 'Nafta',
-                transmission: 'CVT',
-                power: 170,
-                displacement: 1987,
-                bodyType: 'Sedán',
-                segment: 'C',
-                newMarket: year === 2024,
-              })),
-            },
-          ],
-        },
-      ],
-    })
-  )
+  writeCatalog(catalogFile, [{ code: 'ARS', name: 'Peso argentino' }])
   // A command's --json answer is its last line (log lines may come before it).
   const json = (output) =>
     JSON.parse(
@@ -562,41 +371,8 @@ try {
   const must = (method, path, body) => mustCall(front.url, main.Token, method, path, body)
 
   log('data through the API: agency, plan, webhook, listings with photos…')
-  await must('POST', '/v3/agencias', {
-    AdminMail: ADMIN_MAIL,
-    NombreComercial: 'Upgrade Autos',
-    Region: 'Córdoba',
-    Ciudad: 'Córdoba',
-    Direccion: 'Av. Colón 1000',
-    Telefono: '+5493511234567',
-    AdminNombre: 'Ana',
-    AdminApellido: 'Upgrade',
-  })
-  const [invitation] = await sink.waitFor((mail) => mail.envelope.to.includes(ADMIN_MAIL), 30_000)
-  const link = /\/registro\/([A-Za-z0-9_.~-]+)/.exec(
-    `${invitation.parsed.text ?? ''}${invitation.parsed.html ?? ''}`
-  )?.[1]
-  if (!link) throw new Error('no registration link in the invitation mail')
-  await must('POST', `/registro/${link}`, {
-    AdminNombre: 'Ana',
-    AdminApellido: 'Upgrade',
-    Password: 'una-clave-larga-123',
-  })
-  const room = String(SYNC_ROWS + LISTINGS + 50)
-  await ace(
-    revBuild,
-    env('rev-ace'),
-    'agency:plan',
-    ADMIN_MAIL,
-    '--capacity',
-    room,
-    '--alta',
-    '5',
-    '--media',
-    '15',
-    '--baja',
-    room
-  )
+  await registerAgency((i, path, body) => must('POST', path, body), sink, ADMIN_MAIL, 'Upgrade')
+  await planAgency(revBuild, env('rev-ace'), ADMIN_MAIL, SYNC_ROWS + LISTINGS + 50)
   await must('PUT', `/v3/notificaciones/${ADMIN_MAIL}`, {
     PublicacionConsultadaWebHook: {
       Callback: hooks.url('/webhook'),
@@ -691,18 +467,7 @@ try {
         api(
           'POST',
           `/v3/consultas/${ADMIN_MAIL}`,
-          {
-            ExternalId: externalIds[n % LISTINGS],
-            OrigenLead: 'App',
-            Interesado: {
-              Interes: 'Compra',
-              Nombre: 'Lucía',
-              Apellido: 'Gómez',
-              Email: buyer,
-              Telefono: '+54 11 5555-1234',
-              Comentario: '¿Sigue disponible?',
-            },
-          },
+          inquiryBody(externalIds[n % LISTINGS], buyer),
           { 'idempotency-key': randomUUID() },
           'intake'
         ).then((result) => {
@@ -759,13 +524,13 @@ try {
   log("web: HEAD's started, the front switched to it, REV's SIGTERMed…")
   const headWeb = await startWeb('HEAD web', headBuild, env('head-web'))
   front.route(headWeb.port)
-  const revWebExit = await stop(revWeb)
+  const revWebExit = await stop(revWeb, STOP_WAIT_MS)
   check(revWebExit.code === 0, `REV's web exited 0 after SIGTERM (${JSON.stringify(revWebExit)})`)
   await sleep(2000)
 
   log("worker: HEAD's started, REV's SIGTERMed…")
   await startWorker('HEAD worker', headBuild, env('head-worker'))
-  const revWorkerExit = await stop(revWorker)
+  const revWorkerExit = await stop(revWorker, STOP_WAIT_MS)
   check(
     revWorkerExit.code === 0,
     `REV's worker exited 0 after SIGTERM (${JSON.stringify(revWorkerExit)})`
@@ -926,6 +691,7 @@ try {
   const testPort = await freePort()
   const tests = launch(
     'REV tests',
+    process.execPath,
     ['ace', 'test', ...files.flatMap((file) => ['--files', file])],
     {
       cwd: REV_DIR,
@@ -948,19 +714,4 @@ try {
     `REV's functional tests pass on HEAD's schema (${summary?.trim() ?? 'no summary'})`,
     tests.tail.slice(-30).join('\n      ')
   )
-} catch (error) {
-  failed++
-  crash = error
-} finally {
-  await shutdown()
-  clearTimeout(hardTimer)
-  if (crash) {
-    console.error(`test:upgrade: ${crash.stack ?? crash}`)
-    for (const child of children)
-      if (child.tail.length)
-        console.error(`--- ${child.label}: last output ---\n${child.tail.slice(-8).join('\n')}`)
-  }
-  log('stopped everything')
-  console.log(`Tests  ${passed} passed, ${failed} failed`)
-  process.exit(failed > 0 ? 1 : 0)
-}
+})
