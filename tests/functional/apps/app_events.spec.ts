@@ -163,7 +163,12 @@ test.group('App events: apps.webhook deliveries through a real worker', (group) 
     )
     const done = await settled(delivery!.id)
     assert.equal(done.status, 'disabled')
-    const subscription = await AppWebhook.query().where('app_id', caller.id).firstOrFail()
+    // The job switches the subscription off once the attempt is recorded: moments after the status.
+    const subscription = await until(
+      () => AppWebhook.query().where('app_id', caller.id).firstOrFail(),
+      (row) => !row.active,
+      5_000
+    )
     assert.isFalse(subscription.active)
     const read = await client.get(URL_TOPIC).bearerToken(token)
     assert.isFalse(read.body().Activo)
