@@ -5,55 +5,13 @@
  * secret is not cached, and GET /v3/credenciales is paged.
  */
 import { test } from '@japa/runner'
-import { execFile } from 'node:child_process'
-import { promisify, stripVTControlCharacters } from 'node:util'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import RevokeTokens from '#apps/services/revoke_tokens'
 import { createCaller, issueToken } from '#tests/helpers/apps'
-import { raw } from '#tests/helpers/http'
+import { ace, aceFails, get, rotate } from '#tests/helpers/credentials'
 
-const run = promisify(execFile)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-let addresses = 0
-/** A fresh client address per request (loopback is a trusted proxy): no address limit is reached. */
-const freshAddress = () =>
-  `198.51.${100 + (Math.floor(++addresses / 250) % 100)}.${addresses % 250}`
-
-function ace(...args: string[]) {
-  return run(process.execPath, ['ace', ...args], { cwd: app.makePath() })
-}
-
-/** The exit code and the non-blank output lines of a command expected to fail. */
-async function aceFails(...args: string[]) {
-  try {
-    await ace(...args)
-  } catch (error: any) {
-    const out = `${error.stdout}${error.stderr}`
-    const lines = out.split('\n').filter((line) => stripVTControlCharacters(line).trim())
-    return { code: error.code as number, lines }
-  }
-  throw new Error(`ace ${args.join(' ')} succeeded`)
-}
-
-function rotate(token: string, body: unknown = {}) {
-  return raw('/v3/credenciales', {
-    method: 'POST',
-    headers: {
-      'Authorization': `Bearer ${token}`,
-      'Content-Type': 'application/json',
-      'X-Forwarded-For': freshAddress(),
-    },
-    body: JSON.stringify(body),
-  })
-}
-
-function get(path: string, token: string) {
-  return raw(path, {
-    headers: { 'Authorization': `Bearer ${token}`, 'X-Forwarded-For': freshAddress() },
-  })
-}
 
 /** The app's tokens that authenticate now, counted in the database. */
 async function liveTokens(appId: number) {

@@ -11,21 +11,16 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { settings } from '#core/settings'
 import { createCaller, forgetCredentials, issueToken } from '#tests/helpers/apps'
-import { raw } from '#tests/helpers/http'
+import { freshAddress, get, rotate } from '#tests/helpers/credentials'
 import { startWebProcess } from '#tests/helpers/web_process'
 import { until } from '#tests/helpers/until'
 
-const run = promisify(execFile)
 const REF = 'application/vnd.service.ref+json'
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-let addresses = 0
-/** A fresh client address per request series (loopback is a trusted proxy). */
-const freshAddress = () => `198.51.100.${++addresses}`
-
 /** `node ace …` as an operator runs it (logging at info); rejects on a non-zero exit. */
 function ace(...args: string[]) {
-  return run(process.execPath, ['ace', ...args], {
+  return promisify(execFile)(process.execPath, ['ace', ...args], {
     cwd: app.makePath(),
     env: { ...process.env, LOG_LEVEL: 'info' },
   })
@@ -39,25 +34,6 @@ async function aceFails(...args: string[]) {
     return { code: error.code as number, out: `${error.stdout}${error.stderr}` }
   }
   throw new Error(`ace ${args.join(' ')} succeeded`)
-}
-
-function get(path: string, token: string, init: { accept?: string; address?: string } = {}) {
-  const headers: Record<string, string> = { Authorization: `Bearer ${token}` }
-  if (init.accept) headers.Accept = init.accept
-  headers['X-Forwarded-For'] = init.address ?? freshAddress()
-  return raw(path, { headers })
-}
-
-function rotate(token: string, body: unknown) {
-  return raw('/v3/credenciales', {
-    method: 'POST',
-    headers: {
-      'Authorization': `Bearer ${token}`,
-      'Content-Type': 'application/json',
-      'X-Forwarded-For': freshAddress(),
-    },
-    body: JSON.stringify(body),
-  })
 }
 
 async function assertInvalidToken(assert: any, response: Response, label = '') {
